@@ -1,0 +1,13 @@
+# Every dependency is a Debian 12 package; pitfalls are in ../shared/reference/build.md.
+find_package(Threads REQUIRED)
+find_package(Protobuf REQUIRED)                # module mode: Debian ships no protobuf CMake config
+find_package(gRPC 1.51 CONFIG REQUIRED)
+find_package(absl CONFIG REQUIRED)
+find_package(Boost 1.74 REQUIRED)              # header-only Asio/Beast: Boost::headers
+find_package(nlohmann_json 3.11 CONFIG REQUIRED)
+find_package(prometheus-cpp CONFIG REQUIRED)   # no version: the package ships no version file
+find_package(CURL REQUIRED)
+find_package(SQLite3 REQUIRED)
+find_package(cppzmq CONFIG REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(Catch2 2 CONFIG REQUIRED)

@@ -1,0 +1,19 @@
+# Compiler warnings and the sanitizer build, applied to kvbench's own targets through
+# kv_target_defaults() (generated protobuf code gets neither -Werror nor our warning set).
+
+add_library(kv_build_flags INTERFACE)
+target_compile_options(kv_build_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local
+                       -Wnon-virtual-dtor -Wno-unused-parameter)
+if(KV_WERROR)
+  target_compile_options(kv_build_flags INTERFACE -Werror)
+endif()
+
+if(KV_SANITIZE)
+  set(KV_SANITIZER_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_compile_options(${KV_SANITIZER_FLAGS})
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+function(kv_target_defaults target)
+  target_link_libraries(${target} PRIVATE kv_build_flags)
+endfunction()

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "absl/status/status.h"
+
+namespace kvbench {
+
+// Process exit codes derived from a final Status, shared by every binary (STYLE.md rule 18):
+//   0 OK; 2 INVALID_ARGUMENT (bad input or usage: fix it); 3 NOT_FOUND; 4 UNAVAILABLE or
+//   DEADLINE_EXCEEDED (retry); 5 FAILED_PRECONDITION / ALREADY_EXISTS (fix state);
+//   6 UNAUTHENTICATED / PERMISSION_DENIED; 7 CANCELLED; 1 anything else.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitInvalidArgument = 2;
+
+int ExitCodeForStatus(const absl::Status& status);
+
+}  // namespace kvbench
