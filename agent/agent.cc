@@ -1,0 +1,60 @@
+#include "agent/agent.h"
+
+#include "common/json/proto_json.h"
+#include "common/log/logging.h"
+#include "common/metrics/daemon_info_metrics.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::agent {
+
+absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clock* clock,
+                                                     Executor* executor,
+                                                     prometheus::Registry* registry) {
+  WorkDirLayout layout(config.work_dir());
+  KV_RETURN_IF_ERROR(layout.EnsureCreated());
+  RegisterDaemonInfoMetrics(registry, "agent", clock->Now());
+  return std::unique_ptr<Agent>(new Agent(std::move(config), clock, executor, registry));
+}
+
+Agent::Agent(v1::AgentConfig config, Clock* clock, Executor* executor,
+             prometheus::Registry* registry)
+    : config_(std::move(config)),
+      clock_(clock),
+      executor_(executor),
+      layout_(config_.work_dir()),
+      start_monotonic_(clock->Monotonic()),
+      uptime_seconds_(prometheus::BuildGauge()
+                          .Name("kvbench_agent_uptime_seconds")
+                          .Help("Seconds since the agent started")
+                          .Register(*registry)
+                          .Add({})),
+      scenarios_running_(prometheus::BuildGauge()
+                             .Name("kvbench_agent_scenarios_running")
+                             .Help("Scenarios this agent is running now (0 or 1)")
+                             .Register(*registry)
+                             .Add({})) {}
+
+void Agent::Start() {
+  KV_LOG(INFO) << "agent started agent_id=" << config_.agent_id()
+               << " work_dir=" << layout_.root() << " config=" << ProtoToJson(config_);
+  if (config_.insecure() && !config_.controller_address().empty()) {
+    KV_LOG(WARNING) << "insecure mode: the controller link is not authenticated or encrypted";
+  }
+  Housekeeping();
+  housekeeping_task_ =
+      executor_->RunEvery("agent.housekeeping", kHousekeepingPeriod, [this] { Housekeeping(); });
+}
+
+void Agent::Shutdown() {
+  if (!housekeeping_task_.valid()) return;
+  executor_->Cancel(housekeeping_task_);
+  housekeeping_task_ = TaskId{};
+  KV_LOG(INFO) << "agent stopped agent_id=" << config_.agent_id();
+}
+
+void Agent::Housekeeping() {
+  uptime_seconds_.Set(absl::ToDoubleSeconds(clock_->Monotonic() - start_monotonic_));
+  scenarios_running_.Set(0);
+}
+
+}  // namespace kvbench::agent

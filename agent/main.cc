@@ -1,1 +1,67 @@
-int main() { return 0; }
+// kv-agent: the per-node daemon. Loads and validates its config, serves its own /metrics, runs
+// until SIGTERM/SIGINT. See README.md "kv-agent".
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include "agent/agent.h"
+#include "agent/config/agent_config_validator.h"
+#include "common/cli/command_line.h"
+#include "common/daemon/daemon_flags.h"
+#include "common/json/proto_json.h"
+#include "common/log/logging.h"
+#include "common/loop/event_loop.h"
+#include "common/metrics/loop_metrics_collector.h"
+#include "common/metrics/metrics_server.h"
+#include "common/status/exit_code.h"
+#include "common/time/clock.h"
+#include "common/version/version.h"
+
+namespace {
+
+std::string Hostname() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof(name) - 1) == 0 ? std::string(name) : "localhost";
+}
+
+int Fail(const absl::Status& status) {
+  std::cerr << "kv-agent: " << status.message() << "\n";
+  return kvbench::ExitCodeForStatus(status);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace kvbench;
+  CLI::App app{"kv-agent: runs kvbench scenarios on this node"};
+  app.set_version_flag("--version", std::string(kVersion) + " (" + kGitRevision + ")");
+  DaemonFlags flags;
+  AddDaemonFlags(&app, &flags);
+  if (int code = ParseCommandLine(&app, argc, argv); code >= 0) return code;
+  if (absl::Status status = ApplyLogLevel(flags); !status.ok()) return Fail(status);
+
+  absl::StatusOr<v1::AgentConfig> config = agent::LoadAgentConfig(flags.config_path, Hostname());
+  if (!config.ok()) return Fail(config.status());
+  if (flags.validate_config) {
+    std::cout << ProtoToJson(*config, /*pretty=*/true) << "\n";
+    return kExitOk;
+  }
+
+  RealClock clock;
+  EventLoop loop("agent");
+  std::string metrics_listen = config->metrics_listen().empty() ? agent::kDefaultMetricsListen
+                                                                : config->metrics_listen();
+  absl::StatusOr<std::unique_ptr<MetricsServer>> metrics = MetricsServer::Create(metrics_listen);
+  if (!metrics.ok()) return Fail(metrics.status());
+  auto loop_metrics = std::make_shared<LoopMetricsCollector>("agent", &loop);
+  (*metrics)->RegisterCollectable(loop_metrics);
+
+  absl::StatusOr<std::unique_ptr<agent::Agent>> agent =
+      agent::Agent::Create(*config, &clock, &loop, &(*metrics)->registry());
+  if (!agent.ok()) return Fail(agent.status());
+  KV_LOG(INFO) << "metrics url=" << (*metrics)->url();
+  (*agent)->Start();
+  RunUntilTerminated(&loop, [&](int) { (*agent)->Shutdown(); });
+  return kExitOk;
+}

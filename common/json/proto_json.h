@@ -36,10 +36,11 @@ class FieldErrors {
 
 // Converts JSON to a protobuf message through reflection, collecting every problem instead of
 // stopping at the first: unknown fields (rejected, STYLE.md rule 17), wrong JSON types, numbers out
-// of range, unknown enum values (matched case-insensitively: "sim" is SIM), duplicate map keys.
+// of range, unknown enum values (matched case-insensitively: "sim" is SIM). Errors come in
+// document order (hence ordered_json).
 // Accepts what ProtoToJson writes (64-bit integers as strings, proto field names or their
 // lowerCamelCase JSON names). `message` is cleared first.
-FieldErrors JsonToProto(const nlohmann::json& json, google::protobuf::Message* message);
+FieldErrors JsonToProto(const nlohmann::ordered_json& json, google::protobuf::Message* message);
 
 // Parses `text` as JSON, then JsonToProto. A syntax error is one FieldError with line and column.
 FieldErrors ParseJsonToProto(absl::string_view text, google::protobuf::Message* message);

@@ -53,6 +53,13 @@ class LogMessage {
 // True at most once per `period_us` per call site.
 bool ShouldLogEvery(std::atomic<int64_t>* last_us, int64_t period_us);
 
+// The names KV_LOG takes: KV_LOG(INFO) is LogLevel::kInfo.
+inline constexpr LogLevel kLevel_DEBUG = LogLevel::kDebug;
+inline constexpr LogLevel kLevel_INFO = LogLevel::kInfo;
+inline constexpr LogLevel kLevel_WARNING = LogLevel::kWarning;
+inline constexpr LogLevel kLevel_ERROR = LogLevel::kError;
+inline constexpr LogLevel kLevel_FATAL = LogLevel::kFatal;
+
 // Lets `cond ? (void)0 : Voidify() & stream` compile as a statement.
 struct Voidify {
   void operator&(std::ostream&) {}
@@ -61,7 +68,7 @@ struct Voidify {
 }  // namespace log_internal
 }  // namespace kvbench
 
-#define KV_LOG_LEVEL_(level) ::kvbench::LogLevel::k##level
+#define KV_LOG_LEVEL_(level) ::kvbench::log_internal::kLevel_##level
 
 #define KV_LOG(level)                                                      \
   !(KV_LOG_LEVEL_(level) >= ::kvbench::MinLogLevel())                      \

@@ -67,6 +67,7 @@ class EventLoop : public Executor {
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::unique_ptr<boost::asio::signal_set> signals_;
+  std::shared_ptr<std::function<void()>> signal_wait_;  // re-arms signals_ after each signal
   std::atomic<bool> stopped_{false};
   std::atomic<std::thread::id> loop_thread_{};
   std::atomic<uint64_t> next_id_{1};

@@ -1,0 +1,80 @@
+#include "controller/config/controller_config_validator.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "common/config/config_checks.h"
+#include "common/json/validated_json.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::controller {
+namespace {
+
+bool IsSha256Hex(const std::string& text) {
+  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
+           return absl::ascii_isxdigit(static_cast<unsigned char>(c));
+         });
+}
+
+void ValidateSecurity(const v1::ControllerConfig& config, FieldErrors* errors) {
+  for (int i = 0; i < config.token_sha256_size(); ++i) {
+    if (!IsSha256Hex(config.token_sha256(i))) {
+      errors->Add(absl::StrCat("token_sha256[", i, "]"),
+                  "must be 64 hex digits: the SHA-256 of a token (sha256sum), never the token");
+    }
+  }
+  if (config.insecure()) return;
+  const v1::TlsConfig& tls = config.tls();
+  CheckAbsolutePath(errors, "tls.ca_cert_path", tls.ca_cert_path(), /*required=*/true);
+  CheckAbsolutePath(errors, "tls.cert_path", tls.cert_path(), /*required=*/true);
+  CheckAbsolutePath(errors, "tls.key_path", tls.key_path(), /*required=*/true);
+  if (config.token_sha256().empty()) {
+    errors->Add("token_sha256", "needs at least one token hash for kvctl and schedulers (or "
+                                "\"insecure\": true for local use)");
+  }
+}
+
+}  // namespace
+
+FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
+  FieldErrors errors;
+  if (config.listen_address().empty()) {
+    errors.Add("listen_address", "is required (host:port; port 0 picks a free one)");
+  } else {
+    CheckHostPort(&errors, "listen_address", config.listen_address(), /*allow_port_zero=*/true);
+  }
+  CheckAbsolutePath(&errors, "data_dir", config.data_dir(), /*required=*/true);
+  ValidateSecurity(config, &errors);
+  if (!config.metrics_listen().empty()) {
+    CheckHostPort(&errors, "metrics_listen", config.metrics_listen(), /*allow_port_zero=*/true);
+  }
+  if (config.heartbeat_timeout_s() != 0) {
+    CheckSeconds(&errors, "heartbeat_timeout_s", config.heartbeat_timeout_s(), 3600);
+  }
+  if (config.max_scenario_attempts() < 0 ||
+      config.max_scenario_attempts() > kMaxScenarioAttempts) {
+    errors.Add("max_scenario_attempts",
+               absl::StrCat(config.max_scenario_attempts(),
+                            " is out of range: must be between 1 and ", kMaxScenarioAttempts));
+  }
+  return errors;
+}
+
+void ApplyControllerConfigDefaults(v1::ControllerConfig* config) {
+  if (config->heartbeat_timeout_s() == 0) {
+    config->set_heartbeat_timeout_s(kDefaultHeartbeatTimeoutSeconds);
+  }
+  if (config->max_scenario_attempts() == 0) {
+    config->set_max_scenario_attempts(kDefaultMaxScenarioAttempts);
+  }
+}
+
+absl::StatusOr<v1::ControllerConfig> LoadControllerConfig(const std::string& path) {
+  KV_ASSIGN_OR_RETURN(v1::ControllerConfig config,
+                      LoadValidatedFile<v1::ControllerConfig>(path, &ValidateControllerConfig));
+  ApplyControllerConfigDefaults(&config);
+  return config;
+}
+
+}  // namespace kvbench::controller

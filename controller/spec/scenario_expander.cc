@@ -1,0 +1,44 @@
+#include "controller/spec/scenario_expander.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+
+namespace kvbench::spec {
+
+std::string TierSlug(v1::Tier tier) {
+  return absl::StrReplaceAll(absl::AsciiStrToLower(v1::Tier_Name(tier)), {{"_", "-"}});
+}
+
+std::vector<v1::Scenario> ExpandScenarios(const v1::JobSpec& spec, const std::string& job_id) {
+  std::vector<int> concurrency(spec.concurrency().begin(), spec.concurrency().end());
+  std::sort(concurrency.begin(), concurrency.end());
+  concurrency.erase(std::unique(concurrency.begin(), concurrency.end()), concurrency.end());
+
+  std::vector<v1::Tier> tiers;
+  for (int tier : spec.tiers()) tiers.push_back(static_cast<v1::Tier>(tier));
+  std::sort(tiers.begin(), tiers.end());
+  tiers.erase(std::unique(tiers.begin(), tiers.end()), tiers.end());
+
+  std::vector<v1::Scenario> scenarios;
+  scenarios.reserve(concurrency.size() * tiers.size());
+  for (int users : concurrency) {
+    for (v1::Tier tier : tiers) {
+      v1::Scenario& scenario = scenarios.emplace_back();
+      int index = static_cast<int>(scenarios.size()) - 1;
+      scenario.set_scenario_id(absl::StrFormat("%02d-%s-c%d", index, TierSlug(tier), users));
+      scenario.set_job_id(job_id);
+      scenario.set_index(index);
+      scenario.set_tier(tier);
+      scenario.set_concurrency(users);
+      scenario.set_sessions(spec.has_sessions() ? spec.sessions() : users);
+      scenario.set_comparison_group(absl::StrCat("c", users));
+    }
+  }
+  return scenarios;
+}
+
+}  // namespace kvbench::spec

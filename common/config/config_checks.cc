@@ -1,0 +1,36 @@
+#include "common/config/config_checks.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "common/net/host_port.h"
+
+namespace kvbench {
+
+void CheckAbsolutePath(FieldErrors* errors, const std::string& field, const std::string& path,
+                       bool required) {
+  if (path.empty()) {
+    if (required) errors->Add(field, "is required (an absolute path)");
+    return;
+  }
+  if (path.front() != '/') errors->Add(field, absl::StrCat("\"", path, "\" must be absolute"));
+}
+
+void CheckHostPort(FieldErrors* errors, const std::string& field, const std::string& address,
+                   bool allow_port_zero) {
+  absl::StatusOr<HostPort> parsed = ParseHostPort(address);
+  if (!parsed.ok()) {
+    errors->Add(field, std::string(parsed.status().message()));
+  } else if (parsed->port == 0 && !allow_port_zero) {
+    errors->Add(field, absl::StrCat("\"", address, "\" needs a port from 1 to 65535"));
+  }
+}
+
+void CheckSeconds(FieldErrors* errors, const std::string& field, double seconds, double max) {
+  if (!std::isfinite(seconds) || seconds <= 0 || seconds > max) {
+    errors->Add(field, absl::StrCat(seconds, " is out of range: must be greater than 0 and at most ",
+                                    max, " s"));
+  }
+}
+
+}  // namespace kvbench

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "absl/status/status.h"
+#include "common/loop/event_loop.h"
+
+namespace kvbench {
+
+// The flags every daemon takes (STYLE.md rule 17): --config, --log_level, --validate_config.
+struct DaemonFlags {
+  std::string config_path;
+  std::string log_level = "info";
+  bool validate_config = false;
+};
+
+void AddDaemonFlags(CLI::App* app, DaemonFlags* flags);
+
+// Applies --log_level; INVALID_ARGUMENT for an unknown level.
+absl::Status ApplyLogLevel(const DaemonFlags& flags);
+
+// Runs `loop` until SIGTERM or SIGINT; `on_signal` runs on the loop first (the owner's orderly
+// shutdown), then the loop stops.
+void RunUntilTerminated(EventLoop* loop, const std::function<void(int)>& on_signal);
+
+}  // namespace kvbench

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "common/process/process_launcher.h"
+
+namespace kvbench {
+
+// Starts children with posix_spawn(3). Each child:
+//   - leads its own process group (so PosixProcess can signal everything it spawns);
+//   - starts with an empty signal mask and default dispositions for SIGTERM, SIGINT, SIGHUP,
+//     SIGPIPE, SIGCHLD and SIGQUIT, whatever the parent ignores or blocks;
+//   - reads stdin from /dev/null, appends stdout and stderr to the spec's files (opened by the
+//     parent, so an unwritable log is reported as such), and inherits no other descriptor;
+//   - runs in spec.working_dir with the parent's environment plus spec.env (or spec.env alone).
+// A bare program name (no '/') is looked up on the parent's PATH, not on spec.env's.
+// Logs one line per launch: `process started name=… pid=… argv0=…`.
+//
+// Thread-safe: Launch may be called from any thread.
+class PosixProcessLauncher : public ProcessLauncher {
+ public:
+  absl::StatusOr<std::unique_ptr<Process>> Launch(const ProcessSpec& spec) override;
+};
+
+}  // namespace kvbench

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "common/json/proto_json.h"
+#include "kvbench/v1/config.pb.h"
+
+namespace kvbench::controller {
+
+// An agent silent for longer is lost and its scenario requeued.
+inline constexpr double kDefaultHeartbeatTimeoutSeconds = 30;
+// Attempts per scenario (the first run plus requeues after lost agents) before it fails.
+inline constexpr int kDefaultMaxScenarioAttempts = 3;
+inline constexpr int kMaxScenarioAttempts = 100;
+
+// Every problem of a controller config, each naming its field. Pure.
+FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config);
+
+void ApplyControllerConfigDefaults(v1::ControllerConfig* config);
+
+// Reads, validates and completes the config at `path`.
+absl::StatusOr<v1::ControllerConfig> LoadControllerConfig(const std::string& path);
+
+}  // namespace kvbench::controller

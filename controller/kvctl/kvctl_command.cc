@@ -1,0 +1,10 @@
+#include "controller/kvctl/kvctl_command.h"
+
+namespace kvbench::kvctl {
+
+void AddAllCommands(CLI::App* app, KvctlContext* context) {
+  AddVersionCommand(app, context);
+  AddPlanCommand(app, context);
+}
+
+}  // namespace kvbench::kvctl

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "absl/time/time.h"
+#include "kvbench/v1/job.pb.h"
+
+namespace kvbench::spec {
+
+// Defaults of a job spec, each next to what it means. ApplyJobSpecDefaults() writes them into the
+// effective spec the controller stores and agents receive, so every reader sees the same values.
+
+// vLLM replicas per scenario; one replica needs no load balancer.
+inline constexpr int kDefaultReplicas = 1;
+// GPUs per replica.
+inline constexpr int kDefaultTensorParallelSize = 1;
+// Scrape period of /metrics during the replay (DESIGN.md "Sampling").
+inline constexpr double kDefaultSamplingPeriodSeconds = 15;
+// Window of the rolling rate() over the samples (DESIGN.md "Sampling").
+inline constexpr double kDefaultRateWindowSeconds = 300;
+// LMCache L1 pinned-CPU pool (CPU_RAM) and staging pool (NVME).
+inline constexpr double kDefaultCpuPoolGb = 8;
+// LMCache L2 disk pool of the NVME tier.
+inline constexpr double kDefaultNvmePoolGb = 64;
+// Seed of every pseudo-random choice, recorded so a run can be repeated.
+inline constexpr uint64_t kDefaultSeed = 1;
+// The generic dataset loader's minimum chunk length (DESIGN.md "Replay semantics").
+inline constexpr int kMinChunkRounds = 5;
+
+// Fills every unset defaulted field of `spec` in place.
+void ApplyJobSpecDefaults(v1::JobSpec* spec);
+
+}  // namespace kvbench::spec

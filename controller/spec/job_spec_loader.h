@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "kvbench/v1/job.pb.h"
+
+namespace kvbench::spec {
+
+// JSON text → effective JobSpec: parsed (unknown fields, wrong types and unknown enum values are
+// errors), validated whole, defaults applied. On failure, one INVALID_ARGUMENT lists every
+// problem, each naming its field, headed by `source` (the file name, or "job spec").
+absl::StatusOr<v1::JobSpec> ParseJobSpec(absl::string_view json_text, absl::string_view source);
+
+// Reads `path` and ParseJobSpec's it; NOT_FOUND when the file cannot be read.
+absl::StatusOr<v1::JobSpec> LoadJobSpecFile(const std::string& path);
+
+// A spec that arrived as a proto (SubmitJob): validated whole, defaults applied.
+absl::StatusOr<v1::JobSpec> NormalizeJobSpec(v1::JobSpec spec, absl::string_view source);
+
+}  // namespace kvbench::spec
