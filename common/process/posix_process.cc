@@ -39,7 +39,8 @@ absl::Duration MonotonicNow() {
 // poll(2) timeout for `left` (> 0), rounded up so that a wakeup is never early.
 int PollTimeoutMs(absl::Duration left) {
   if (left == absl::InfiniteDuration()) return -1;
-  return static_cast<int>(std::min<int64_t>(absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1))), INT_MAX));
+  return static_cast<int>(std::min<int64_t>(
+      absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1))), INT_MAX));
 }
 
 std::string ErrnoText(int error) { return std::strerror(error); }
@@ -122,7 +123,8 @@ std::vector<std::string> ReadLastLines(const std::string& path, size_t max_lines
   std::vector<std::string> lines = absl::StrSplit(text, '\n');
   if (!lines.empty() && lines.back().empty()) lines.pop_back();  // the final line break
   if (start > 0 && !lines.empty()) lines.erase(lines.begin());   // began mid-line
-  if (lines.size() > max_lines) lines.erase(lines.begin(), lines.end() - static_cast<ptrdiff_t>(max_lines));
+  if (lines.size() > max_lines)
+    lines.erase(lines.begin(), lines.end() - static_cast<ptrdiff_t>(max_lines));
   return lines;
 }
 
@@ -135,7 +137,7 @@ PosixProcess::PosixProcess(std::string name, pid_t pid, int pidfd, std::string l
 
 PosixProcess::~PosixProcess() {
   if (!ReapLeader() || !GroupGone()) {
-    KV_LOG(WARNING) << "process destroyed while running, killing its group name=" << name_
+    KV_LOG(WARNING) << "process destroyed while its group runs, killing it name=" << name_
                     << " pgid=" << pid_;
     absl::Status status = KillAndReap();
     if (!status.ok()) KV_LOG(ERROR) << status.message();
@@ -150,9 +152,8 @@ std::optional<ExitStatus> PosixProcess::TryWait() {
 
 absl::StatusOr<ExitStatus> PosixProcess::Wait(absl::Duration timeout) {
   if (WaitLeaderUntil(MonotonicNow() + timeout)) return *exit_status_;
-  return absl::DeadlineExceededError(absl::StrCat("process ", name_, " (pid ", pid_,
-                                                  ") still running after ",
-                                                  absl::FormatDuration(timeout)));
+  return absl::DeadlineExceededError(absl::StrCat(
+      "process ", name_, " (pid ", pid_, ") still running after ", absl::FormatDuration(timeout)));
 }
 
 absl::Status PosixProcess::Signal(int signal) {
@@ -167,8 +168,8 @@ absl::StatusOr<ExitStatus> PosixProcess::Stop(absl::Duration grace) {
   const absl::Duration deadline = MonotonicNow() + grace;
   KV_RETURN_IF_ERROR(Signal(SIGTERM));
   if (WaitLeaderUntil(deadline) && WaitGroupGoneUntil(deadline)) return *exit_status_;
-  KV_LOG(INFO) << "process group still running after grace, killing name=" << name_
-               << " pgid=" << pid_ << " grace=" << absl::FormatDuration(grace);
+  KV_LOG(WARNING) << "process group still running after grace, killing name=" << name_
+                  << " pgid=" << pid_ << " grace=" << absl::FormatDuration(grace);
   KV_RETURN_IF_ERROR(KillAndReap());
   return *exit_status_;
 }
@@ -188,8 +189,9 @@ bool PosixProcess::ReapLeader() {
   if (reaped == pid_) {
     RecordExit(wait_status);
   } else {
-    KV_LOG(ERROR) << "process reaped elsewhere, exit status lost name=" << name_
-                  << " pid=" << pid_ << " error=" << ErrnoText(errno);
+    const int error = errno;
+    KV_LOG(ERROR) << "process reaped elsewhere, exit status lost name=" << name_ << " pid=" << pid_
+                  << " error=" << ErrnoText(error);
     exit_status_ = ExitStatus{false, -1, 0};
   }
   return true;
@@ -212,8 +214,9 @@ bool PosixProcess::WaitLeaderUntil(absl::Duration deadline) {
     if (left <= absl::ZeroDuration()) return false;
     pollfd watch{pidfd_, POLLIN, 0};
     const int ready = ::poll(&watch, 1, PollTimeoutMs(left));
-    KV_CHECK(ready >= 0 || errno == EINTR) << "poll on pidfd failed name=" << name_
-                                           << " error=" << ErrnoText(errno);
+    const int error = ready < 0 ? errno : 0;
+    KV_CHECK(ready >= 0 || error == EINTR)
+        << "poll on pidfd failed name=" << name_ << " error=" << ErrnoText(error);
   }
   return true;
 }
@@ -221,11 +224,14 @@ bool PosixProcess::WaitLeaderUntil(absl::Duration deadline) {
 bool PosixProcess::GroupGone() {
   if (group_gone_) return true;
   if (!exit_status_) return false;
+  if (PgidRecycled()) return group_gone_ = true;
   ReapGroupChildren();
-  if (PgidRecycled() || (::kill(-pid_, 0) != 0 && errno == ESRCH) || !GroupHasLiveMembers(pid_)) {
-    group_gone_ = true;
-  }
-  return group_gone_;
+  if (::kill(-pid_, 0) != 0 && errno == ESRCH) return group_gone_ = true;
+  if (GroupHasLiveMembers(pid_)) return false;
+  // Only zombies are left. Those that died since the first pass and are ours get reaped now; the
+  // rest belong to someone else (init, mostly) and no longer run.
+  ReapGroupChildren();
+  return group_gone_ = true;
 }
 
 bool PosixProcess::WaitGroupGoneUntil(absl::Duration deadline) {
@@ -262,9 +268,9 @@ absl::Status PosixProcess::KillAndReap() {
   absl::Status signaled = Signal(SIGKILL);
   if (!signaled.ok()) KV_LOG(ERROR) << signaled.message();
   if (WaitLeaderUntil(deadline) && WaitGroupGoneUntil(deadline)) return absl::OkStatus();
-  return absl::DeadlineExceededError(absl::StrCat(
-      "process group ", pid_, " of ", name_, " still has members ",
-      absl::FormatDuration(kProcessKillTimeout), " after SIGKILL"));
+  return absl::DeadlineExceededError(
+      absl::StrCat("process group ", pid_, " of ", name_, " still has members ",
+                   absl::FormatDuration(kProcessKillTimeout), " after SIGKILL"));
 }
 
 }  // namespace kvbench

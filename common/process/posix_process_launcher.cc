@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +13,11 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+// glibc 2.36's <sys/pidfd.h> lacks __BEGIN_DECLS, so C++ would mangle pidfd_open's name.
+extern "C" {
+#include <sys/pidfd.h>
+}
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -92,8 +96,8 @@ absl::StatusOr<std::vector<std::string>> BuildEnvironment(const ProcessSpec& spe
   }
   for (const auto& [name, value] : spec.env) {
     if (name.empty() || name.find('=') != std::string::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("process ", spec.name, ": invalid environment variable name \"", name, "\""));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "process ", spec.name, ": invalid environment variable name \"", name, "\""));
     }
     variables[name] = value;
   }
@@ -139,10 +143,10 @@ void ConfigureAttributes(posix_spawnattr_t* attributes) {
   CheckSpawnCall(::posix_spawnattr_setsigmask(attributes, &empty), "posix_spawnattr_setsigmask");
   CheckSpawnCall(::posix_spawnattr_setsigdefault(attributes, &reset),
                  "posix_spawnattr_setsigdefault");
-  CheckSpawnCall(::posix_spawnattr_setflags(
-                     attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                     POSIX_SPAWN_SETSIGDEF),
-                 "posix_spawnattr_setflags");
+  CheckSpawnCall(
+      ::posix_spawnattr_setflags(
+          attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF),
+      "posix_spawnattr_setflags");
 }
 
 // stdin from /dev/null, stdout and stderr onto the opened logs, nothing else inherited, then the
@@ -179,16 +183,15 @@ absl::StatusOr<pid_t> Spawn(const ProcessSpec& spec, const SpawnSetup& setup,
   std::vector<char*> argv = CStrings(spec.argv);
   std::vector<char*> envp = CStrings(environment);
   pid_t pid = 0;
-  const int error =
-      program.find('/') == std::string::npos
-          ? ::posix_spawnp(&pid, program.c_str(), &setup.actions, &setup.attributes, argv.data(),
-                           envp.data())
-          : ::posix_spawn(&pid, program.c_str(), &setup.actions, &setup.attributes, argv.data(),
-                          envp.data());
+  const int error = program.find('/') == std::string::npos
+                        ? ::posix_spawnp(&pid, program.c_str(), &setup.actions, &setup.attributes,
+                                         argv.data(), envp.data())
+                        : ::posix_spawn(&pid, program.c_str(), &setup.actions, &setup.attributes,
+                                        argv.data(), envp.data());
   if (error == 0) return pid;
   if (error == ENOENT || error == EACCES || error == ENOEXEC || error == ENOTDIR) {
-    return absl::NotFoundError(absl::StrCat("cannot start ", spec.name, ": program ", program,
-                                            ": ", std::strerror(error)));
+    return absl::NotFoundError(absl::StrCat("cannot start ", spec.name, ": program ", program, ": ",
+                                            std::strerror(error)));
   }
   return InternalError(spec, absl::StrCat("posix_spawn ", program), error);
 }

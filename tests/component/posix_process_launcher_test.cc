@@ -124,7 +124,7 @@ std::string RealPath(const std::string& path) {
 ExitStatus Exited(int code) { return ExitStatus{false, code, 0}; }
 ExitStatus Killed(int signal) { return ExitStatus{true, 0, signal}; }
 
-TEST_CASE("ExitStatus::ToString names the code or the signal", "[process]") {
+TEST_CASE("Process ExitStatus::ToString names the code or the signal", "[process]") {
   CHECK(Exited(0).ToString() == "exited with code 0");
   CHECK(Exited(3).ToString() == "exited with code 3");
   CHECK(Killed(SIGKILL).ToString() == "killed by signal 9 (SIGKILL)");
@@ -137,7 +137,7 @@ TEST_CASE("ExitStatus::ToString names the code or the signal", "[process]") {
   CHECK_FALSE(Killed(SIGTERM).success());
 }
 
-TEST_CASE("PosixProcessLauncher reports the child's exit code exactly", "[process]") {
+TEST_CASE("PosixProcess reports the child's exit code exactly", "[process]") {
   const int code = GENERATE(0, 3);
   std::unique_ptr<Process> process = Launch(ChildSpec("exiter", {"--exit", std::to_string(code)}));
   absl::StatusOr<ExitStatus> status = process->Wait(absl::InfiniteDuration());
@@ -146,7 +146,7 @@ TEST_CASE("PosixProcessLauncher reports the child's exit code exactly", "[proces
   CHECK(process->TryWait() == Exited(code));
 }
 
-TEST_CASE("TryWait reports nothing while running and the exit once the child is gone",
+TEST_CASE("PosixProcess TryWait reports nothing while running and the exit once the child is gone",
           "[process]") {
   TempDir dir;
   std::unique_ptr<Process> process =
@@ -168,11 +168,12 @@ TEST_CASE("PosixProcessLauncher logs one line per launch", "[process]") {
   REQUIRE(process->Wait(kLongWait).ok());
   const std::vector<std::string> lines = sink->lines();
   REQUIRE(lines.size() == 1);
-  CHECK_THAT(lines[0], Catch::EndsWith(absl::StrCat("process started name=logged pid=",
-                                                    process->pid(), " argv0=", KV_TEST_CHILD_PATH)));
+  CHECK_THAT(lines[0],
+             Catch::EndsWith(absl::StrCat("process started name=logged pid=", process->pid(),
+                                          " argv0=", KV_TEST_CHILD_PATH)));
 }
 
-TEST_CASE("stdout and stderr are appended to their files; LogTail reads the stderr file",
+TEST_CASE("PosixProcessLauncher appends stdout and stderr to their files and LogTail reads stderr",
           "[process]") {
   TempDir dir;
   ProcessSpec spec = ChildSpec("writer", {"--print", "o1", "--print", "o2", "--eprint", "e1",
@@ -188,7 +189,8 @@ TEST_CASE("stdout and stderr are appended to their files; LogTail reads the stde
   CHECK(process->LogTail(0).empty());
 }
 
-TEST_CASE("without a stderr path both streams go to the stdout file", "[process]") {
+TEST_CASE("PosixProcessLauncher sends both streams to the stdout file without a stderr path",
+          "[process]") {
   TempDir dir;
   ProcessSpec spec = ChildSpec("shared", {"--print", "out", "--eprint", "err"});
   spec.stdout_path = dir.File("both.log");
@@ -198,13 +200,14 @@ TEST_CASE("without a stderr path both streams go to the stdout file", "[process]
   CHECK(process->LogTail(1) == std::vector<std::string>{"err"});
 }
 
-TEST_CASE("without log files output is discarded and LogTail is empty", "[process]") {
+TEST_CASE("PosixProcessLauncher discards output without log files and LogTail is empty",
+          "[process]") {
   std::unique_ptr<Process> process = Launch(ChildSpec("quiet", {"--print", "x", "--eprint", "y"}));
   REQUIRE(process->Wait(kLongWait).ok());
   CHECK(process->LogTail(5).empty());
 }
 
-TEST_CASE("LogTail reads the last lines of a large log", "[process]") {
+TEST_CASE("PosixProcess LogTail reads the last lines of a large log", "[process]") {
   TempDir dir;
   {
     std::ofstream big(dir.File("big.log"));
@@ -224,7 +227,8 @@ TEST_CASE("LogTail reads the last lines of a large log", "[process]") {
   CHECK(capped.back() == "unterminated");
 }
 
-TEST_CASE("the child's environment is inherited and overridden, or spec.env alone", "[process]") {
+TEST_CASE("PosixProcessLauncher inherits and overrides the environment or uses spec.env alone",
+          "[process]") {
   TempDir dir;
   REQUIRE(::setenv("KV_PROCESS_TEST_INHERITED", "from-parent", 1) == 0);
   REQUIRE(::setenv("KV_PROCESS_TEST_OVERRIDDEN", "from-parent", 1) == 0);
@@ -250,14 +254,13 @@ TEST_CASE("the child's environment is inherited and overridden, or spec.env alon
   ::unsetenv("KV_PROCESS_TEST_OVERRIDDEN");
 }
 
-TEST_CASE("an invalid environment variable name is INVALID_ARGUMENT", "[process]") {
+TEST_CASE("PosixProcessLauncher rejects an invalid environment variable name", "[process]") {
   ProcessSpec spec = ChildSpec("bad-env", {});
   spec.env = {{"A=B", "x"}};
-  CHECK(PosixProcessLauncher().Launch(spec).status().code() ==
-        absl::StatusCode::kInvalidArgument);
+  CHECK(PosixProcessLauncher().Launch(spec).status().code() == absl::StatusCode::kInvalidArgument);
 }
 
-TEST_CASE("the child runs in working_dir", "[process]") {
+TEST_CASE("PosixProcessLauncher runs the child in working_dir", "[process]") {
   TempDir dir;
   REQUIRE(::mkdir(dir.File("work").c_str(), 0755) == 0);
   ProcessSpec spec = ChildSpec("cwd", {"--print-cwd"});
@@ -274,7 +277,8 @@ TEST_CASE("the child runs in working_dir", "[process]") {
   }
 }
 
-TEST_CASE("a program that cannot be run is NOT_FOUND naming it", "[process]") {
+TEST_CASE("PosixProcessLauncher reports a program that cannot be run as NOT_FOUND naming it",
+          "[process]") {
   TempDir dir;
   ProcessSpec spec;
   spec.name = "ghost";
@@ -289,22 +293,21 @@ TEST_CASE("a program that cannot be run is NOT_FOUND naming it", "[process]") {
   CHECK_THAT(std::string(status.message()), Catch::Contains(spec.argv[0]));
 }
 
-TEST_CASE("an empty argv is INVALID_ARGUMENT", "[process]") {
+TEST_CASE("PosixProcessLauncher rejects an empty argv", "[process]") {
   ProcessSpec spec;
   spec.name = "nothing";
-  CHECK(PosixProcessLauncher().Launch(spec).status().code() ==
-        absl::StatusCode::kInvalidArgument);
+  CHECK(PosixProcessLauncher().Launch(spec).status().code() == absl::StatusCode::kInvalidArgument);
 }
 
-TEST_CASE("Wait times out on a running child; Stop ends it with SIGTERM", "[process]") {
+TEST_CASE("PosixProcess Wait times out on a running child and Stop ends it with SIGTERM",
+          "[process]") {
   TempDir dir;
   std::unique_ptr<Process> process =
       Launch(ChildSpec("waiter", {"--ready-file", dir.File("ready"), "--wait"}));
   REQUIRE(WaitFor([&] { return FileExists(dir.File("ready")); }, kLongWait));
   CHECK(process->Wait(absl::Milliseconds(20)).status().code() ==
         absl::StatusCode::kDeadlineExceeded);
-  CHECK(process->Wait(absl::ZeroDuration()).status().code() ==
-        absl::StatusCode::kDeadlineExceeded);
+  CHECK(process->Wait(absl::ZeroDuration()).status().code() == absl::StatusCode::kDeadlineExceeded);
 
   absl::StatusOr<ExitStatus> stopped = process->Stop(kLongWait);
   REQUIRE(stopped.ok());
@@ -314,23 +317,23 @@ TEST_CASE("Wait times out on a running child; Stop ends it with SIGTERM", "[proc
   CHECK(ProcessGone(process->pid()));
 }
 
-TEST_CASE("Stop on a child that already exited returns its status", "[process]") {
+TEST_CASE("PosixProcess Stop on a child that already exited returns its status", "[process]") {
   std::unique_ptr<Process> process = Launch(ChildSpec("done", {"--exit", "3"}));
   REQUIRE(process->Wait(kLongWait).ok());
   CHECK(process->Stop(kShortGrace).value() == Exited(3));
 }
 
-TEST_CASE("a child that ignores SIGTERM is killed after the grace", "[process]") {
+TEST_CASE("PosixProcess Stop kills a child that ignores SIGTERM after the grace", "[process]") {
   TempDir dir;
-  std::unique_ptr<Process> process = Launch(
-      ChildSpec("stubborn", {"--ignore-term", "--ready-file", dir.File("ready"), "--wait"}));
+  std::unique_ptr<Process> process =
+      Launch(ChildSpec("stubborn", {"--ignore-term", "--ready-file", dir.File("ready"), "--wait"}));
   REQUIRE(WaitFor([&] { return FileExists(dir.File("ready")); }, kLongWait));
   absl::StatusOr<ExitStatus> stopped = process->Stop(kShortGrace);
   REQUIRE(stopped.ok());
   CHECK(stopped->ToString() == "killed by signal 9 (SIGKILL)");
 }
 
-TEST_CASE("Stop leaves no member of the group running", "[process]") {
+TEST_CASE("PosixProcess Stop leaves no member of the group running", "[process]") {
   TempDir dir;
   SECTION("the leader ignores SIGTERM too") {
     std::unique_ptr<Process> process = Launch(FamilySpec(dir, /*leader_ignores_term=*/true));
@@ -346,7 +349,7 @@ TEST_CASE("Stop leaves no member of the group running", "[process]") {
   }
 }
 
-TEST_CASE("as a subreaper, Stop reaps the orphaned members of the group", "[process]") {
+TEST_CASE("PosixProcess Stop in a subreaper reaps the orphaned members of the group", "[process]") {
   TempDir dir;
   SubreaperScope subreaper;
   std::unique_ptr<Process> process = Launch(FamilySpec(dir, /*leader_ignores_term=*/false));
@@ -356,7 +359,7 @@ TEST_CASE("as a subreaper, Stop reaps the orphaned members of the group", "[proc
   CHECK(::waitpid(grandchild, nullptr, WNOHANG) == -1);
 }
 
-TEST_CASE("destroying a running Process kills and reaps its group", "[process]") {
+TEST_CASE("PosixProcess destroyed while running kills and reaps its group", "[process]") {
   TempDir dir;
   SECTION("an ordinary parent") {
     std::unique_ptr<Process> process = Launch(FamilySpec(dir, /*leader_ignores_term=*/true));
@@ -375,16 +378,21 @@ TEST_CASE("destroying a running Process kills and reaps its group", "[process]")
   }
 }
 
-TEST_CASE("destroying a Process whose leader exited kills the members left behind",
-          "[process]") {
+TEST_CASE("PosixProcess ends the members its exited leader left behind", "[process]") {
   TempDir dir;
-  std::unique_ptr<Process> process =
-      Launch(ChildSpec("orphaner", {"--spawn-grandchild", dir.File("grandchild.pid"), "--exit", "0"}));
+  std::unique_ptr<Process> process = Launch(
+      ChildSpec("orphaner", {"--spawn-grandchild", dir.File("grandchild.pid"), "--exit", "0"}));
   REQUIRE(process->Wait(kLongWait).value() == Exited(0));
   const pid_t grandchild = static_cast<pid_t>(std::stoi(dir.ReadFile("grandchild.pid")));
   CHECK_FALSE(ProcessEnded(grandchild));
-  process.reset();
-  CHECK(ProcessEnded(grandchild));
+  SECTION("on Stop") {
+    CHECK(process->Stop(kLongWait).value() == Exited(0));
+    CHECK(ProcessEnded(grandchild));
+  }
+  SECTION("on destruction") {
+    process.reset();
+    CHECK(ProcessEnded(grandchild));
+  }
 }
 
 }  // namespace

@@ -31,7 +31,8 @@ namespace kvbench::testing {
 //   client->Get((*server)->url("/metrics"));
 //
 // Handlers run on connection threads: state they share with the test needs its own locking or
-// atomics, and must be declared before the server so it outlives the server's threads.
+// atomics, and must be declared before the server so it outlives the server's threads. Catch2
+// assertions are not thread-safe: record what a handler saw and check it on the test thread.
 // Unknown routes get 404; a handler that throws gets 500.
 class TestHttpServer {
  public:
@@ -99,7 +100,8 @@ class TestHttpServer {
   bool AwaitGate(const std::string& name, absl::Duration timeout = kDefaultGateTimeout);
 
   // Stops accepting, releases AwaitGate, closes every connection and joins all threads. Handlers
-  // blocked elsewhere must return on their own. Idempotent; call from one thread.
+  // blocked elsewhere must return on their own. Idempotent; call from one thread, never from a
+  // handler.
   void Stop();
 
   int port() const { return port_; }

@@ -1,0 +1,107 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "agent/config/agent_config_validator.h"
+#include "common/json/proto_json.h"
+#include "common/net/host_port.h"
+#include "controller/config/controller_config_validator.h"
+#include "tests/support/temp_dir.h"
+
+namespace kvbench {
+namespace {
+
+std::string Fields(const FieldErrors& errors) {
+  std::string out;
+  for (const FieldError& error : errors.errors()) out += error.field + "|";
+  return out;
+}
+
+template <typename T>
+T Parse(const char* json) {
+  T message;
+  FieldErrors errors = ParseJsonToProto(json, &message);
+  REQUIRE(errors.empty());
+  return message;
+}
+
+TEST_CASE("host:port parsing") {
+  CHECK(ParseHostPort("127.0.0.1:8080")->port == 8080);
+  CHECK(ParseHostPort("[::1]:0")->host == "::1");
+  CHECK(ParseHostPort("[::1]:0")->ToString() == "[::1]:0");
+  CHECK(ParseHostPort("ctl.example.com:443")->host == "ctl.example.com");
+  for (const char* bad : {"localhost", ":80", "host:http", "host:70000", "::1:80", "[::1]80"}) {
+    INFO(bad);
+    CHECK(ParseHostPort(bad).status().code() == absl::StatusCode::kInvalidArgument);
+  }
+}
+
+TEST_CASE("A local agent config is valid and gets its defaults") {
+  auto config = Parse<v1::AgentConfig>(R"({
+      "controller_address": "127.0.0.1:7070", "insecure": true,
+      "work_dir": "/tmp/kv-agent", "profiles_dir": "/opt/kvbench/profiles",
+      "metrics_listen": "127.0.0.1:0"})");
+  CHECK(agent::ValidateAgentConfig(config).empty());
+  agent::ApplyAgentConfigDefaults("node-7", &config);
+  CHECK(config.agent_id() == "node-7");
+  CHECK(config.heartbeat_interval_s() == agent::kDefaultHeartbeatIntervalSeconds);
+  CHECK(config.child_stop_grace_s() == agent::kDefaultChildStopGraceSeconds);
+}
+
+TEST_CASE("Agent config problems are all reported, each naming its field") {
+  auto config = Parse<v1::AgentConfig>(R"({
+      "controller_address": "controller", "work_dir": "relative/dir",
+      "nvme_cache_dir": "nvme", "dataset_mirror": "ftp-mirror", "metrics_listen": "nope",
+      "heartbeat_interval_s": -1,
+      "gpus": [{"index": 0, "vendor": "NVIDIA", "memory_bytes": 1},
+               {"index": 0, "vendor": "AMD", "memory_bytes": 0}]})");
+  CHECK(Fields(agent::ValidateAgentConfig(config)) ==
+        "controller_address|tls|work_dir|profiles_dir|nvme_cache_dir|dataset_mirror|"
+        "metrics_listen|heartbeat_interval_s|gpus[1].index|gpus[1].vendor|gpus[1].memory_bytes|");
+}
+
+TEST_CASE("An agent that talks to a controller needs mTLS unless explicitly insecure") {
+  auto config = Parse<v1::AgentConfig>(R"({
+      "controller_address": "ctl:7070", "work_dir": "/w", "profiles_dir": "/p",
+      "tls": {"ca_cert_path": "/etc/kv/ca.pem"}})");
+  CHECK(Fields(agent::ValidateAgentConfig(config)) == "tls.cert_path|tls.key_path|");
+  config.set_insecure(true);
+  CHECK(agent::ValidateAgentConfig(config).empty());
+}
+
+TEST_CASE("LoadAgentConfig reports unknown fields and invalid values together") {
+  testing::TempDir dir;
+  std::string path = dir.WriteFile("agent.json", R"({"work_dir": "w", "profile_dir": "/p"})");
+  absl::StatusOr<v1::AgentConfig> config = agent::LoadAgentConfig(path, "h");
+  REQUIRE_FALSE(config.ok());
+  std::string message(config.status().message());
+  CHECK(message.find(path + ": 3 problems") == 0);
+  CHECK(message.find("profile_dir: unknown field") != std::string::npos);
+  CHECK(message.find("work_dir: \"w\" must be absolute") != std::string::npos);
+  CHECK(message.find("profiles_dir: is required") != std::string::npos);
+}
+
+TEST_CASE("A secure controller config needs TLS and token hashes, never raw tokens") {
+  auto config = Parse<v1::ControllerConfig>(R"({
+      "listen_address": "0.0.0.0:7070", "data_dir": "/var/lib/kvbench",
+      "token_sha256": ["s3cret"]})");
+  CHECK(Fields(controller::ValidateControllerConfig(config)) ==
+        "token_sha256[0]|tls.ca_cert_path|tls.cert_path|tls.key_path|");
+  config.set_insecure(true);
+  config.clear_token_sha256();
+  CHECK(controller::ValidateControllerConfig(config).empty());
+  controller::ApplyControllerConfigDefaults(&config);
+  CHECK(config.heartbeat_timeout_s() == controller::kDefaultHeartbeatTimeoutSeconds);
+  CHECK(config.max_scenario_attempts() == controller::kDefaultMaxScenarioAttempts);
+}
+
+TEST_CASE("Controller config ranges") {
+  auto config = Parse<v1::ControllerConfig>(R"({
+      "insecure": true, "data_dir": "/d", "heartbeat_timeout_s": 7200,
+      "max_scenario_attempts": 101})");
+  CHECK(Fields(controller::ValidateControllerConfig(config)) ==
+        "listen_address|heartbeat_timeout_s|max_scenario_attempts|");
+}
+
+}  // namespace
+}  // namespace kvbench

@@ -75,7 +75,7 @@ TEST_CASE("FakeProcess ends only when the test says so", "[fake_process]") {
   CHECK_FALSE(fake->running());
 }
 
-TEST_CASE("FakeProcess::Stop ends in SIGTERM, or SIGKILL when TERM is ignored", "[fake_process]") {
+TEST_CASE("FakeProcess Stop ends in SIGTERM or in SIGKILL when TERM is ignored", "[fake_process]") {
   FakeProcessLauncher launcher;
   std::unique_ptr<Process> process = Launch(launcher, Spec("server", "server"));
   std::shared_ptr<FakeProcess> fake = launcher.last_process();
@@ -97,7 +97,7 @@ TEST_CASE("FakeProcess::Stop ends in SIGTERM, or SIGKILL when TERM is ignored", 
   CHECK(fake->stop_graces() == std::vector<absl::Duration>{absl::Seconds(5)});
 }
 
-TEST_CASE("FakeProcess records signals; only TERM and KILL end it", "[fake_process]") {
+TEST_CASE("FakeProcess records signals and only TERM and KILL end it", "[fake_process]") {
   FakeProcessLauncher launcher;
   std::unique_ptr<Process> process = Launch(launcher, Spec("server", "server"));
   std::shared_ptr<FakeProcess> fake = launcher.last_process();
@@ -110,7 +110,7 @@ TEST_CASE("FakeProcess records signals; only TERM and KILL end it", "[fake_proce
   CHECK(fake->signals() == std::vector<int>{SIGHUP, SIGTERM, SIGKILL});
 }
 
-TEST_CASE("destroying the handle of a running FakeProcess kills it", "[fake_process]") {
+TEST_CASE("FakeProcess is killed when its running handle is destroyed", "[fake_process]") {
   FakeProcessLauncher launcher;
   std::unique_ptr<Process> running = Launch(launcher, Spec("running", "server"));
   std::unique_ptr<Process> exited = Launch(launcher, Spec("exited", "server"));
@@ -128,7 +128,7 @@ TEST_CASE("destroying the handle of a running FakeProcess kills it", "[fake_proc
   CHECK(exited_fake->signals().empty());
 }
 
-TEST_CASE("FakeProcessLauncher scripts programs; FakeProcess serves a log tail",
+TEST_CASE("FakeProcessLauncher scripts programs and FakeProcess serves a log tail",
           "[fake_process]") {
   FakeProcessLauncher launcher;
   FakeProcessLauncher::Program crasher;

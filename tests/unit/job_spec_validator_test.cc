@@ -1,0 +1,176 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "common/json/proto_json.h"
+#include "controller/spec/job_spec_defaults.h"
+#include "controller/spec/job_spec_loader.h"
+#include "controller/spec/job_spec_validator.h"
+
+namespace kvbench::spec {
+namespace {
+
+// The spec of the issue's example, valid as written.
+constexpr char kValidSpec[] = R"({
+  "name": "llama8b-offload", "model": "meta-llama/Llama-3.1-8B-Instruct", "build": "NVIDIA",
+  "engine": "sim", "tiers": ["GPU", "CPU_RAM", "NVME"], "replicas": 2, "tensor_parallel_size": 1,
+  "dataset": {"code": "tau2-bench-v1"}, "num_rounds": 5, "concurrency": [2, 8],
+  "isl": 0, "osl": 64, "cpu_pool_gb": 8, "nvme_pool_gb": 64,
+  "sampling": {"period_s": 15, "rate_window_s": 300}, "labels": {"team": "serving"}})";
+
+v1::JobSpec ValidSpec() {
+  v1::JobSpec spec;
+  FieldErrors errors = ParseJsonToProto(kValidSpec, &spec);
+  REQUIRE(errors.empty());
+  return spec;
+}
+
+std::string Describe(const FieldErrors& errors) {
+  std::vector<std::string> lines;
+  for (const FieldError& error : errors.errors()) lines.push_back(error.field + ": " + error.message);
+  return absl::StrJoin(lines, "\n");
+}
+
+struct Case {
+  const char* what;
+  void (*mutate)(v1::JobSpec*);
+  const char* field;    // the one field the error must name
+  const char* message;  // a piece of its message
+};
+
+TEST_CASE("The example spec is valid") { CHECK(ValidateJobSpec(ValidSpec()).empty()); }
+
+TEST_CASE("Each invalid field is rejected with its name and the allowed range") {
+  const std::vector<Case> cases = {
+      {"no name", [](v1::JobSpec* s) { s->clear_name(); }, "name", "is required"},
+      {"name with a space", [](v1::JobSpec* s) { s->set_name("my job"); }, "name",
+       "letters, digits"},
+      {"no model", [](v1::JobSpec* s) { s->clear_model(); }, "model", "is required"},
+      {"no build", [](v1::JobSpec* s) { s->clear_build(); }, "build", "NVIDIA or AMD"},
+      {"no engine", [](v1::JobSpec* s) { s->clear_engine(); }, "engine", "vllm or sim"},
+      {"empty tiers", [](v1::JobSpec* s) { s->clear_tiers(); }, "tiers", "at least one"},
+      {"duplicate tier", [](v1::JobSpec* s) { s->add_tiers(v1::GPU); }, "tiers[3]",
+       "GPU is listed twice (also tiers[0])"},
+      {"zero replicas", [](v1::JobSpec* s) { s->set_replicas(0); }, "replicas",
+       "0 is out of range: must be between 1 and 64"},
+      {"negative TP", [](v1::JobSpec* s) { s->set_tensor_parallel_size(-2); },
+       "tensor_parallel_size", "between 1 and 64"},
+      {"no dataset", [](v1::JobSpec* s) { s->clear_dataset(); }, "dataset.code", "is required"},
+      {"unknown dataset", [](v1::JobSpec* s) { s->mutable_dataset()->set_code("imagenet"); },
+       "dataset.code", "\"imagenet\" is not one of sammshen, tau2-bench-v1"},
+      {"absolute dataset path",
+       [](v1::JobSpec* s) { s->mutable_dataset()->set_path("/etc/passwd"); }, "dataset.path",
+       "relative to the agent's dataset root"},
+      {"dataset path escaping",
+       [](v1::JobSpec* s) { s->mutable_dataset()->set_path("a/../../b"); }, "dataset.path",
+       "no '..'"},
+      {"zero rounds", [](v1::JobSpec* s) { s->set_num_rounds(0); }, "num_rounds",
+       "between 1 and 10000"},
+      {"rounds below the generic minimum", [](v1::JobSpec* s) { s->set_num_rounds(3); },
+       "num_rounds", "below the minimum chunk length 5 of dataset \"tau2-bench-v1\""},
+      {"no concurrency", [](v1::JobSpec* s) { s->clear_concurrency(); }, "concurrency",
+       "at least one value"},
+      {"zero concurrency", [](v1::JobSpec* s) { s->set_concurrency(1, 0); }, "concurrency[1]",
+       "0 is out of range: must be between 1 and 100000"},
+      {"negative concurrency", [](v1::JobSpec* s) { s->add_concurrency(-4); }, "concurrency[2]",
+       "-4 is out of range"},
+      {"duplicate concurrency", [](v1::JobSpec* s) { s->add_concurrency(2); }, "concurrency[2]",
+       "2 is a duplicate of concurrency[0]"},
+      {"negative isl", [](v1::JobSpec* s) { s->set_isl(-1); }, "isl", "between 0 and"},
+      {"negative osl", [](v1::JobSpec* s) { s->set_osl(-1); }, "osl", "between 0 and"},
+      {"sessions below concurrency", [](v1::JobSpec* s) { s->set_sessions(4); }, "sessions",
+       "below the largest concurrency 8"},
+      {"zero cpu pool", [](v1::JobSpec* s) { s->set_cpu_pool_gb(0); }, "cpu_pool_gb",
+       "greater than 0"},
+      {"negative nvme pool", [](v1::JobSpec* s) { s->set_nvme_pool_gb(-1); }, "nvme_pool_gb",
+       "greater than 0"},
+      {"zero period", [](v1::JobSpec* s) { s->mutable_sampling()->set_period_s(0); },
+       "sampling.period_s", "greater than 0"},
+      {"window shorter than period",
+       [](v1::JobSpec* s) { s->mutable_sampling()->set_rate_window_s(10); },
+       "sampling.rate_window_s", "shorter than the sampling period 15 s"},
+      {"bad label key", [](v1::JobSpec* s) { (*s->mutable_labels())["Team Name"] = "x"; },
+       "labels.Team Name", "lowercase"},
+      {"priority too high", [](v1::JobSpec* s) { s->set_priority(5000); }, "priority",
+       "between -1000 and 1000"},
+      {"time scale on a real engine",
+       [](v1::JobSpec* s) {
+         s->set_engine(v1::VLLM);
+         s->mutable_engine_overrides()->set_sim_time_scale(0.1);
+       },
+       "engine_overrides.sim_time_scale", "only to the sim engine"},
+      {"memory utilization above 1",
+       [](v1::JobSpec* s) { s->mutable_engine_overrides()->set_gpu_memory_utilization(1.5); },
+       "engine_overrides.gpu_memory_utilization", "at most 1"},
+  };
+  for (const Case& c : cases) {
+    v1::JobSpec spec = ValidSpec();
+    c.mutate(&spec);
+    FieldErrors errors = ValidateJobSpec(spec);
+    INFO(c.what << "\n" << Describe(errors));
+    REQUIRE(errors.size() == 1);
+    CHECK(errors.errors()[0].field == c.field);
+    CHECK(errors.errors()[0].message.find(c.message) != std::string::npos);
+  }
+}
+
+TEST_CASE("sammshen rows have no minimum chunk length: num_rounds 1 is valid") {
+  v1::JobSpec spec = ValidSpec();
+  spec.mutable_dataset()->set_code("sammshen");
+  spec.set_num_rounds(1);
+  CHECK(ValidateJobSpec(spec).empty());
+}
+
+TEST_CASE("A spec with three mistakes reports all three, naming each field") {
+  absl::StatusOr<v1::JobSpec> spec = ParseJobSpec(R"({
+    "name": "three-mistakes", "model": "m", "build": "NVIDIA", "engine": "sim",
+    "tiers": ["GPU", "SSD"], "replicas": 0, "dataset": {"code": "tau2-bench-v1"},
+    "num_rounds": 5, "concurrency": [4, 4]})", "three.json");
+  REQUIRE_FALSE(spec.ok());
+  CHECK(spec.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(spec.status().message()) ==
+        "three.json: 3 problems\n"
+        "  tiers[1]: \"SSD\" is not one of GPU, CPU_RAM, NVME\n"
+        "  replicas: 0 is out of range: must be between 1 and 64\n"
+        "  concurrency[1]: 4 is a duplicate of concurrency[0]; values must be distinct");
+}
+
+TEST_CASE("A field that failed to parse is reported once, not again by validation") {
+  absl::StatusOr<v1::JobSpec> spec = ParseJobSpec(R"({
+    "name": "x", "model": "m", "build": "NVIDIA", "engine": "sim", "tiers": ["GPU"],
+    "dataset": {"code": "sammshen"}, "num_rounds": 1, "concurrency": "eight"})", "s");
+  REQUIRE_FALSE(spec.ok());
+  CHECK(std::string(spec.status().message()) ==
+        "s: 1 problem\n  concurrency: must be an array, not a string");
+}
+
+TEST_CASE("Defaults fill unset fields and leave set ones alone") {
+  v1::JobSpec spec = ValidSpec();
+  spec.clear_replicas();
+  spec.clear_sampling();
+  spec.set_cpu_pool_gb(32);
+  ApplyJobSpecDefaults(&spec);
+  CHECK(spec.replicas() == kDefaultReplicas);
+  CHECK(spec.tensor_parallel_size() == 1);
+  CHECK(spec.sampling().period_s() == 15);
+  CHECK(spec.sampling().rate_window_s() == 300);
+  CHECK(spec.cpu_pool_gb() == 32);
+  CHECK(spec.nvme_pool_gb() == 64);
+  CHECK(spec.seed() == kDefaultSeed);
+  CHECK_FALSE(spec.has_sessions());  // per scenario: its concurrency
+}
+
+TEST_CASE("NormalizeJobSpec validates a proto-submitted spec whole") {
+  v1::JobSpec spec = ValidSpec();
+  spec.set_replicas(0);
+  spec.clear_concurrency();
+  absl::StatusOr<v1::JobSpec> normalized = NormalizeJobSpec(spec, "SubmitJob");
+  REQUIRE_FALSE(normalized.ok());
+  CHECK(std::string(normalized.status().message()).find("SubmitJob: 2 problems") == 0);
+  CHECK(NormalizeJobSpec(ValidSpec(), "SubmitJob").ok());
+}
+
+}  // namespace
+}  // namespace kvbench::spec

@@ -1,0 +1,82 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "controller/spec/job_spec_defaults.h"
+#include "controller/spec/scenario_expander.h"
+
+namespace kvbench::spec {
+namespace {
+
+v1::JobSpec Spec(std::vector<v1::Tier> tiers, std::vector<int> concurrency) {
+  v1::JobSpec spec;
+  spec.set_name("x");
+  for (v1::Tier tier : tiers) spec.add_tiers(tier);
+  for (int c : concurrency) spec.add_concurrency(c);
+  ApplyJobSpecDefaults(&spec);
+  return spec;
+}
+
+std::vector<std::string> Ids(const std::vector<v1::Scenario>& scenarios) {
+  std::vector<std::string> ids;
+  for (const auto& s : scenarios) ids.push_back(s.scenario_id());
+  return ids;
+}
+
+TEST_CASE("Expansion is tiers x concurrency in a stable canonical order") {
+  struct Case {
+    std::vector<v1::Tier> tiers;
+    std::vector<int> concurrency;
+    std::vector<std::string> ids;
+  };
+  const std::vector<Case> cases = {
+      {{v1::GPU}, {1}, {"00-gpu-c1"}},
+      {{v1::GPU, v1::CPU_RAM, v1::NVME},
+       {2, 8},
+       {"00-gpu-c2", "01-cpu-ram-c2", "02-nvme-c2", "03-gpu-c8", "04-cpu-ram-c8", "05-nvme-c8"}},
+      // The order of the spec's lists does not matter.
+      {{v1::NVME, v1::GPU},
+       {64, 4, 16},
+       {"00-gpu-c4", "01-nvme-c4", "02-gpu-c16", "03-nvme-c16", "04-gpu-c64", "05-nvme-c64"}},
+  };
+  for (const Case& c : cases) {
+    CHECK(Ids(ExpandScenarios(Spec(c.tiers, c.concurrency), "job-1")) == c.ids);
+  }
+}
+
+TEST_CASE("Each scenario carries its cell, job, group and session count") {
+  v1::JobSpec spec = Spec({v1::CPU_RAM, v1::GPU}, {8, 2});
+  std::vector<v1::Scenario> scenarios = ExpandScenarios(spec, "job-7");
+  REQUIRE(scenarios.size() == 4);
+  const v1::Scenario& s = scenarios[3];
+  CHECK(s.job_id() == "job-7");
+  CHECK(s.index() == 3);
+  CHECK(s.tier() == v1::CPU_RAM);
+  CHECK(s.concurrency() == 8);
+  CHECK(s.sessions() == 8);  // default: the concurrency
+  CHECK(s.comparison_group() == "c8");
+  CHECK(scenarios[2].comparison_group() == "c8");  // GPU at 8 users is its baseline
+
+  spec.set_sessions(20);
+  for (const v1::Scenario& scenario : ExpandScenarios(spec, "job-7")) {
+    CHECK(scenario.sessions() == 20);
+  }
+}
+
+TEST_CASE("Expanding the same spec twice gives identical scenarios") {
+  v1::JobSpec spec = Spec({v1::NVME, v1::GPU, v1::CPU_RAM}, {3, 1, 2});
+  auto a = ExpandScenarios(spec, "j");
+  auto b = ExpandScenarios(spec, "j");
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) CHECK(a[i].SerializeAsString() == b[i].SerializeAsString());
+}
+
+TEST_CASE("Tier slugs are what ids and file names use") {
+  CHECK(TierSlug(v1::GPU) == "gpu");
+  CHECK(TierSlug(v1::CPU_RAM) == "cpu-ram");
+  CHECK(TierSlug(v1::NVME) == "nvme");
+}
+
+}  // namespace
+}  // namespace kvbench::spec

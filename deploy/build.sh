@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Configures and builds kvbench with CMake + Ninja. Executables land in $KV_BUILD_DIR/bin.
+#   KV_SANITIZE=1   ASan + UBSan build (default dir build-asan)
+#   KV_BUILD_DIR    build directory (default build, or build-asan)
+#   KV_BUILD_TYPE   CMake build type (default RelWithDebInfo)
+#   KV_JOBS         parallel compile jobs (default: number of cores)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+sanitize="${KV_SANITIZE:-0}"
+default_dir=build
+[ "$sanitize" = 1 ] && default_dir=build-asan
+build_dir="${KV_BUILD_DIR:-$root/$default_dir}"
+jobs="${KV_JOBS:-$(nproc)}"
+
+sanitize_flag=OFF
+[ "$sanitize" = 1 ] && sanitize_flag=ON
+cmake -S "$root" -B "$build_dir" -G Ninja \
+  -DCMAKE_BUILD_TYPE="${KV_BUILD_TYPE:-RelWithDebInfo}" -DKV_SANITIZE="$sanitize_flag" \
+  -DKV_WERROR=ON >/dev/null
+# --quiet: no progress lines, only compiler output (warnings are errors, so normally nothing).
+ninja -C "$build_dir" -j "$jobs" --quiet

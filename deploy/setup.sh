@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what kvbench needs to build and test on Debian 12, and nothing when it is all there.
+# Idempotent and quiet: prints one line only when it installs something. Runs as root (or with
+# sudo when available).
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  cmake ninja-build g++ pkg-config ccache git
+  # libraries fixed by the design (../shared/reference/build.md)
+  libgrpc++-dev libgrpc-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
+  libabsl-dev libboost-dev nlohmann-json3-dev prometheus-cpp-dev libcurl4-openssl-dev
+  catch2 libsqlite3-dev cppzmq-dev libzmq3-dev libcli11-dev
+  # used by the end-to-end tests
+  curl
+)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+[ "${#missing[@]}" -eq 0 ] && exit 0
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root to install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
