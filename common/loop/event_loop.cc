@@ -66,9 +66,12 @@ TaskId EventLoop::RunAfter(absl::string_view name, absl::Duration delay, Task ta
   uint64_t id = next_id_.fetch_add(1);
   auto timer = std::make_shared<Timer>(io_, id, std::string(name), absl::ZeroDuration(),
                                        std::move(task));
-  boost::asio::post(io_, [this, timer, delay] {
+  // The deadline counts from this call, not from when the loop gets to the post.
+  const auto deadline = std::chrono::steady_clock::now() +
+                        absl::ToChronoNanoseconds(std::max(delay, absl::ZeroDuration()));
+  boost::asio::post(io_, [this, timer, deadline] {
     timers_[timer->id] = timer;
-    timer->timer.expires_after(absl::ToChronoNanoseconds(std::max(delay, absl::ZeroDuration())));
+    timer->timer.expires_at(deadline);
     Schedule(timer);
   });
   return TaskId{id};
@@ -78,9 +81,10 @@ TaskId EventLoop::RunEvery(absl::string_view name, absl::Duration period, Task t
   KV_CHECK(period > absl::ZeroDuration()) << "RunEvery needs a positive period name=" << name;
   uint64_t id = next_id_.fetch_add(1);
   auto timer = std::make_shared<Timer>(io_, id, std::string(name), period, std::move(task));
-  boost::asio::post(io_, [this, timer] {
+  const auto first = std::chrono::steady_clock::now() + absl::ToChronoNanoseconds(period);
+  boost::asio::post(io_, [this, timer, first] {
     timers_[timer->id] = timer;
-    timer->timer.expires_after(absl::ToChronoNanoseconds(timer->period));
+    timer->timer.expires_at(first);
     Schedule(timer);
   });
   return TaskId{id};
