@@ -1,0 +1,34 @@
+#pragma once
+
+#include "absl/time/time.h"
+#include "agent/sim/lmcache/chunk_store.h"
+#include "common/loop/executor.h"
+
+namespace kvbench::sim::lmcache {
+
+// LMCache's L1 eviction thread polls about once a second (reference/lmcache.md §1.3, §2.2).
+inline constexpr absl::Duration kEvictionLoopPeriod = absl::Seconds(1);
+
+// Ticks ChunkStore::EvictionTick() every kEvictionLoopPeriod x --sim-time-scale of real time, on
+// the server's executor (the tick only touches bookkeeping: it never blocks the loop).
+class EvictionLoop {
+ public:
+  // `executor` and `store` must outlive the loop.
+  EvictionLoop(Executor* executor, ChunkStore* store, double time_scale);
+  ~EvictionLoop();
+  EvictionLoop(const EvictionLoop&) = delete;
+  EvictionLoop& operator=(const EvictionLoop&) = delete;
+
+  void Start();
+  // Idempotent.
+  void Stop();
+  absl::Duration period() const { return period_; }
+
+ private:
+  Executor* const executor_;
+  ChunkStore* const store_;
+  const absl::Duration period_;
+  TaskId task_;
+};
+
+}  // namespace kvbench::sim::lmcache

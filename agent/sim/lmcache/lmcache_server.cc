@@ -1,0 +1,69 @@
+#include "agent/sim/lmcache/lmcache_server.h"
+
+#include "agent/sim/lmcache/l2_fs_adapter.h"
+#include "common/log/logging.h"
+
+namespace kvbench::sim::lmcache {
+
+absl::StatusOr<std::unique_ptr<LmcacheServer>> LmcacheServer::Create(const ServerConfig& config,
+                                                                     Executor* executor,
+                                                                     const Clock* clock) {
+  std::unique_ptr<LmcacheServer> server(new LmcacheServer(config));
+  LmcacheMetrics::Options metrics_options;
+  metrics_options.l2_name = config.l2 ? L2FsAdapter::kName : "";
+  metrics_options.l2_sample_rate = config.metrics_sample_rate;
+  metrics_options.seed = config.seed;
+  server->metrics_ = std::make_unique<LmcacheMetrics>(metrics_options);
+  if (config.l2) {
+    absl::StatusOr<std::unique_ptr<L2FsAdapter>> l2 =
+        L2FsAdapter::Create(*config.l2, clock, server->metrics_.get());
+    if (!l2.ok()) return l2.status();
+    server->l2_ = std::move(*l2);
+  }
+  server->store_ =
+      std::make_unique<ChunkStore>(config.store, server->l2_.get(), server->metrics_.get());
+  server->handler_ = std::make_unique<RequestHandler>(server->store_.get(), server->metrics_.get());
+  server->eviction_loop_ =
+      std::make_unique<EvictionLoop>(executor, server->store_.get(), config.time_scale);
+  absl::StatusOr<std::unique_ptr<ZmqService>> zmq =
+      ZmqService::Create(config.zmq_endpoint, config.max_workers, server->handler_.get());
+  if (!zmq.ok()) return zmq.status();
+  server->zmq_ = std::move(*zmq);
+  server->http_api_ = std::make_unique<HttpApi>(server->store_.get(), server->metrics_.get());
+  HttpServer::Options http_options;
+  http_options.host = config.http_host;
+  http_options.port = config.http_port;
+  server->http_ = HttpServer::Create(http_options);
+  server->http_api_->Register(server->http_.get());
+  return server;
+}
+
+LmcacheServer::LmcacheServer(const ServerConfig& config) : config_(config) {}
+
+LmcacheServer::~LmcacheServer() { Shutdown(); }
+
+absl::Status LmcacheServer::Start() {
+  zmq_->Start();
+  KV_LOG(INFO) << "ZMQ server listening endpoint=" << zmq_->endpoint()
+               << " workers=" << config_.max_workers;
+  if (absl::Status status = http_->Start(); !status.ok()) return status;
+  eviction_loop_->Start();
+  KV_LOG(INFO) << "LMCache cache server is running... zmq=" << zmq_->endpoint() << " http=http://"
+               << config_.http_host << ":" << http_->port()
+               << " chunk_size=" << config_.store.chunk_size
+               << " l1_capacity_bytes=" << config_.store.l1_capacity_bytes
+               << " eviction_policy=" << config_.eviction_policy
+               << " l2=" << (config_.l2 ? config_.l2->base_path : std::string("none"));
+  return absl::OkStatus();
+}
+
+void LmcacheServer::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  if (http_ != nullptr) http_->Stop();
+  if (zmq_ != nullptr) zmq_->Stop();
+  if (eviction_loop_ != nullptr) eviction_loop_->Stop();
+  if (l2_ != nullptr) l2_->WaitIdle();
+}
+
+}  // namespace kvbench::sim::lmcache

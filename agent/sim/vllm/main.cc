@@ -1,0 +1,98 @@
+// kvsim-vllm: a drop-in simulator of `vllm serve` (see README.md "kvsim-vllm"). Same flags (the
+// subset kvbench uses), same HTTP API, SSE stream and /metrics; a simulated engine behind them.
+
+#include <csignal>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "agent/sim/engine/sim_engine.h"
+#include "agent/sim/lmcache/lmcache_client.h"
+#include "agent/sim/lmcache/lmcache_connector_config.h"
+#include "agent/sim/vllm/vllm_api_server.h"
+#include "agent/sim/vllm/vllm_flags.h"
+#include "agent/sim/vllm/vllm_metrics.h"
+#include "common/daemon/daemon_flags.h"
+#include "common/log/logging.h"
+#include "common/status/status_macros.h"
+#include "common/loop/event_loop.h"
+
+namespace {
+
+using namespace kvbench;
+using namespace kvbench::sim;
+
+// Connects the KV connector named by --kv-transfer-config, as vLLM's LMCacheMPConnector does at
+// start: an unreachable cache server is fatal.
+absl::StatusOr<std::unique_ptr<ExternalKvCache>> ConnectKvTransfer(
+    const VllmServeOptions& options) {
+  if (options.kv_transfer_config.empty()) return std::unique_ptr<ExternalKvCache>();
+  KV_ASSIGN_OR_RETURN(lmcache::LmcacheConnectorConfig connector,
+                      lmcache::ParseKvTransferConfig(options.kv_transfer_config));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<lmcache::LmcacheClient> client,
+                      lmcache::LmcacheClient::Connect(connector.host, connector.port,
+                                             connector.mq_timeout, options.primary_name()));
+  return std::unique_ptr<ExternalKvCache>(std::move(client));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::StatusOr<VllmFlagsResult> flags = ParseVllmServeFlags(argc, argv);
+  if (!flags.ok()) {
+    std::cerr << "usage: kvsim-vllm serve MODEL [flags]\nkvsim-vllm serve: error: "
+              << flags.status().message() << "\n";
+    return 2;
+  }
+  if (flags->help) {
+    std::cout << flags->help_text;
+    return 0;
+  }
+  const VllmServeOptions& options = flags->options;
+  EngineConfig config = MakeEngineConfig(options);
+  KV_LOG(INFO) << "kvsim-vllm model=" << options.model << " served_as=" << options.primary_name()
+               << " num_gpu_blocks=" << config.num_gpu_blocks << " block_size="
+               << config.block_size << " kv_bytes_per_token=" << config.model.KvBytesPerToken()
+               << " time_scale=" << config.time_scale;
+
+  absl::StatusOr<std::unique_ptr<ExternalKvCache>> external = ConnectKvTransfer(options);
+  if (!external.ok()) {
+    std::cerr << "kvsim-vllm: KV connector failed: " << external.status().message() << "\n";
+    return external.status().code() == absl::StatusCode::kInvalidArgument ? 2 : 1;
+  }
+  VllmMetrics::Options metrics_options;
+  metrics_options.model_name = options.primary_name();
+  metrics_options.with_connector = *external != nullptr;
+  metrics_options.omit_histograms = options.sim_omit_histograms;
+  metrics_options.time_scale = options.sim_time_scale;
+  metrics_options.gpu_memory_utilization = options.gpu_memory_utilization;
+  VllmMetrics metrics(metrics_options, config);
+
+  absl::StatusOr<std::unique_ptr<SimEngine>> engine =
+      SimEngine::Create(config, std::move(*external), &metrics);
+  if (!engine.ok()) {
+    std::cerr << "kvsim-vllm: " << engine.status().message() << "\n";
+    return 1;
+  }
+  (*engine)->Start();
+  VllmApiServer server(options, engine->get(), &metrics);
+
+  EventLoop loop("kvsim-vllm");
+  int exit_code = 0;
+  // Like vLLM, the port opens only once the (simulated) model has loaded.
+  loop.RunAfter("kvsim.load", absl::Seconds(options.sim_load_seconds * options.sim_time_scale),
+                [&] {
+                  absl::Status started = server.Start();
+                  if (!started.ok()) {
+                    std::cerr << "kvsim-vllm: " << started.message() << "\n";
+                    exit_code = 1;
+                    loop.Stop();
+                    return;
+                  }
+                  KV_LOG(INFO) << "Starting vLLM API server on http://" << options.host << ":"
+                               << server.port();
+                });
+  RunUntilTerminated(&loop, [](int) {});
+  server.Stop();
+  (*engine)->Stop();
+  return exit_code;
+}

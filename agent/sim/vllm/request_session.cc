@@ -1,0 +1,100 @@
+#include "agent/sim/vllm/request_session.h"
+
+#include "agent/sim/engine/tokenizer.h"
+
+namespace kvbench::sim {
+namespace {
+
+const HttpHeaders& SseHeaders() {
+  static const HttpHeaders headers = {{"Content-Type", "text/event-stream; charset=utf-8"}};
+  return headers;
+}
+
+const HttpHeaders& JsonHeaders() {
+  static const HttpHeaders headers = {{"Content-Type", "application/json"}};
+  return headers;
+}
+
+std::string TextOf(const std::vector<uint32_t>& tokens) {
+  std::string text;
+  for (uint32_t token : tokens) text += SimTokenizer::Decode(token);
+  return text;
+}
+
+}  // namespace
+
+RequestSession::RequestSession(std::string id, int64_t created, ParsedRequest request,
+                               bool report_cached_tokens,
+                               std::shared_ptr<HttpResponder> responder, SimEngine* engine)
+    : id_(id),
+      request_(std::move(request)),
+      report_cached_tokens_(report_cached_tokens),
+      formatter_(request_.kind, std::move(id), created, request_.model,
+                 request_.continuous_usage),
+      responder_(std::move(responder)),
+      engine_(engine) {}
+
+void RequestSession::Start() {
+  if (request_.stream) responder_->StartStream(200, SseHeaders());
+  EngineRequest engine_request;
+  engine_request.id = id_;
+  engine_request.prompt = request_.prompt;
+  engine_request.max_tokens = request_.max_tokens;
+  engine_request.ignore_eos = request_.ignore_eos;
+  engine_request.on_output = [self = shared_from_this()](const RequestOutput& output) {
+    self->OnOutput(output);
+  };
+  engine_->Submit(std::move(engine_request));
+}
+
+Usage RequestSession::UsageOf(const RequestOutput& output) const {
+  Usage usage;
+  usage.prompt_tokens = output.prompt_tokens;
+  usage.completion_tokens = output.output_tokens;
+  if (report_cached_tokens_) {
+    usage.cached_tokens = output.local_cached_tokens + output.external_cached_tokens;
+  }
+  return usage;
+}
+
+void RequestSession::Fail(const std::string& message) {
+  ApiError error = ApiError::Internal(message);
+  if (request_.stream) {
+    responder_->SendChunk(ResponseFormatter::ErrorEvent(error) + ResponseFormatter::DoneEvent());
+    responder_->EndStream();
+  } else {
+    responder_->Respond(error.status, JsonHeaders(), error.ToJson());
+  }
+}
+
+void RequestSession::OnOutput(const RequestOutput& output) {
+  if (responder_->closed() && !output.finished) {
+    engine_->Abort(id_);  // the client went away: free the engine's slot
+    return;
+  }
+  if (!output.error.empty()) return Fail(output.error);
+  const std::string text = TextOf(output.new_tokens);
+  const Usage usage = UsageOf(output);
+  if (!request_.stream) {
+    text_ += text;
+    if (output.finished) {
+      responder_->Respond(200, JsonHeaders(),
+                          formatter_.FullResponse(text_, output.finish_reason, usage));
+    }
+    return;
+  }
+  std::string events;
+  if (output.finished) {
+    if (output.first) events = formatter_.FirstEvents("", usage);
+    events += formatter_.FinishEvent(text, output.finish_reason, usage);
+    if (request_.include_usage) events += formatter_.UsageEvent(usage);
+    events += ResponseFormatter::DoneEvent();
+  } else {
+    events = output.first ? formatter_.FirstEvents(text, usage)
+                          : formatter_.DeltaEvent(text, usage);
+  }
+  responder_->SendChunk(std::move(events));
+  if (output.finished) responder_->EndStream();
+}
+
+}  // namespace kvbench::sim

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "agent/sim/engine/sim_engine.h"
+#include "agent/sim/vllm/openai_request.h"
+#include "agent/sim/vllm/response_formatter.h"
+#include "common/http/http_server.h"
+
+namespace kvbench::sim {
+
+// One API request in flight: submits it to the engine and turns the engine's outputs into the
+// HTTP response (an SSE stream or one JSON body). Streams start (status and headers) at once, as
+// vLLM's do; an engine failure after that arrives as an in-stream error event. A client that goes
+// away aborts its request in the engine. Outputs arrive on the engine thread; the responder queues
+// the writes onto the connection.
+class RequestSession : public std::enable_shared_from_this<RequestSession> {
+ public:
+  RequestSession(std::string id, int64_t created, ParsedRequest request,
+                 bool report_cached_tokens, std::shared_ptr<HttpResponder> responder,
+                 SimEngine* engine);
+
+  void Start();
+
+ private:
+  void OnOutput(const RequestOutput& output);
+  Usage UsageOf(const RequestOutput& output) const;
+  void Fail(const std::string& message);
+
+  const std::string id_;
+  const ParsedRequest request_;
+  const bool report_cached_tokens_;
+  const ResponseFormatter formatter_;
+  std::shared_ptr<HttpResponder> responder_;
+  SimEngine* const engine_;
+  std::string text_;  // non-streaming: the whole output so far
+};
+
+}  // namespace kvbench::sim

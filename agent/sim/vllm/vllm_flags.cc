@@ -1,0 +1,160 @@
+#include "agent/sim/vllm/vllm_flags.h"
+
+#include <CLI/CLI.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/log/logging.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::sim {
+namespace {
+
+void AddVllmFlags(CLI::App* serve, VllmServeOptions* o) {
+  serve->add_option("model", o->model, "Model id or path")->required();
+  serve->add_option("--host", o->host, "Host to listen on")->capture_default_str();
+  serve->add_option("--port", o->port, "Port to listen on")->capture_default_str();
+  serve->add_option("--served-model-name", o->served_model_names,
+                    "Names the API serves the model under (the first names metrics)");
+  serve->add_option("--max-model-len", o->max_model_len, "Context length (default: the model's)");
+  serve->add_option("--block-size", o->block_size, "Tokens per KV block")->capture_default_str();
+  serve->add_option("--gpu-memory-utilization", o->gpu_memory_utilization,
+                    "Fraction of GPU memory for weights and KV cache")
+      ->capture_default_str();
+  serve->add_option("--num-gpu-blocks-override", o->num_gpu_blocks_override,
+                    "Force the number of GPU KV blocks");
+  serve->add_flag("--enable-prefix-caching,!--no-enable-prefix-caching",
+                  o->enable_prefix_caching, "Prefix caching (on by default)");
+  serve->add_option("--max-num-seqs", o->max_num_seqs, "Max running requests")
+      ->capture_default_str();
+  serve->add_option("--max-num-batched-tokens", o->max_num_batched_tokens,
+                    "Token budget per engine step")
+      ->capture_default_str();
+  serve->add_option("--kv-transfer-config", o->kv_transfer_config,
+                    "KV connector JSON (LMCacheMPConnector is simulated)");
+  serve->add_flag("--enable-prompt-tokens-details", o->enable_prompt_tokens_details,
+                  "Report usage.prompt_tokens_details.cached_tokens");
+  serve->add_option("--tensor-parallel-size", o->tensor_parallel_size, "GPUs per replica (-tp)")
+      ->capture_default_str();
+}
+
+void AddSimFlags(CLI::App* serve, VllmServeOptions* o) {
+  LatencyConstants& l = o->latency;
+  serve->add_option("--sim-time-scale", o->sim_time_scale,
+                    "Real seconds per simulated second (0.01 = 100x faster)")
+      ->capture_default_str();
+  serve->add_option("--sim-seed", o->sim_seed, "Seed of every simulated choice");
+  serve->add_flag("--sim-omit-histograms", o->sim_omit_histograms,
+                  "Leave request-timing histograms out of /metrics");
+  serve->add_option("--sim-gpu-memory-gb", o->sim_gpu_memory_gb, "Simulated GPU memory")
+      ->capture_default_str();
+  serve->add_option("--sim-load-seconds", o->sim_load_seconds,
+                    "Simulated model load time before the server listens")
+      ->capture_default_str();
+  serve->add_option("--sim-mean-output-tokens", o->sim_mean_output_tokens,
+                    "Mean output length of requests that do not ignore EOS")
+      ->capture_default_str();
+  serve->add_option("--sim-prefill-per-token-s", l.prefill_per_token_s,
+                    "Prefill seconds per token (8B model)")
+      ->capture_default_str();
+  serve->add_option("--sim-prefill-quadratic-s", l.prefill_quadratic_s,
+                    "Prefill seconds per token^2 (attention)")
+      ->capture_default_str();
+  serve->add_option("--sim-hbm-bytes-per-s", l.hbm_bytes_per_s, "GPU memory bandwidth")
+      ->capture_default_str();
+  serve->add_option("--sim-hbm-efficiency", l.hbm_efficiency, "Achieved fraction of HBM bandwidth")
+      ->capture_default_str();
+  serve->add_option("--sim-step-overhead-s", l.step_overhead_s, "Fixed cost of an engine step")
+      ->capture_default_str();
+  serve->add_option("--sim-host-to-gpu-bytes-per-s", l.host_to_gpu_bytes_per_s,
+                    "Pinned host to GPU copy bandwidth (CPU tier loads)")
+      ->capture_default_str();
+  serve->add_option("--sim-disk-read-bytes-per-s", l.disk_read_bytes_per_s,
+                    "Disk read bandwidth (NVMe tier loads)")
+      ->capture_default_str();
+}
+
+absl::Status CheckRanges(const VllmServeOptions& o) {
+  std::vector<std::string> problems;
+  auto positive = [&](bool ok, const char* flag) {
+    if (!ok) problems.push_back(absl::StrCat("argument ", flag, ": must be positive"));
+  };
+  positive(o.port >= 0 && o.port <= 65535, "--port");
+  positive(o.block_size > 0, "--block-size");
+  positive(o.gpu_memory_utilization > 0 && o.gpu_memory_utilization <= 1,
+           "--gpu-memory-utilization (0, 1]");
+  positive(o.num_gpu_blocks_override >= 0, "--num-gpu-blocks-override");
+  positive(o.max_num_seqs > 0, "--max-num-seqs");
+  positive(o.max_num_batched_tokens > 0, "--max-num-batched-tokens");
+  positive(o.tensor_parallel_size > 0, "--tensor-parallel-size");
+  positive(o.max_model_len >= 0, "--max-model-len");
+  positive(o.sim_time_scale > 0, "--sim-time-scale");
+  positive(o.sim_load_seconds >= 0, "--sim-load-seconds");
+  positive(o.sim_mean_output_tokens > 0, "--sim-mean-output-tokens");
+  if (problems.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrJoin(problems, "\n"));
+}
+
+}  // namespace
+
+absl::StatusOr<VllmFlagsResult> ParseVllmServeFlags(int argc, const char* const* argv) {
+  VllmFlagsResult result;
+  CLI::App app{"kvsim-vllm: a simulator of `vllm serve` for kvbench"};
+  app.require_subcommand(1);
+  CLI::App* serve = app.add_subcommand("serve", "Start the OpenAI-compatible API server");
+  AddVllmFlags(serve, &result.options);
+  AddSimFlags(serve, &result.options);
+  // vLLM's argparse takes the multi-letter short form "-tp", which CLI11 cannot declare.
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) {
+    std::string arg = argv[i];
+    args.push_back(arg == "-tp" ? "--tensor-parallel-size" : arg);
+  }
+  try {
+    app.parse(args);  // CLI11 takes the vector form in reverse order
+  } catch (const CLI::CallForHelp&) {
+    result.help = true;
+    result.help_text = (serve->parsed() ? serve : &app)->help();
+    return result;
+  } catch (const CLI::ExtrasError& error) {
+    // CLI11: "The following arguments were not expected: --foo"; vLLM (argparse):
+    // "unrecognized arguments: --foo".
+    absl::string_view what = error.what();
+    size_t colon = what.find(": ");
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unrecognized arguments: ", colon == absl::string_view::npos ? what : what.substr(colon + 2)));
+  } catch (const CLI::ParseError& error) {
+    return absl::InvalidArgumentError(error.what());
+  }
+  KV_RETURN_IF_ERROR(CheckRanges(result.options));
+  return result;
+}
+
+EngineConfig MakeEngineConfig(const VllmServeOptions& options) {
+  EngineConfig config;
+  std::optional<ModelSpec> model = FindModel(options.model);
+  if (!model.has_value()) {
+    KV_LOG(WARNING) << "unknown model, simulating an 8B-shaped one model=" << options.model;
+    model = DefaultModel();
+  }
+  config.model = *model;
+  config.served_model_name = options.primary_name();
+  config.block_size = options.block_size;
+  config.num_gpu_blocks =
+      options.num_gpu_blocks_override > 0
+          ? options.num_gpu_blocks_override
+          : GpuBlocksFromMemory(config.model, options.block_size, options.sim_gpu_memory_gb * 1e9,
+                                options.gpu_memory_utilization, options.tensor_parallel_size);
+  config.enable_prefix_caching = options.enable_prefix_caching;
+  config.max_num_seqs = options.max_num_seqs;
+  config.max_num_batched_tokens = options.max_num_batched_tokens;
+  config.max_model_len = options.max_model_len > 0 ? options.max_model_len : model->max_model_len;
+  config.tensor_parallel_size = options.tensor_parallel_size;
+  config.latency = options.latency;
+  config.time_scale = options.sim_time_scale;
+  config.seed = options.sim_seed;
+  config.mean_output_tokens = options.sim_mean_output_tokens;
+  return config;
+}
+
+}  // namespace kvbench::sim

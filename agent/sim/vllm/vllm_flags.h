@@ -1,0 +1,64 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "agent/sim/engine/engine_config.h"
+
+namespace kvbench::sim {
+
+// Defaults of `vllm serve` that kvsim-vllm mirrors (reference/vllm.md §3).
+inline constexpr int kVllmDefaultPort = 8000;
+inline constexpr double kVllmDefaultGpuMemoryUtilization = 0.92;  // newest vLLM (0.9 before 0.27)
+// Simulated GPU: one H200 (reference/sim-calibration.md).
+inline constexpr double kDefaultSimGpuMemoryGb = 141;
+// Simulated model load before the server listens (vLLM takes minutes; tests want it short).
+inline constexpr double kDefaultSimLoadSeconds = 2;
+
+// Everything `kvsim-vllm serve MODEL [flags]` was told.
+struct VllmServeOptions {
+  std::string model;
+  std::string host = "0.0.0.0";
+  int port = kVllmDefaultPort;
+  std::vector<std::string> served_model_names;  // empty: the model path
+  int max_model_len = 0;                         // 0: the model's
+  int block_size = 16;
+  double gpu_memory_utilization = kVllmDefaultGpuMemoryUtilization;
+  int64_t num_gpu_blocks_override = 0;  // 0: derived from memory
+  bool enable_prefix_caching = true;
+  int max_num_seqs = 256;
+  int max_num_batched_tokens = 8192;
+  std::string kv_transfer_config;  // JSON, empty when no connector
+  bool enable_prompt_tokens_details = false;
+  int tensor_parallel_size = 1;
+  // --sim-*: the simulation itself.
+  double sim_time_scale = 1.0;
+  uint64_t sim_seed = 0;
+  bool sim_omit_histograms = false;
+  double sim_gpu_memory_gb = kDefaultSimGpuMemoryGb;
+  double sim_load_seconds = kDefaultSimLoadSeconds;
+  int sim_mean_output_tokens = 256;
+  LatencyConstants latency;
+
+  // The name responses and metrics carry: the first served name, else the model.
+  const std::string& primary_name() const {
+    return served_model_names.empty() ? model : served_model_names.front();
+  }
+};
+
+// Parses argv (argv[0] is the program). INVALID_ARGUMENT with vLLM-like messages naming the bad
+// flag ("unrecognized arguments: --foo"); `help_text` receives --help output (then status OK
+// with `help` set).
+struct VllmFlagsResult {
+  VllmServeOptions options;
+  bool help = false;
+  std::string help_text;
+};
+absl::StatusOr<VllmFlagsResult> ParseVllmServeFlags(int argc, const char* const* argv);
+
+// The engine configuration these options describe (model shape from the catalog, GPU blocks
+// from the override or from memory).
+EngineConfig MakeEngineConfig(const VllmServeOptions& options);
+
+}  // namespace kvbench::sim

@@ -1,0 +1,164 @@
+// Pure parts of kvsim-vllm's front: flags, request validation, response shapes.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/sim/engine/tokenizer.h"
+#include "agent/sim/vllm/openai_request.h"
+#include "agent/sim/vllm/response_formatter.h"
+#include "agent/sim/vllm/vllm_flags.h"
+
+namespace kvbench::sim {
+namespace {
+
+absl::StatusOr<VllmFlagsResult> Parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "kvsim-vllm");
+  return ParseVllmServeFlags(static_cast<int>(args.size()), args.data());
+}
+
+TEST_CASE("kvsim-vllm flags take vLLM's names and defaults") {
+  auto parsed = Parse({"serve", "meta-llama/Llama-3.1-8B-Instruct"});
+  REQUIRE(parsed.ok());
+  const VllmServeOptions& o = parsed->options;
+  CHECK(o.port == 8000);
+  CHECK(o.block_size == 16);
+  CHECK(o.enable_prefix_caching);
+  CHECK(o.gpu_memory_utilization == Approx(0.92));
+  CHECK(o.primary_name() == "meta-llama/Llama-3.1-8B-Instruct");
+
+  parsed = Parse({"serve", "m", "--host", "127.0.0.1", "--port", "0", "--served-model-name",
+                  "llama", "alias", "--no-enable-prefix-caching", "--num-gpu-blocks-override",
+                  "512", "--kv-transfer-config", "{\"kv_connector\":\"LMCacheMPConnector\"}",
+                  "--enable-prompt-tokens-details", "-tp", "2", "--sim-time-scale", "0.01"});
+  REQUIRE(parsed.ok());
+  CHECK(parsed->options.served_model_names == std::vector<std::string>{"llama", "alias"});
+  CHECK(parsed->options.primary_name() == "llama");
+  CHECK_FALSE(parsed->options.enable_prefix_caching);
+  CHECK(parsed->options.num_gpu_blocks_override == 512);
+  CHECK(parsed->options.enable_prompt_tokens_details);
+  CHECK(parsed->options.tensor_parallel_size == 2);
+  CHECK(parsed->options.sim_time_scale == Approx(0.01));
+  CHECK(MakeEngineConfig(parsed->options).num_gpu_blocks == 512);
+}
+
+TEST_CASE("kvsim-vllm rejects an unknown flag by name, like vLLM") {
+  auto parsed = Parse({"serve", "m", "--enable-magic", "--port", "1"});
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(std::string(parsed.status().message()).find("unrecognized arguments: --enable-magic") !=
+        std::string::npos);
+  CHECK_FALSE(Parse({"serve"}).ok());                                  // MODEL is required
+  CHECK_FALSE(Parse({"serve", "m", "--block-size", "0"}).ok());        // ranges
+  CHECK_FALSE(Parse({"serve", "m", "--sim-time-scale", "-1"}).ok());
+}
+
+ApiContext Context() {
+  ApiContext context;
+  context.served_names = {"llama", "alias"};
+  context.max_model_len = 4096;
+  return context;
+}
+
+std::optional<ApiError> ParseBody(ApiKind kind, const std::string& body, ParsedRequest* out) {
+  return ParseApiRequest(kind, body, Context(), out);
+}
+
+TEST_CASE("Requests are validated with vLLM's statuses and error types") {
+  ParsedRequest r;
+  struct Case {
+    std::string body;
+    int status;
+    std::string type;
+    std::string message_part;
+  };
+  const std::vector<Case> cases = {
+      {"{not json", 400, "Bad Request", "JSON decode error"},
+      {R"({"model":"llama"})", 400, "Bad Request", "messages: Field required"},
+      {R"({"model":"llama","messages":"hi"})", 400, "Bad Request", "messages"},
+      {R"({"model":"gpt-5","messages":[{"role":"user","content":"hi"}]})", 404, "NotFoundError",
+       "The model `gpt-5` does not exist."},
+      {R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":0})", 400, "BadRequestError",
+       "max_tokens must be at least 1"},
+      {R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":"ten"})", 400, "Bad Request",
+       "max_tokens"},
+      {R"({"messages":[{"content":"no role"}]})", 400, "Bad Request", "role"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.body);
+    auto error = ParseBody(ApiKind::kChat, c.body, &r);
+    REQUIRE(error.has_value());
+    CHECK(error->status == c.status);
+    CHECK(error->type == c.type);
+    CHECK(error->message.find(c.message_part) != std::string::npos);
+    auto json = nlohmann::json::parse(error->ToJson());
+    CHECK(json["error"]["code"] == c.status);
+    CHECK(json["error"]["param"].is_null());
+  }
+}
+
+TEST_CASE("A prompt as long as the context is refused with vLLM's message") {
+  std::string words;
+  for (int i = 0; i < 5000; ++i) words += "token ";
+  ParsedRequest r;
+  auto error = ParseBody(ApiKind::kCompletion,
+                         nlohmann::json{{"model", "alias"}, {"prompt", words}}.dump(), &r);
+  REQUIRE(error.has_value());
+  CHECK(error->status == 400);
+  CHECK(error->message.find("This model's maximum context length is 4096 tokens. However, your "
+                            "request has ") == 0);
+}
+
+TEST_CASE("max_tokens is clamped to the context left; stream_options follow vLLM's defaults") {
+  ParsedRequest r;
+  REQUIRE_FALSE(ParseBody(ApiKind::kCompletion,
+                          R"({"prompt":"hello world","max_tokens":100000,"ignore_eos":true,)"
+                          R"("stream":true,"stream_options":{}})",
+                          &r));
+  CHECK(r.model == "llama");  // default: the first served name
+  CHECK(r.max_tokens == 4096 - static_cast<int>(r.prompt.size()));
+  CHECK(r.ignore_eos);
+  CHECK(r.include_usage);  // an empty stream_options object includes usage
+  ParsedRequest plain;
+  REQUIRE_FALSE(ParseBody(ApiKind::kChat,
+                          R"({"messages":[{"role":"user","content":"hi"}],"stream":true})",
+                          &plain));
+  CHECK_FALSE(plain.include_usage);  // no stream_options: no usage chunk
+  CHECK(plain.prompt.size() > 2);
+}
+
+TEST_CASE("Stream chunks have vLLM's exact shape and field order") {
+  ResponseFormatter chat(ApiKind::kChat, "chatcmpl-1", 1767225600, "llama", false);
+  Usage usage{120, 3, 96};
+  CHECK(chat.FirstEvents(" Hello", usage) ==
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,"
+        "\"model\":\"llama\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+        "\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n"
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,"
+        "\"model\":\"llama\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" Hello\"},"
+        "\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+  CHECK(chat.FinishEvent(" world", FinishReason::kLength, usage) ==
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,"
+        "\"model\":\"llama\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" world\"},"
+        "\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
+  CHECK(chat.UsageEvent(usage) ==
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,"
+        "\"model\":\"llama\",\"choices\":[],\"usage\":{\"prompt_tokens\":120,\"total_tokens\":123,"
+        "\"completion_tokens\":3,\"prompt_tokens_details\":{\"cached_tokens\":96}}}\n\n");
+  CHECK(ResponseFormatter::DoneEvent() == "data: [DONE]\n\n");
+
+  ResponseFormatter completion(ApiKind::kCompletion, "cmpl-2", 5, "llama", false);
+  CHECK(completion.FirstEvents("x", Usage{1, 1, std::nullopt}) ==
+        "data: {\"id\":\"cmpl-2\",\"object\":\"text_completion\",\"created\":5,\"model\":\"llama\","
+        "\"choices\":[{\"index\":0,\"text\":\"x\",\"logprobs\":null,\"finish_reason\":null,"
+        "\"stop_reason\":null}]}\n\n");
+  auto full = nlohmann::json::parse(chat.FullResponse("hi", FinishReason::kStop, usage));
+  CHECK(full["object"] == "chat.completion");
+  CHECK(full["choices"][0]["message"]["content"] == "hi");
+  CHECK(full["usage"]["total_tokens"] == 123);
+}
+
+}  // namespace
+}  // namespace kvbench::sim
