@@ -23,6 +23,14 @@ SimProcess::~SimProcess() {
 
 std::string SimProcess::log() const { return dir_.ReadFile("log"); }
 
+std::string SimProcess::LogField(const std::string& prefix) const {
+  std::string text = log();
+  size_t at = text.find(prefix);
+  if (at == std::string::npos) return "";
+  size_t start = at + prefix.size();
+  return text.substr(start, text.find_first_of(" \n", start) - start);
+}
+
 bool SimProcess::Start(absl::Duration timeout) {
   ProcessSpec spec;
   spec.name = name_;
@@ -36,12 +44,8 @@ bool SimProcess::Start(absl::Duration timeout) {
   process_ = std::move(*process);
   bool ready = WaitFor(
       [&] {
-        std::string text = log();
-        size_t at = text.find(ready_marker_);
-        if (at == std::string::npos) return process_->TryWait().has_value();
-        size_t start = at + ready_marker_.size();
-        size_t end = text.find_first_of(" \n", start);
-        url_ = text.substr(start, end - start);
+        url_ = LogField(ready_marker_);
+        if (url_.empty()) return process_->TryWait().has_value();
         size_t colon = url_.rfind(':');
         return colon != std::string::npos && absl::SimpleAtoi(url_.substr(colon + 1), &port_);
       },

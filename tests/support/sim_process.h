@@ -26,6 +26,9 @@ class SimProcess {
   int port() const { return port_; }
   Process* process() { return process_.get(); }
   std::string log() const;
+  // The text after the first `prefix` in the log, up to the next space or newline ("" if the log
+  // has no such line): e.g. LogField("http=") → "http://127.0.0.1:41235".
+  std::string LogField(const std::string& prefix) const;
   const std::string& error() const { return error_; }
 
  private:
