@@ -20,6 +20,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/http/curl_http_client.h"
+#include "tests/support/unused_port.h"
 #include "tests/support/test_http_server.h"
 
 namespace kvbench {
@@ -52,22 +53,6 @@ HttpRequest GetRequest(const std::string& url) {
   request.url = url;
   request.timeout = kTestTimeout;
   return request;
-}
-
-// A loopback port nobody listens on: bound by the kernel's choice, then released.
-int UnusedPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof(address);
-  const bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0 &&
-                     ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-  ::close(fd);
-  REQUIRE(bound);
-  return ntohs(address.sin_port);
 }
 
 // Sets an environment variable for one scope.
@@ -170,7 +155,7 @@ TEST_CASE("CurlHttpClient: large bodies arrive intact", "[http]") {
 
 TEST_CASE("CurlHttpClient: connection refused is UNAVAILABLE", "[http]") {
   auto client = MakeClient();
-  const std::string url = absl::StrCat("http://127.0.0.1:", UnusedPort(), "/metrics");
+  const std::string url = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort(), "/metrics");
 
   absl::StatusOr<HttpResponse> response = client->Get(url, kTestTimeout);
 
@@ -353,7 +338,7 @@ TEST_CASE("CurlHttpClient: a body cut short is UNAVAILABLE, never a short succes
 
 TEST_CASE("CurlHttpClient: bad requests are INVALID_ARGUMENT", "[http]") {
   auto client = MakeClient();
-  const std::string url = absl::StrCat("http://127.0.0.1:", UnusedPort(), "/");
+  const std::string url = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort(), "/");
 
   HttpRequest put = GetRequest(url);
   put.method = "PUT";
@@ -390,7 +375,7 @@ TEST_CASE("CurlHttpClient: a request that fails before connecting leaves the cli
 
 TEST_CASE("CurlHttpClient: proxy variables in the environment are ignored", "[http]") {
   // A proxy nobody listens on: a client that honored it would fail with UNAVAILABLE.
-  const std::string proxy = absl::StrCat("http://127.0.0.1:", UnusedPort());
+  const std::string proxy = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort());
   ScopedEnv http_proxy("http_proxy", proxy);
   ScopedEnv all_proxy("ALL_PROXY", proxy);
   ScopedEnv no_proxy("no_proxy", "");

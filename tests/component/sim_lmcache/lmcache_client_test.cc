@@ -21,6 +21,7 @@
 #include "agent/sim/lmcache/request_handler.h"
 #include "agent/sim/lmcache/zmq_service.h"
 #include "tests/component/sim_lmcache/metrics_text.h"
+#include "tests/support/unused_port.h"
 
 namespace kvbench::sim::lmcache {
 namespace {
@@ -59,20 +60,6 @@ struct TestServer {
   std::unique_ptr<RequestHandler> handler;
   std::unique_ptr<ZmqService> service;
 };
-
-// A loopback TCP port nobody listens on (bound, then released).
-int UnusedPort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
-  socklen_t length = sizeof(address);
-  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
 
 TEST_CASE("Lmcache client: the handshake learns the chunk size, then store, lookup, load") {
   TestServer server(/*workers=*/1, /*chunk_size=*/128);
@@ -123,7 +110,7 @@ TEST_CASE("Lmcache client: two clients share one server") {
 }
 
 TEST_CASE("Lmcache client: connecting to a port nobody serves fails within mq_timeout") {
-  const int port = UnusedPort();
+  const int port = kvbench::testing::UnusedLoopbackPort();
   absl::StatusOr<std::unique_ptr<LmcacheClient>> client =
       LmcacheClient::Connect("tcp://127.0.0.1", port, absl::Milliseconds(200), "m");
   REQUIRE_FALSE(client.ok());
@@ -134,7 +121,7 @@ TEST_CASE("Lmcache client: connecting to a port nobody serves fails within mq_ti
 
 TEST_CASE("Lmcache client: a server that comes up within mq_timeout is reached") {
   // As vLLM's connector waits for `lmcache server`: the HELLO is queued until the port answers.
-  const int port = UnusedPort();
+  const int port = kvbench::testing::UnusedLoopbackPort();
   absl::StatusOr<std::unique_ptr<LmcacheClient>> client;
   std::thread connecting([&] {
     client = LmcacheClient::Connect("tcp://127.0.0.1", port, kTimeout, "m");

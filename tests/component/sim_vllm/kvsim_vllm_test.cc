@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "common/http/curl_http_client.h"
 #include "tests/support/sim_process.h"
+#include "tests/support/unused_port.h"
 #include "tests/support/wait_for.h"
 
 namespace kvbench::testing {
@@ -29,19 +30,6 @@ std::unique_ptr<HttpClient> Client() {
   auto client = CurlHttpClient::Create();
   REQUIRE(client.ok());
   return std::move(*client);
-}
-
-// A port nobody listens on right now.
-int FreePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
-  socklen_t length = sizeof(address);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
-  return ntohs(address.sin_port);
 }
 
 std::vector<std::string> VllmArgv(std::vector<std::string> extra) {
@@ -115,7 +103,7 @@ Json Conversation(int turns) {
 }
 
 TEST_CASE("kvsim-vllm /health is an empty 200 once the model has loaded") {
-  int port = FreePort();
+  int port = UnusedLoopbackPort();
   std::vector<std::string> argv = {KV_SIM_VLLM_PATH, "serve", kModel, "--host", "127.0.0.1",
                                    "--port", std::to_string(port), "--sim-time-scale", "0.01",
                                    "--sim-load-seconds", "100"};  // 1 s of real time
@@ -131,7 +119,7 @@ TEST_CASE("kvsim-vllm /health is an empty 200 once the model has loaded") {
 }
 
 TEST_CASE("kvsim-vllm: connection refused while the model loads") {
-  int port = FreePort();
+  int port = UnusedLoopbackPort();
   SimProcess sim("kvsim-vllm",
                  {KV_SIM_VLLM_PATH, "serve", kModel, "--host", "127.0.0.1", "--port",
                   std::to_string(port), "--sim-time-scale", "1", "--sim-load-seconds", "30"},
