@@ -35,7 +35,7 @@ Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* exec
                           .Add({})) {}
 
 void Controller::Start() {
-  // Never log token hashes' sources; the config holds only hashes, so logging it whole is safe.
+  // The config holds only token hashes, never tokens, so logging it whole is safe.
   KV_LOG(INFO) << "controller started listen=" << config_.listen_address()
                << " data_dir=" << config_.data_dir() << " config=" << ProtoToJson(config_);
   if (config_.insecure()) {

@@ -12,6 +12,11 @@ default_dir=build
 build_dir="${KV_BUILD_DIR:-$root/$default_dir}"
 jobs="${KV_JOBS:-$(nproc)}"
 
+# Let ccache reuse objects across clones in other folders (CI builds a fresh clone each time):
+# paths under the source root are hashed relative to it.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+
 sanitize_flag=OFF
 [ "$sanitize" = 1 ] && sanitize_flag=ON
 cmake -S "$root" -B "$build_dir" -G Ninja \

@@ -72,25 +72,38 @@ void AddSimFlags(CLI::App* serve, VllmServeOptions* o) {
   serve->add_option("--sim-disk-read-bytes-per-s", l.disk_read_bytes_per_s,
                     "Disk read bandwidth (NVMe tier loads)")
       ->capture_default_str();
+  serve->add_option("--sim-store-blocking-fraction", l.store_blocking_fraction,
+                    "Share of external-cache stores that blocks the engine step (0: async)")
+      ->capture_default_str();
 }
 
 absl::Status CheckRanges(const VllmServeOptions& o) {
   std::vector<std::string> problems;
-  auto positive = [&](bool ok, const char* flag) {
-    if (!ok) problems.push_back(absl::StrCat("argument ", flag, ": must be positive"));
+  auto check = [&](bool ok, const char* flag) {
+    if (!ok) problems.push_back(absl::StrCat("argument ", flag, ": out of range"));
   };
-  positive(o.port >= 0 && o.port <= 65535, "--port");
-  positive(o.block_size > 0, "--block-size");
-  positive(o.gpu_memory_utilization > 0 && o.gpu_memory_utilization <= 1,
+  check(o.port >= 0 && o.port <= 65535, "--port");
+  check(o.block_size > 0, "--block-size");
+  check(o.gpu_memory_utilization > 0 && o.gpu_memory_utilization <= 1,
            "--gpu-memory-utilization (0, 1]");
-  positive(o.num_gpu_blocks_override >= 0, "--num-gpu-blocks-override");
-  positive(o.max_num_seqs > 0, "--max-num-seqs");
-  positive(o.max_num_batched_tokens > 0, "--max-num-batched-tokens");
-  positive(o.tensor_parallel_size > 0, "--tensor-parallel-size");
-  positive(o.max_model_len >= 0, "--max-model-len");
-  positive(o.sim_time_scale > 0, "--sim-time-scale");
-  positive(o.sim_load_seconds >= 0, "--sim-load-seconds");
-  positive(o.sim_mean_output_tokens > 0, "--sim-mean-output-tokens");
+  check(o.num_gpu_blocks_override >= 0, "--num-gpu-blocks-override");
+  check(o.max_num_seqs > 0, "--max-num-seqs");
+  check(o.max_num_batched_tokens > 0, "--max-num-batched-tokens");
+  check(o.tensor_parallel_size > 0, "--tensor-parallel-size");
+  check(o.max_model_len >= 0, "--max-model-len");
+  check(o.sim_time_scale > 0, "--sim-time-scale");
+  check(o.sim_load_seconds >= 0, "--sim-load-seconds");
+  check(o.sim_mean_output_tokens > 0, "--sim-mean-output-tokens");
+  const LatencyConstants& l = o.latency;
+  check(l.prefill_per_token_s >= 0, "--sim-prefill-per-token-s");
+  check(l.prefill_quadratic_s >= 0, "--sim-prefill-quadratic-s");
+  check(l.hbm_bytes_per_s > 0, "--sim-hbm-bytes-per-s");
+  check(l.hbm_efficiency > 0 && l.hbm_efficiency <= 1, "--sim-hbm-efficiency (0, 1]");
+  check(l.step_overhead_s >= 0, "--sim-step-overhead-s");
+  check(l.host_to_gpu_bytes_per_s > 0, "--sim-host-to-gpu-bytes-per-s");
+  check(l.disk_read_bytes_per_s > 0, "--sim-disk-read-bytes-per-s");
+  check(l.store_blocking_fraction >= 0 && l.store_blocking_fraction <= 1,
+           "--sim-store-blocking-fraction [0, 1]");
   if (problems.empty()) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrJoin(problems, "\n"));
 }

@@ -11,7 +11,8 @@ namespace {
 
 std::vector<Tau2Session> Load() {
   std::ifstream in(Tau2DatasetPath());
-  KV_CHECK(in.good()) << "cannot read " << Tau2DatasetPath();
+  KV_CHECK(in.good()) << "cannot read " << Tau2DatasetPath()
+                      << " (the shared data folder: configure with -DKV_SHARED_DIR=...)";
   std::vector<Tau2Session> sessions;
   std::string line;
   while (std::getline(in, line)) {
