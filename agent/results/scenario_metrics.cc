@@ -1,0 +1,154 @@
+#include "agent/results/scenario_metrics.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "agent/results/percentiles.h"
+
+namespace kvbench::results {
+namespace {
+
+using runner::RequestRecord;
+
+// Calls `set` with the value when there is one; leaves the optional field unset otherwise.
+template <typename Setter>
+void SetIfPresent(const std::optional<double>& value, Setter set) {
+  if (value.has_value()) set(*value);
+}
+
+// (later - baseline) / baseline x 100, or nullopt when undefined.
+std::optional<double> PercentChange(const std::optional<double>& baseline,
+                                    const std::optional<double>& later) {
+  if (!baseline.has_value() || !later.has_value() || *baseline <= 0.0) return std::nullopt;
+  return (*later - *baseline) / *baseline * 100.0;
+}
+
+void FillTtft(const std::vector<RequestRecord>& records, v1::LatencyMetrics& out) {
+  std::vector<double> ttfts;
+  std::map<int, std::vector<double>> by_round;  // every round seen, possibly without samples
+  for (const RequestRecord& record : records) {
+    std::vector<double>& round_samples = by_round[record.round];
+    if (!record.ok() || !record.ttft_s.has_value()) continue;
+    ttfts.push_back(*record.ttft_s);
+    round_samples.push_back(*record.ttft_s);
+  }
+  SetIfPresent(Mean(ttfts), [&](double v) { out.set_ttft_mean_s(v); });
+  SetIfPresent(Percentile(ttfts, 50), [&](double v) { out.set_ttft_p50_s(v); });
+  SetIfPresent(Percentile(ttfts, 90), [&](double v) { out.set_ttft_p90_s(v); });
+  SetIfPresent(Percentile(ttfts, 95), [&](double v) { out.set_ttft_p95_s(v); });
+  SetIfPresent(Percentile(ttfts, 99), [&](double v) { out.set_ttft_p99_s(v); });
+
+  std::vector<double> first_round;
+  std::vector<double> later_rounds;
+  for (const auto& [round, samples] : by_round) {
+    v1::RoundLatency* entry = out.add_ttft_by_round();
+    entry->set_round(round);
+    entry->set_count(static_cast<int>(samples.size()));
+    SetIfPresent(Percentile(samples, 50), [&](double v) { entry->set_ttft_p50_s(v); });
+    SetIfPresent(Percentile(samples, 95), [&](double v) { entry->set_ttft_p95_s(v); });
+    SetIfPresent(Mean(samples), [&](double v) { entry->set_ttft_mean_s(v); });
+    if (round == 1) first_round.insert(first_round.end(), samples.begin(), samples.end());
+    if (round >= 2) later_rounds.insert(later_rounds.end(), samples.begin(), samples.end());
+  }
+  SetIfPresent(PercentChange(Percentile(first_round, 50), Percentile(later_rounds, 50)),
+               [&](double v) { out.set_ttft_degradation_median_pct(v); });
+  SetIfPresent(PercentChange(Percentile(first_round, 95), Percentile(later_rounds, 95)),
+               [&](double v) { out.set_ttft_degradation_p95_pct(v); });
+}
+
+void FillThroughput(const std::vector<RequestRecord>& records, v1::LatencyMetrics& out) {
+  std::vector<double> tpots;
+  std::vector<double> lags;
+  double input_tokens = 0;
+  double output_tokens = 0;
+  std::int64_t completed = 0;
+  std::optional<double> window_start;
+  std::optional<double> window_end;
+  for (const RequestRecord& record : records) {
+    window_start = std::min(window_start.value_or(record.scheduled_s), record.scheduled_s);
+    window_end = std::max(window_end.value_or(record.end_s), record.end_s);
+    lags.push_back(record.sent_s - record.scheduled_s);
+    if (!record.ok()) continue;
+    ++completed;
+    input_tokens += record.prompt_tokens;
+    output_tokens += record.output_tokens;
+    if (record.output_tokens >= 2 && record.first_token_s.has_value()) {
+      tpots.push_back((record.end_s - *record.first_token_s) / (record.output_tokens - 1));
+    }
+  }
+  SetIfPresent(Mean(tpots), [&](double v) { out.set_tpot_mean_s(v); });
+  SetIfPresent(Percentile(lags, 99), [&](double v) { out.set_dispatch_lag_p99_s(v); });
+  out.set_requests_completed(completed);
+  const double window = records.empty() ? 0.0 : *window_end - *window_start;
+  out.set_duration_s(window);
+  if (window > 0.0) {
+    out.set_input_tokens_per_s(input_tokens / window);
+    out.set_output_tokens_per_s(output_tokens / window);
+    out.set_requests_per_s(static_cast<double>(completed) / window);
+  }
+}
+
+}  // namespace
+
+v1::LatencyMetrics ComputeLatencyMetrics(const std::vector<RequestRecord>& records) {
+  v1::LatencyMetrics out;
+  FillTtft(records, out);
+  FillThroughput(records, out);
+  return out;
+}
+
+v1::SessionCounts ComputeSessionCounts(const std::vector<RequestRecord>& records,
+                                       int requested_users, int dataset_ceiling,
+                                       const std::vector<PlannedUser>& planned_users) {
+  struct UserState {
+    int expected_rounds = 0;  // 0: unknown (not planned), never complete
+    bool failed = false;
+    std::set<int> ok_rounds;
+  };
+  std::map<std::string, UserState> users;
+  for (const PlannedUser& planned : planned_users) {
+    users[planned.user_id].expected_rounds = planned.expected_rounds;
+  }
+  v1::SessionCounts out;
+  std::int64_t failed_requests = 0;
+  for (const RequestRecord& record : records) {
+    UserState& user = users[record.user_id];
+    if (record.ok()) {
+      user.ok_rounds.insert(record.round);
+    } else {
+      user.failed = true;
+      ++failed_requests;
+    }
+  }
+  int complete = 0;
+  int incomplete = 0;
+  int error = 0;
+  for (const auto& [user_id, user] : users) {
+    bool covered = user.expected_rounds > 0;
+    for (int round = 1; covered && round <= user.expected_rounds; ++round) {
+      covered = user.ok_rounds.count(round) > 0;
+    }
+    if (user.failed) {
+      ++error;
+    } else if (covered) {
+      ++complete;
+    } else {
+      ++incomplete;
+    }
+  }
+  out.set_requested(requested_users);
+  out.set_dataset_ceiling(dataset_ceiling);
+  out.set_achieved(std::min(requested_users, dataset_ceiling));
+  out.set_total(static_cast<int>(users.size()));
+  out.set_complete(complete);
+  out.set_incomplete(incomplete);
+  out.set_error(error);
+  out.set_failed_requests(failed_requests);
+  return out;
+}
+
+}  // namespace kvbench::results

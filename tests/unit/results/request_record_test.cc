@@ -1,0 +1,127 @@
+#include "agent/runner/request_record.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "nlohmann/json.hpp"
+
+namespace kvbench::runner {
+namespace {
+
+RequestRecord FullRecord() {
+  RequestRecord r;
+  r.user_id = "u-1";
+  r.session_id = "s-7";
+  r.round = 3;
+  r.scheduled_s = 10.1;
+  r.sent_s = 10.125;
+  r.first_token_s = 10.7;
+  r.end_s = 12.3;
+  r.ttft_s = 0.6000000000000001;
+  r.prompt_tokens = 12345;
+  r.output_tokens = 77;
+  r.cached_tokens = 12000;
+  r.http_status = 200;
+  return r;
+}
+
+void CheckEqual(const RequestRecord& a, const RequestRecord& b) {
+  CHECK(a.user_id == b.user_id);
+  CHECK(a.session_id == b.session_id);
+  CHECK(a.round == b.round);
+  CHECK(a.scheduled_s == b.scheduled_s);
+  CHECK(a.sent_s == b.sent_s);
+  CHECK(a.first_token_s == b.first_token_s);
+  CHECK(a.end_s == b.end_s);
+  CHECK(a.ttft_s == b.ttft_s);
+  CHECK(a.prompt_tokens == b.prompt_tokens);
+  CHECK(a.output_tokens == b.output_tokens);
+  CHECK(a.cached_tokens == b.cached_tokens);
+  CHECK(a.http_status == b.http_status);
+  CHECK(a.error == b.error);
+}
+
+TEST_CASE("RequestRecord round-trips a successful record exactly", "[results]") {
+  const RequestRecord record = FullRecord();
+  const std::string line = ToJsonLine(record);
+  CHECK(line.find('\n') == std::string::npos);
+  const auto parsed = ParseJsonLine(line);
+  REQUIRE(parsed.ok());
+  CheckEqual(*parsed, record);
+  CHECK(parsed->ok());
+}
+
+TEST_CASE("RequestRecord writes null for unset optionals and round-trips them", "[results]") {
+  RequestRecord record = FullRecord();
+  record.first_token_s.reset();
+  record.ttft_s.reset();
+  record.cached_tokens.reset();
+  record.http_status = 0;
+  record.error = "timeout";
+  const std::string line = ToJsonLine(record);
+  const nlohmann::json json = nlohmann::json::parse(line);
+  CHECK(json.size() == 13);
+  for (const char* key : {"first_token_s", "ttft_s", "cached_tokens"}) {
+    INFO(key);
+    REQUIRE(json.contains(key));
+    CHECK(json[key].is_null());
+  }
+  CHECK(json["error"] == "timeout");
+  const auto parsed = ParseJsonLine(line);
+  REQUIRE(parsed.ok());
+  CheckEqual(*parsed, record);
+  CHECK_FALSE(parsed->ok());
+}
+
+TEST_CASE("RequestRecord uses exactly the documented keys", "[results]") {
+  const nlohmann::json json = nlohmann::json::parse(ToJsonLine(FullRecord()));
+  for (const char* key : {"user_id", "session_id", "round", "scheduled_s", "sent_s",
+                          "first_token_s", "end_s", "ttft_s", "prompt_tokens", "output_tokens",
+                          "cached_tokens", "http_status", "error"}) {
+    INFO(key);
+    CHECK(json.contains(key));
+  }
+  CHECK(json.size() == 13);
+  CHECK(json["error"].is_null());
+}
+
+TEST_CASE("RequestRecord parse errors name the key", "[results]") {
+  nlohmann::json base = nlohmann::json::parse(ToJsonLine(FullRecord()));
+  struct Case {
+    const char* key;
+    nlohmann::json value;  // null with erase=true means: remove the key
+    bool erase;
+  };
+  const Case cases[] = {
+      {"end_s", nullptr, true},
+      {"user_id", nullptr, true},
+      {"round", "three", false},
+      {"round", 1.5, false},
+      {"prompt_tokens", nullptr, false},
+      {"cached_tokens", "many", false},
+      {"error", 5, false},
+      {"sent_s", "soon", false},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json json = base;
+    if (c.erase) {
+      json.erase(c.key);
+    } else {
+      json[c.key] = c.value;
+    }
+    INFO(json.dump());
+    const auto parsed = ParseJsonLine(json.dump());
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(parsed.status().message()).find(c.key) != std::string::npos);
+  }
+}
+
+TEST_CASE("RequestRecord rejects non-JSON and non-objects", "[results]") {
+  CHECK(ParseJsonLine("{not json").status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK(ParseJsonLine("[1]").status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK(ParseJsonLine("").status().code() == absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace kvbench::runner

@@ -1,0 +1,89 @@
+#include "agent/results/summary_json.h"
+
+#include <catch2/catch.hpp>
+
+#include "agent/results/scenario_metrics.h"
+#include "tests/unit/results/replay_fixture.h"
+
+namespace kvbench::results {
+namespace {
+
+constexpr const char* kOptionalKeys[] = {
+    "ttft_mean_s",        "ttft_p50_s",          "ttft_p90_s",
+    "ttft_p95_s",         "ttft_p99_s",          "tpot_mean_s",
+    "input_tokens_per_s", "output_tokens_per_s", "requests_per_s",
+    "ttft_degradation_median_pct", "ttft_degradation_p95_pct", "reuse_same_user_pct",
+    "reuse_any_user_pct", "dispatch_lag_p99_s"};
+constexpr const char* kCountKeys[] = {
+    "sessions_requested", "sessions_achieved",  "sessions_dataset_ceiling", "sessions_total",
+    "sessions_complete",  "sessions_incomplete", "sessions_error",          "failed_requests",
+    "duration_s",         "requests_completed"};
+
+TEST_CASE("Summary JSON of the two-user replay", "[results]") {
+  const auto records = testing::TwoUsersThreeRounds();
+  v1::LatencyMetrics latency = ComputeLatencyMetrics(records);
+  latency.set_reuse_same_user_pct(12.5);
+  const v1::SessionCounts sessions = ComputeSessionCounts(records, 2, 2, {{"a", 3}, {"b", 3}});
+  const nlohmann::json j = SummaryJson(latency, sessions);
+
+  for (const char* key : kOptionalKeys) {
+    INFO(key);
+    CHECK(j.contains(key));
+  }
+  for (const char* key : kCountKeys) {
+    INFO(key);
+    REQUIRE(j.contains(key));
+    CHECK(j[key].is_number());
+  }
+  CHECK(j["ttft_mean_s"].get<double>() == Approx(1.2));
+  CHECK(j["ttft_p99_s"].get<double>() == Approx(1.98));
+  CHECK(j["ttft_degradation_median_pct"].get<double>() == Approx(100));
+  CHECK(j["reuse_same_user_pct"].get<double>() == Approx(12.5));
+  CHECK(j["reuse_any_user_pct"].is_null());
+  CHECK(j["sessions_requested"] == 2);
+  CHECK(j["sessions_total"] == 2);
+  CHECK(j["sessions_complete"] == 1);
+  CHECK(j["sessions_incomplete"] == 0);
+  CHECK(j["sessions_error"] == 1);
+  CHECK(j["failed_requests"] == 1);
+
+  const nlohmann::json& rounds = j["ttft_by_round"];
+  REQUIRE(rounds.is_array());
+  REQUIRE(rounds.size() == 3);
+  CHECK(rounds[0]["round"] == 1);
+  CHECK(rounds[0]["count"] == 2);
+  CHECK(rounds[0]["p50_s"].get<double>() == Approx(0.75));
+  CHECK(rounds[0]["p95_s"].get<double>() == Approx(0.975));
+  CHECK(rounds[2]["round"] == 3);
+  CHECK(rounds[2]["count"] == 1);
+}
+
+TEST_CASE("Summary JSON writes null not zero for an empty replay", "[results]") {
+  const nlohmann::json j =
+      SummaryJson(ComputeLatencyMetrics({}), ComputeSessionCounts({}, 4, 0, {}));
+  for (const char* key : kOptionalKeys) {
+    INFO(key);
+    REQUIRE(j.contains(key));
+    CHECK(j[key].is_null());
+  }
+  CHECK(j["ttft_by_round"].is_array());
+  CHECK(j["ttft_by_round"].empty());
+  CHECK(j["sessions_requested"] == 4);
+  CHECK(j["sessions_achieved"] == 0);
+  CHECK(j["requests_completed"] == 0);
+}
+
+TEST_CASE("Summary JSON round entry without samples has null percentiles", "[results]") {
+  v1::LatencyMetrics latency;
+  v1::RoundLatency* round = latency.add_ttft_by_round();
+  round->set_round(1);
+  round->set_count(0);
+  const nlohmann::json j = SummaryJson(latency, v1::SessionCounts());
+  CHECK(j["ttft_by_round"][0]["count"] == 0);
+  CHECK(j["ttft_by_round"][0]["p50_s"].is_null());
+  CHECK(j["ttft_by_round"][0]["p95_s"].is_null());
+  CHECK(j["ttft_by_round"][0]["mean_s"].is_null());
+}
+
+}  // namespace
+}  // namespace kvbench::results
