@@ -1,0 +1,86 @@
+// kv-runner: kvbench's native replay client (DESIGN.md "Replay semantics").
+//   kv-runner --base-url URL --model M --num-users C --num-rounds R --dataset CODE
+//             --dataset-path P [--sessions N] [--isl I] [--osl O] --output J --summary S ...
+//   kv-runner inspect --dataset CODE --dataset-path P [--num-rounds N] [--json]
+#include <signal.h>
+
+#include <atomic>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "agent/runner/inspect_command.h"
+#include "agent/runner/replay_command.h"
+#include "agent/runner/runner_options.h"
+#include "common/cli/command_line.h"
+#include "common/log/logging.h"
+#include "common/status/exit_code.h"
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
+
+void OnStopSignal(int) { g_stop.store(true); }
+
+void InstallStopHandlers() {
+  struct sigaction action {};
+  action.sa_handler = OnStopSignal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using kvbench::runner::RunnerOptions;
+  RunnerOptions options;
+  int request_timeout_s = kvbench::runner::kDefaultRequestTimeoutSeconds;
+  CLI::App app{"kv-runner: replays recorded multi-turn conversations against an OpenAI server"};
+  app.add_option("--base-url", options.base_url, "Server under test, http://host:port");
+  app.add_option("--model", options.model, "Served model name");
+  app.add_option("--num-users", options.concurrency, "Concurrent users (slots)");
+  app.add_option("--num-rounds", options.num_rounds, "Rounds per virtual user");
+  app.add_option("--dataset", options.dataset, "Dataset code");
+  app.add_option("--dataset-path", options.dataset_path, "Dataset file or folder");
+  app.add_flag("--agentic-traces", options.agentic_traces, "Replay recorded agentic traces");
+  app.add_option("--min-chunk-rounds", options.min_chunk_rounds, "Minimum chunk length");
+  app.add_option("--warmup", options.warmup, "Warmup requests before timing");
+  app.add_option("--request-timeout", request_timeout_s, "Per-request timeout, seconds");
+  app.add_option("--tokenizer", options.tokenizer, "Tokenizer (the model under test)");
+  app.add_option("--isl", options.isl, "Prompt token limit per round (0 = none)");
+  app.add_option("--osl", options.osl, "Output tokens per request (0 = recorded)");
+  app.add_option("--seed", options.seed, "Seed of warmup prompts");
+  app.add_option("--sessions", options.sessions, "Virtual users to replay (0 = --num-users)");
+  app.add_option("--output", options.output_path, "Per-request JSONL");
+  app.add_option("--summary", options.summary_path, "Summary JSON");
+  app.add_flag("--enable-agentic-tools", options.enable_agentic_tools, "gpt-oss tool calls");
+  app.add_flag("--ask-mode", options.ask_mode, "gpt-oss ask mode");
+  app.add_flag("--sanitize-harmony-tokens", options.sanitize_harmony_tokens, "gpt-oss harmony");
+  app.add_option("--agentic-max-attempts", options.agentic_max_attempts, "gpt-oss attempts");
+
+  std::string inspect_dataset, inspect_path;
+  int inspect_rounds = 0;
+  int inspect_min_chunk = kvbench::runner::kDefaultMinChunkRounds;
+  bool inspect_json = false;
+  CLI::App* inspect = app.add_subcommand("inspect", "Print a dataset's statistics");
+  inspect->add_option("--dataset", inspect_dataset, "Dataset code")->required();
+  inspect->add_option("--dataset-path", inspect_path, "Dataset file or folder")->required();
+  inspect->add_option("--num-rounds", inspect_rounds, "Rounds per virtual user");
+  inspect->add_option("--min-chunk-rounds", inspect_min_chunk, "Minimum chunk length");
+  inspect->add_flag("--json", inspect_json, "One JSON object");
+
+  if (int code = kvbench::ParseCommandLine(&app, argc, argv); code >= 0) return code;
+  absl::Status status;
+  if (inspect->parsed()) {
+    status = kvbench::runner::RunInspectCommand(inspect_dataset, inspect_path, inspect_rounds,
+                                                inspect_min_chunk, inspect_json, std::cout);
+  } else {
+    options.request_timeout = absl::Seconds(request_timeout_s);
+    InstallStopHandlers();
+    status = kvbench::runner::RunReplayCommand(options, &g_stop);
+  }
+  if (!status.ok()) std::cerr << "kv-runner: " << status.message() << "\n";
+  return kvbench::ExitCodeForStatus(status);
+}

@@ -1,0 +1,96 @@
+#include "agent/runner/replay_command.h"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "agent/datasets/dataset_loader.h"
+#include "agent/results/scenario_metrics.h"
+#include "agent/results/summary_json.h"
+#include "agent/runner/record_writer.h"
+#include "agent/runner/replay.h"
+#include "common/http/curl_http_client.h"
+#include "common/log/logging.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::runner {
+namespace {
+
+absl::Status Validate(const RunnerOptions& options) {
+  if (options.base_url.empty()) return absl::InvalidArgumentError("--base-url is required");
+  if (options.model.empty()) return absl::InvalidArgumentError("--model is required");
+  if (options.dataset.empty()) return absl::InvalidArgumentError("--dataset is required");
+  if (options.dataset_path.empty()) {
+    return absl::InvalidArgumentError("--dataset-path is required");
+  }
+  if (options.concurrency < 1) return absl::InvalidArgumentError("--num-users must be >= 1");
+  if (options.num_rounds < 1) return absl::InvalidArgumentError("--num-rounds must be >= 1");
+  if (options.sessions < 0) return absl::InvalidArgumentError("--sessions must be >= 0");
+  if (options.warmup < 0 || options.isl < 0 || options.osl < 0) {
+    return absl::InvalidArgumentError("--warmup, --isl and --osl must be >= 0");
+  }
+  if (options.request_timeout <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("--request-timeout must be > 0");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteSummary(const std::string& path, const nlohmann::json& summary) {
+  std::ofstream out(path, std::ios::trunc);
+  out << summary.dump(2) << "\n";
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write --summary ", path));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status RunReplayCommand(const RunnerOptions& options, const std::atomic<bool>* stop) {
+  KV_RETURN_IF_ERROR(Validate(options));
+  KV_ASSIGN_OR_RETURN(datasets::Dataset dataset,
+                      datasets::LoadDataset(options.dataset, options.dataset_path));
+  KV_ASSIGN_OR_RETURN(std::vector<datasets::VirtualUser> users,
+                      datasets::ChunkIntoUsers(dataset, options.num_rounds,
+                                               options.min_chunk_rounds));
+  if (users.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "dataset ", options.dataset_path, " gives 0 virtual users for --num-rounds ",
+        options.num_rounds));
+  }
+  const int ceiling = static_cast<int>(users.size());
+  const int requested = options.requested_sessions();
+  users.resize(std::min<size_t>(users.size(), static_cast<size_t>(requested)));
+
+  std::unique_ptr<RecordWriter> writer;
+  if (!options.output_path.empty()) {
+    KV_ASSIGN_OR_RETURN(writer, RecordWriter::Create(options.output_path));
+  }
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<CurlHttpClient> client, CurlHttpClient::Create());
+  KV_LOG(INFO) << "replay start base_url=" << options.base_url << " model=" << options.model
+               << " concurrency=" << options.concurrency << " num_rounds=" << options.num_rounds
+               << " sessions_requested=" << requested << " dataset_ceiling=" << ceiling
+               << " warmup=" << options.warmup << " isl=" << options.isl
+               << " osl=" << options.osl;
+
+  Replay replay(client.get(), options, writer.get(), stop);
+  KV_RETURN_IF_ERROR(replay.Warmup());
+  ReplayResult result = replay.Run(users);
+
+  v1::SessionCounts counts =
+      results::ComputeSessionCounts(result.records, requested, ceiling, result.planned_users);
+  nlohmann::json summary =
+      results::SummaryJson(results::ComputeLatencyMetrics(result.records), counts);
+  if (!options.summary_path.empty()) {
+    KV_RETURN_IF_ERROR(WriteSummary(options.summary_path, summary));
+  }
+  if (writer != nullptr) KV_RETURN_IF_ERROR(writer->status());
+  KV_LOG(INFO) << "replay end requests=" << result.records.size()
+               << " sessions_complete=" << counts.complete()
+               << " sessions_incomplete=" << counts.incomplete()
+               << " sessions_error=" << counts.error() << " stopped=" << result.stopped;
+  if (result.stopped) return absl::CancelledError("replay stopped by signal; output written");
+  return absl::OkStatus();
+}
+
+}  // namespace kvbench::runner

@@ -1,0 +1,170 @@
+// kv-runner as users run it: a real process replaying the tau2 airline sessions through a real
+// kvsim-vllm on loopback.
+
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_split.h"
+#include "agent/runner/request_record.h"
+#include "common/process/posix_process_launcher.h"
+#include "tests/support/sim_process.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/wait_for.h"
+
+namespace kvbench::testing {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr char kModel[] = "meta-llama/Llama-3.1-8B-Instruct";
+constexpr char kAirline[] = KV_SHARED_DATASETS "/tau2_airline_gpt-4.1_results.json";
+// The airline file at num_rounds 5 (pinned by the loader tests too).
+constexpr int kAirlineUsers = 32;
+
+std::unique_ptr<SimProcess> StartVllm(const std::string& time_scale) {
+  auto sim = std::make_unique<SimProcess>(
+      "kvsim-vllm",
+      std::vector<std::string>{KV_SIM_VLLM_PATH, "serve", kModel, "--host", "127.0.0.1", "--port",
+                               "0", "--sim-time-scale", time_scale, "--sim-load-seconds", "0"},
+      "Starting vLLM API server on ");
+  INFO(sim->error());
+  REQUIRE(sim->Start());
+  return sim;
+}
+
+std::vector<std::string> RunnerArgs(const std::string& url, const TempDir& dir, int sessions) {
+  return {KV_RUNNER_PATH, "--base-url", url, "--model", kModel, "--num-users", "4",
+          "--num-rounds", "5", "--dataset", "tau2-bench-v1", "--dataset-path", kAirline,
+          "--agentic-traces", "--sessions", std::to_string(sessions), "--output",
+          dir.File("requests.jsonl"), "--summary", dir.File("summary.json")};
+}
+
+struct Run {
+  ExitStatus exit;
+  std::string log;
+};
+
+std::unique_ptr<Process> Launch(const std::vector<std::string>& argv, const TempDir& dir) {
+  PosixProcessLauncher launcher;
+  ProcessSpec spec;
+  spec.name = "kv-runner";
+  spec.argv = argv;
+  spec.stdout_path = dir.File("runner.out");
+  spec.stderr_path = dir.File("runner.err");
+  auto process = launcher.Launch(spec);
+  REQUIRE(process.ok());
+  return std::move(*process);
+}
+
+std::vector<runner::RequestRecord> Records(const TempDir& dir) {
+  std::vector<runner::RequestRecord> records;
+  std::string text = dir.ReadFile("requests.jsonl");
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    auto record = runner::ParseJsonLine(line);
+    INFO(std::string(line));
+    REQUIRE(record.ok());
+    records.push_back(*record);
+  }
+  CHECK((text.empty() || text.back() == '\n'));  // whole lines only
+  return records;
+}
+
+// Rounds of each user are 1, 2, ... in finishing order, each scheduled after the previous ended.
+void CheckRoundOrder(const std::vector<runner::RequestRecord>& records) {
+  std::map<std::string, const runner::RequestRecord*> last;
+  for (const runner::RequestRecord& record : records) {
+    INFO(record.user_id << " round " << record.round);
+    auto it = last.find(record.user_id);
+    int expected = it == last.end() ? 1 : it->second->round + 1;
+    CHECK(record.round == expected);
+    if (it != last.end()) CHECK(record.scheduled_s >= it->second->end_s);
+    CHECK(record.sent_s >= record.scheduled_s);
+    CHECK(record.end_s >= record.sent_s);
+    last[record.user_id] = &record;
+  }
+}
+
+TEST_CASE("Runner inspect prints the airline ceiling as JSON", "[Runner][Replay]") {
+  TempDir dir;
+  auto process = Launch({KV_RUNNER_PATH, "inspect", "--dataset", "tau2-bench-v1",
+                         "--dataset-path", kAirline, "--num-rounds", "5", "--json"},
+                        dir);
+  auto exit = process->Wait(absl::Seconds(60));
+  REQUIRE(exit.ok());
+  CHECK(exit->success());
+  Json stats = Json::parse(dir.ReadFile("runner.out"));
+  CHECK(stats["sessions"] == 20);
+  CHECK(stats["rounds"] == 206);
+  CHECK(stats["virtual_users"] == kAirlineUsers);
+}
+
+TEST_CASE("Runner replays the airline sessions with achieved below requested", "[Runner][Replay]") {
+  auto sim = StartVllm("0.01");
+  TempDir dir;
+  auto process = Launch(RunnerArgs(sim->url(), dir, 40), dir);
+  auto exit = process->Wait(absl::Seconds(100));
+  REQUIRE(exit.ok());
+  INFO(dir.ReadFile("runner.err"));
+  REQUIRE(exit->success());
+
+  std::vector<runner::RequestRecord> records = Records(dir);
+  CHECK(records.size() == kAirlineUsers * 5);  // one line per request
+  std::set<std::string> users;
+  for (const auto& record : records) {
+    users.insert(record.user_id);
+    CHECK(record.ok());
+    CHECK(record.http_status == 200);
+    CHECK(record.ttft_s.has_value());
+    CHECK(record.prompt_tokens > 0);
+    CHECK(record.user_id.rfind("warmup", 0) != 0);  // warmup is not recorded
+  }
+  CHECK(users.size() == kAirlineUsers);
+  CheckRoundOrder(records);
+
+  Json summary = Json::parse(dir.ReadFile("summary.json"));
+  CHECK(summary["sessions_requested"] == 40);
+  CHECK(summary["sessions_achieved"] == kAirlineUsers);
+  CHECK(summary["sessions_dataset_ceiling"] == kAirlineUsers);
+  CHECK(summary["sessions_total"] == kAirlineUsers);
+  CHECK(summary["sessions_complete"] == kAirlineUsers);
+  CHECK(summary["sessions_error"] == 0);
+  CHECK(summary["failed_requests"] == 0);
+  CHECK(summary["requests_completed"] == kAirlineUsers * 5);
+  CHECK(summary["ttft_p50_s"].is_number());
+}
+
+TEST_CASE("Runner on SIGTERM leaves valid JSONL and a summary with incomplete users",
+          "[Runner][Replay]") {
+  auto sim = StartVllm("1");  // real-time simulated latencies: the replay takes a while
+  TempDir dir;
+  auto process = Launch(RunnerArgs(sim->url(), dir, 12), dir);
+  REQUIRE(WaitFor([&] { return !dir.ReadFile("requests.jsonl").empty(); }, absl::Seconds(60)));
+  REQUIRE(process->Signal(SIGTERM).ok());
+  auto exit = process->Wait(absl::Seconds(60));
+  REQUIRE(exit.ok());
+  INFO(dir.ReadFile("runner.err"));
+  CHECK_FALSE(exit->signaled);
+  CHECK(exit->code == 7);  // CANCELLED: stopped, output complete
+
+  std::vector<runner::RequestRecord> records = Records(dir);
+  CHECK(records.size() >= 1);
+  CHECK(records.size() < 12 * 5);
+  CheckRoundOrder(records);
+  Json summary = Json::parse(dir.ReadFile("summary.json"));
+  CHECK(summary["sessions_requested"] == 12);
+  CHECK(summary["sessions_total"] == 12);
+  CHECK(summary["sessions_incomplete"].get<int>() > 0);
+  CHECK(summary["sessions_error"] == 0);
+  CHECK(summary["sessions_complete"].get<int>() + summary["sessions_incomplete"].get<int>() == 12);
+}
+
+}  // namespace
+}  // namespace kvbench::testing
