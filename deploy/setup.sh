@@ -13,6 +13,8 @@ PACKAGES=(
   catch2 libsqlite3-dev cppzmq-dev libzmq3-dev libcli11-dev
   # used by the end-to-end tests
   curl
+  # used by the benchmarks (tests/bench)
+  wrk
 )
 
 missing=()

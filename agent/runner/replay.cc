@@ -53,6 +53,7 @@ ReplayResult Replay::Run(const std::vector<datasets::VirtualUser>& users) {
     result.planned_users.push_back({user.user_id, static_cast<int>(user.rounds.size())});
   }
   ReplayClock clock;  // the run's start: after warmup and serialization
+  result.clock_origin_s = clock.origin_s();
   RoundSender sender(client_, options_.base_url, options_.request_timeout, stop_, clock);
   std::atomic<size_t> next{0};
   size_t slots = std::min(static_cast<size_t>(std::max(options_.concurrency, 1)), users.size());

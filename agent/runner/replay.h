@@ -24,6 +24,7 @@ struct ReplayResult {
   std::vector<RequestRecord> records;  // in finishing order
   std::vector<results::PlannedUser> planned_users;
   bool stopped = false;
+  double clock_origin_s = 0;  // the run's clock start, raw steady_clock seconds
 };
 
 // The closed-loop replay (DESIGN.md "Replay semantics").

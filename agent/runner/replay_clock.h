@@ -14,6 +14,11 @@ class ReplayClock {
   double Now() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
+  // The start as raw steady_clock seconds (CLOCK_MONOTONIC on Linux): adding it to a *_s field
+  // aligns that time with another process's steady_clock stamps on the same host.
+  double origin_s() const {
+    return std::chrono::duration<double>(start_.time_since_epoch()).count();
+  }
 
  private:
   std::chrono::steady_clock::time_point start_;

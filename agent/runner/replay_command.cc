@@ -81,6 +81,8 @@ absl::Status RunReplayCommand(const RunnerOptions& options, const std::atomic<bo
       results::ComputeSessionCounts(result.records, requested, ceiling, result.planned_users);
   nlohmann::json summary =
       results::SummaryJson(results::ComputeLatencyMetrics(result.records), counts);
+  // Aligns the records' *_s times with other processes' steady_clock stamps (runner roofline).
+  summary["clock_origin_s"] = result.clock_origin_s;
   if (!options.summary_path.empty()) {
     KV_RETURN_IF_ERROR(WriteSummary(options.summary_path, summary));
   }
