@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/json/validated_json.h"
 
 namespace kvbench::datasets {
 namespace {
@@ -27,7 +28,7 @@ absl::StatusOr<Json> ParseText(const std::string& text, const std::string& path,
 
 template <typename Json>
 absl::StatusOr<Json> ParseFile(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  absl::StatusOr<std::string> text = ReadTextFile(path);
   if (!text.ok()) return text.status();
   return ParseText<Json>(*text, path, 0);
 }
@@ -42,14 +43,6 @@ bool IsKnownRole(const std::string& role) {
 }
 
 }  // namespace
-
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 absl::StatusOr<nlohmann::json> ParseJsonFile(const std::string& path) {
   return ParseFile<nlohmann::json>(path);

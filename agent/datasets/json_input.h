@@ -15,8 +15,6 @@
 
 namespace kvbench::datasets {
 
-// The whole content of `path`; NOT_FOUND when it cannot be read.
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path);
 
 // Parses a whole-file JSON document (nlohmann::json or nlohmann::ordered_json); a syntax error is
 // INVALID_ARGUMENT "<path>:<line>: invalid JSON: ...".

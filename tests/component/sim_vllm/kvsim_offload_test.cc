@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/http/curl_http_client.h"
+#include "tests/support/prometheus_text.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/temp_dir.h"
 
@@ -27,16 +28,6 @@ std::unique_ptr<HttpClient> Client() {
   auto client = CurlHttpClient::Create();
   REQUIRE(client.ok());
   return std::move(*client);
-}
-
-double MetricSum(const std::string& text, const std::string& name) {
-  double sum = 0;
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    if (line.empty() || line[0] == '#') continue;
-    if (line.substr(0, line.find_first_of("{ ")) != name) continue;
-    sum += std::stod(std::string(line.substr(line.rfind(' ') + 1)));
-  }
-  return sum;
 }
 
 // One kvsim-lmcache server; `l1_gb` is its L1 pool, `l2_dir` (optional) an fs L2 tier.
@@ -148,24 +139,24 @@ TEST_CASE("Offload: a small GPU pool loses hits, kvsim-lmcache brings most of th
   Replica offload(/*gpu_blocks=*/160, &cache);
   std::string offload_metrics = Replay(offload, conversations);
 
-  const double big_hits = MetricSum(big_metrics, "vllm:prefix_cache_hits_total");
-  const double small_hits = MetricSum(small_metrics, "vllm:prefix_cache_hits_total");
+  const double big_hits = SumOfSamples(big_metrics, "vllm:prefix_cache_hits_total");
+  const double small_hits = SumOfSamples(small_metrics, "vllm:prefix_cache_hits_total");
   const double external_hits =
-      MetricSum(offload_metrics, "vllm:external_prefix_cache_hits_total");
+      SumOfSamples(offload_metrics, "vllm:external_prefix_cache_hits_total");
   INFO("hits: big " << big_hits << ", small " << small_hits << ", small+offload local "
-                    << MetricSum(offload_metrics, "vllm:prefix_cache_hits_total")
+                    << SumOfSamples(offload_metrics, "vllm:prefix_cache_hits_total")
                     << " external " << external_hits);
   CHECK(small_hits < big_hits / 2);                     // the small pool forgets
   CHECK(external_hits > 0.7 * (big_hits - small_hits));  // the CPU pool remembers
-  CHECK(MetricSum(big_metrics, "vllm:external_prefix_cache_hits_total") == 0);
+  CHECK(SumOfSamples(big_metrics, "vllm:external_prefix_cache_hits_total") == 0);
   // The engine's own prefill time (simulated): offload lands between the two.
   const char* prefill = "vllm:request_prefill_time_seconds_sum";
-  CHECK(MetricSum(big_metrics, prefill) < MetricSum(offload_metrics, prefill));
-  CHECK(MetricSum(offload_metrics, prefill) < MetricSum(small_metrics, prefill));
+  CHECK(SumOfSamples(big_metrics, prefill) < SumOfSamples(offload_metrics, prefill));
+  CHECK(SumOfSamples(offload_metrics, prefill) < SumOfSamples(small_metrics, prefill));
   // The cache server saw the same hits from its side.
   auto client = Client();
   std::string cache_metrics = cache.Metrics(*client);
-  CHECK(MetricSum(cache_metrics, "lmcache_mp_lookup_hit_tokens_total") >= external_hits);
+  CHECK(SumOfSamples(cache_metrics, "lmcache_mp_lookup_hit_tokens_total") >= external_hits);
 }
 
 TEST_CASE("Offload: with a tiny L1 the chunks go to disk files and come back from them") {
@@ -184,10 +175,10 @@ TEST_CASE("Offload: with a tiny L1 the chunks go to disk files and come back fro
   CHECK(files >= 8);
   auto client = Client();
   std::string cache_metrics = cache.Metrics(*client);
-  CHECK(MetricSum(cache_metrics, "lmcache_mp_lookup_hit_l2_tokens_total") > 0);
-  CHECK(MetricSum(cache_metrics, "lmcache_mp_l2_load_completed_requests_total") > 0);
-  CHECK(MetricSum(cache_metrics, "lmcache_mp_l1_evicted_chunks_total") > 0);
-  CHECK(MetricSum(metrics, "vllm:external_prefix_cache_hits_total") > 0);
+  CHECK(SumOfSamples(cache_metrics, "lmcache_mp_lookup_hit_l2_tokens_total") > 0);
+  CHECK(SumOfSamples(cache_metrics, "lmcache_mp_l2_load_completed_requests_total") > 0);
+  CHECK(SumOfSamples(cache_metrics, "lmcache_mp_l1_evicted_chunks_total") > 0);
+  CHECK(SumOfSamples(metrics, "vllm:external_prefix_cache_hits_total") > 0);
 }
 
 TEST_CASE("Offload: a prefix stored through replica A is an external hit on replica B") {
@@ -199,10 +190,10 @@ TEST_CASE("Offload: a prefix stored through replica A is an external hit on repl
   b.Chat(messages);
   std::string metrics_a = a.Metrics();
   std::string metrics_b = b.Metrics();
-  CHECK(MetricSum(metrics_a, "vllm:external_prefix_cache_hits_total") == 0);
-  CHECK(MetricSum(metrics_b, "vllm:prefix_cache_hits_total") == 0);  // B's GPU never saw it
-  const double queried = MetricSum(metrics_b, "vllm:external_prefix_cache_queries_total");
-  const double hit = MetricSum(metrics_b, "vllm:external_prefix_cache_hits_total");
+  CHECK(SumOfSamples(metrics_a, "vllm:external_prefix_cache_hits_total") == 0);
+  CHECK(SumOfSamples(metrics_b, "vllm:prefix_cache_hits_total") == 0);  // B's GPU never saw it
+  const double queried = SumOfSamples(metrics_b, "vllm:external_prefix_cache_queries_total");
+  const double hit = SumOfSamples(metrics_b, "vllm:external_prefix_cache_hits_total");
   CHECK(hit > 0);
   CHECK(static_cast<int64_t>(hit) % 256 == 0);  // whole 256-token chunks
   CHECK(hit > queried - 256);                   // every full chunk of the prompt

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_split.h"
 #include "common/http/curl_http_client.h"
+#include "tests/support/prometheus_text.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/unused_port.h"
 #include "tests/support/wait_for.h"
@@ -48,18 +49,6 @@ std::vector<std::string> Events(const std::string& body) {
     events.emplace_back(event.substr(6));
   }
   return events;
-}
-
-// Sums every sample of `name` (all label sets) in a Prometheus text body.
-double MetricSum(const std::string& text, const std::string& name) {
-  double sum = 0;
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    if (line.empty() || line[0] == '#') continue;
-    size_t end = line.find_first_of("{ ");
-    if (line.substr(0, end) != name) continue;
-    sum += std::stod(std::string(line.substr(line.rfind(' ') + 1)));
-  }
-  return sum;
 }
 
 struct Vllm {
@@ -188,7 +177,7 @@ TEST_CASE("kvsim-vllm: the same prompt twice hits the prefix cache by whole bloc
   CHECK(first["usage"]["prompt_tokens_details"]["cached_tokens"] == 0);
   CHECK(second["usage"]["prompt_tokens_details"]["cached_tokens"] == expected_hit);
   auto delta = [&](const std::string& a, const std::string& b, const char* name) {
-    return MetricSum(b, name) - MetricSum(a, name);
+    return SumOfSamples(b, name) - SumOfSamples(a, name);
   };
   CHECK(delta(before, middle, "vllm:prefix_cache_queries_total") == prompt_tokens);
   CHECK(delta(before, middle, "vllm:prefix_cache_hits_total") == 0);
@@ -199,7 +188,7 @@ TEST_CASE("kvsim-vllm: the same prompt twice hits the prefix cache by whole bloc
   double warm = delta(middle, after, "vllm:request_prefill_time_seconds_sum");
   CHECK(cold > 0);
   CHECK(warm < cold);
-  CHECK(MetricSum(after, "vllm:request_success_total") == 2);
+  CHECK(SumOfSamples(after, "vllm:request_success_total") == 2);
   CHECK(after.find("vllm:external_prefix_cache_queries_total") == std::string::npos);
 }
 
