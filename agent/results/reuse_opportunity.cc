@@ -15,8 +15,10 @@ std::uint64_t Mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+}  // namespace
+
 // Hash chain: each chunk's key depends on its parent's key and its own tokens.
-std::vector<std::uint64_t> ChunkKeys(const std::vector<std::int32_t>& tokens) {
+std::vector<std::uint64_t> PromptChunkKeys(const std::vector<std::int32_t>& tokens) {
   std::vector<std::uint64_t> keys;
   std::uint64_t parent = Mix(0);
   const std::size_t full_chunks = tokens.size() / kReuseChunkTokens;
@@ -31,8 +33,6 @@ std::vector<std::uint64_t> ChunkKeys(const std::vector<std::int32_t>& tokens) {
   return keys;
 }
 
-}  // namespace
-
 ReuseOpportunity ComputeReuseOpportunity(const std::vector<PromptTokens>& prompts) {
   std::unordered_map<std::string, std::unordered_set<std::uint64_t>> seen_by_user;
   std::unordered_set<std::uint64_t> seen_any;
@@ -40,8 +40,8 @@ ReuseOpportunity ComputeReuseOpportunity(const std::vector<PromptTokens>& prompt
   double same_user_tokens = 0;
   double any_user_tokens = 0;
   for (const PromptTokens& prompt : prompts) {
-    total_tokens += static_cast<double>(prompt.token_ids.size());
-    const std::vector<std::uint64_t> keys = ChunkKeys(prompt.token_ids);
+    total_tokens += static_cast<double>(prompt.token_count);
+    const std::vector<std::uint64_t>& keys = prompt.chunk_keys;
     std::unordered_set<std::uint64_t>& user_seen = seen_by_user[prompt.user_id];
     // Check every chunk against earlier requests before recording this one's.
     for (std::uint64_t key : keys) {

@@ -55,6 +55,10 @@ int main(int argc, char** argv) {
   app.add_option("--sessions", options.sessions, "Virtual users to replay (0 = --num-users)");
   app.add_option("--output", options.output_path, "Per-request JSONL");
   app.add_option("--summary", options.summary_path, "Summary JSON");
+  app.add_flag("--count-prompts,!--no-count-prompts", options.count_prompts,
+               "Count prompts via /tokenize before the run (reuse opportunity; forced by --isl)");
+  app.add_option("--http-client", options.http_client, "curl-multi or beast");
+  app.add_option("--io-threads", options.io_threads, "HTTP client I/O threads");
   app.add_flag("--enable-agentic-tools", options.enable_agentic_tools, "gpt-oss tool calls");
   app.add_flag("--ask-mode", options.ask_mode, "gpt-oss ask mode");
   app.add_flag("--sanitize-harmony-tokens", options.sanitize_harmony_tokens, "gpt-oss harmony");

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -16,22 +17,59 @@ absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Create(const std::st
   return std::unique_ptr<RecordWriter>(new RecordWriter(path, file));
 }
 
-RecordWriter::~RecordWriter() { std::fclose(file_); }
+RecordWriter::RecordWriter(std::string path, std::FILE* file)
+    : path_(std::move(path)), file_(file), thread_([this] { WriteLoop(); }) {}
 
-void RecordWriter::Write(const RequestRecord& record) {
-  std::string line = ToJsonLine(record);
-  line.push_back('\n');
-  std::lock_guard<std::mutex> lock(mu_);
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() ||
-      std::fflush(file_) != 0) {
-    if (status_.ok()) {
-      status_ = absl::InternalError(absl::StrCat("write to ", path_, " failed: ",
-                                                 std::strerror(errno)));
+RecordWriter::~RecordWriter() { Close().IgnoreError(); }
+
+void RecordWriter::Write(RequestRecord record) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(std::move(record));
+  }
+  queued_.notify_one();
+}
+
+void RecordWriter::WriteLoop() {
+  std::deque<RequestRecord> batch;
+  std::string lines;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      queued_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // closing, nothing left
+      batch.swap(queue_);
+    }
+    lines.clear();
+    for (const RequestRecord& record : batch) {
+      lines += ToJsonLine(record);
+      lines.push_back('\n');
+    }
+    batch.clear();
+    if (std::fwrite(lines.data(), 1, lines.size(), file_) != lines.size() ||
+        std::fflush(file_) != 0) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (status_.ok()) {
+        status_ = absl::InternalError(
+            absl::StrCat("write to ", path_, " failed: ", std::strerror(errno)));
+      }
     }
   }
 }
 
-absl::Status RecordWriter::status() {
+absl::Status RecordWriter::Close() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closing_ = true;
+  }
+  queued_.notify_one();
+  if (thread_.joinable()) {
+    thread_.join();
+    if (std::fclose(file_) != 0) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (status_.ok()) status_ = absl::InternalError(absl::StrCat("closing ", path_, " failed"));
+    }
+  }
   std::lock_guard<std::mutex> lock(mu_);
   return status_;
 }

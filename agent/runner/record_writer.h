@@ -1,36 +1,50 @@
 #pragma once
 
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "absl/status/statusor.h"
 #include "agent/runner/request_record.h"
 
 namespace kvbench::runner {
 
-// The --output JSONL: one ToJsonLine per finished request, appended and flushed under a mutex as
-// each request finishes, so a crash keeps every line already written (whole lines only).
+// The --output JSONL: one ToJsonLine per finished request, in the order Write was called. Write
+// only queues (it runs on the replay's I/O thread); a writer thread formats, appends and flushes
+// each batch, so a crash keeps every line already written (whole lines only) and the disk never
+// stalls the replay.
 class RecordWriter {
  public:
-  // Truncates or creates `path`; NOT_FOUND / PERMISSION_DENIED-style errors name it.
+  // Truncates or creates `path`; INVALID_ARGUMENT naming it when it cannot be opened.
   static absl::StatusOr<std::unique_ptr<RecordWriter>> Create(const std::string& path);
+  // Close().
   ~RecordWriter();
   RecordWriter(const RecordWriter&) = delete;
   RecordWriter& operator=(const RecordWriter&) = delete;
 
-  // Thread-safe. A failed write is remembered and reported by status().
-  void Write(const RequestRecord& record);
-  absl::Status status();
+  // Thread-safe, never blocks on the disk.
+  void Write(RequestRecord record);
+  // Writes what is queued, joins the writer thread and closes the file; idempotent. Returns the
+  // first write failure, naming the file.
+  absl::Status Close();
 
  private:
-  RecordWriter(std::string path, std::FILE* file) : path_(std::move(path)), file_(file) {}
+  RecordWriter(std::string path, std::FILE* file);
+  void WriteLoop();
 
   std::string path_;
+  std::FILE* file_;  // owned by the writer thread until Close
+
   std::mutex mu_;
-  std::FILE* file_;       // guarded by mu_
-  absl::Status status_;   // guarded by mu_
+  std::condition_variable queued_;
+  std::deque<RequestRecord> queue_;  // guarded by mu_
+  bool closing_ = false;             // guarded by mu_
+  absl::Status status_;              // guarded by mu_
+  std::thread thread_;               // last: starts once the rest exists
 };
 
 }  // namespace kvbench::runner

@@ -1,123 +1,270 @@
 #include "agent/runner/replay.h"
 
 #include <algorithm>
-#include <thread>
+#include <chrono>
+#include <unordered_map>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "agent/runner/replay_clock.h"
+#include "agent/runner/gpt_oss_agentic.h"
 #include "agent/runner/request_body.h"
-#include "agent/runner/round_sender.h"
+#include "agent/runner/round_exchange.h"
+#include "common/log/logging.h"
+#include "common/status/status_macros.h"
 
 namespace kvbench::runner {
 
-Replay::Replay(HttpClient* client, const RunnerOptions& options, RecordWriter* writer,
+// How long /tokenize may take for one prompt while prompts are counted.
+constexpr absl::Duration kPromptCountTimeout = absl::Minutes(5);
+// How often a waiting Warmup/Run looks at the stop flag (a signal handler only sets it).
+constexpr std::chrono::milliseconds kStopPollPeriod(20);
+
+struct Replay::Slot {
+  std::unique_ptr<RoundExchange> exchange;
+  size_t user = 0;   // index into prepared_
+  size_t round = 0;  // 0-based round of that user
+  int attempt = 1;
+  double scheduled_s = 0;
+};
+
+namespace {
+
+BodyOptions BodyOptionsFrom(const RunnerOptions& options) {
+  BodyOptions body;
+  body.model = options.model;
+  body.osl = options.osl;
+  body.sanitize_harmony_tokens = options.sanitize_harmony_tokens;
+  body.ask_mode = options.ask_mode;
+  return body;
+}
+
+AsyncHttpRequest ChatRequest(const RunnerOptions& options, const std::string& user_id,
+                             const std::string& body) {
+  AsyncHttpRequest request;
+  request.url = options.base_url + "/v1/chat/completions";
+  request.headers = {{"Content-Type", "application/json"}, {"x-user-id", user_id}};
+  request.body = body;
+  request.timeout = options.request_timeout;
+  return request;
+}
+
+}  // namespace
+
+Replay::Replay(AsyncHttpClient* client, const RunnerOptions& options, RecordWriter* writer,
                const std::atomic<bool>* stop)
     : client_(client), options_(options), writer_(writer), stop_(stop) {}
 
+Replay::~Replay() = default;
+
 absl::Status Replay::Warmup() {
-  RoundSender sender(client_, options_.base_url, options_.request_timeout, stop_, ReplayClock());
+  std::mutex mu;
+  std::condition_variable finished;
+  std::optional<std::pair<RequestRecord, bool>> outcome;  // guarded by mu
+  RoundExchange exchange(&clock_, stop_, [&](RequestRecord record, bool cancelled) {
+    std::lock_guard<std::mutex> lock(mu);
+    outcome.emplace(std::move(record), cancelled);
+    finished.notify_all();
+  });
+  BodyOptions body_options = BodyOptionsFrom(options_);
+  body_options.osl = 0;  // a warmup asks for kWarmupMaxTokens, never OSL
   for (int i = 0; i < options_.warmup && !stop_->load(); ++i) {
-    std::string body =
-        BuildChatBody(options_.model, WarmupMessages(i, options_.seed), 0, kWarmupMaxTokens);
-    RoundSender::Outcome outcome = sender.Send(absl::StrCat("warmup-", i), body, 0);
-    if (outcome.cancelled) break;
-    if (outcome.record.error) {
+    const std::string body = BuildChatBody(body_options, WarmupMessages(i, options_.seed),
+                                           nlohmann::json::array(), kWarmupMaxTokens);
+    const std::string user_id = absl::StrCat("warmup-", i);
+    outcome.reset();
+    exchange.Send(client_, ChatRequest(options_, user_id, body), RequestRecord());
+    std::unique_lock<std::mutex> lock(mu);
+    while (!finished.wait_for(lock, kStopPollPeriod, [&] { return outcome.has_value(); })) {
+      if (stop_->load()) {
+        lock.unlock();
+        client_->Shutdown();
+        lock.lock();
+      }
+    }
+    if (outcome->second) break;  // cancelled by stop
+    if (outcome->first.error) {
       return absl::UnavailableError(absl::StrCat("warmup request ", i, " to ", options_.base_url,
-                                                 " failed: ", *outcome.record.error));
+                                                 " failed: ", *outcome->first.error));
     }
   }
   return absl::OkStatus();
 }
 
 std::vector<Replay::PreparedUser> Replay::Prepare(
-    const std::vector<datasets::VirtualUser>& users) const {
+    const std::vector<datasets::VirtualUser>& users,
+    std::vector<std::string>* tokenize_bodies) const {
+  const BodyOptions body_options = BodyOptionsFrom(options_);
   std::vector<PreparedUser> prepared(users.size());
   for (size_t i = 0; i < users.size(); ++i) {
     prepared[i].user = &users[i];
+    prepared[i].sendable_rounds = users[i].rounds.size();
+    nlohmann::json tools = options_.enable_agentic_tools ? DeclareRecordedTools(users[i].rounds)
+                                                         : nlohmann::json::array();
     for (const datasets::Round* round : users[i].rounds) {
       prepared[i].bodies.push_back(
-          BuildChatBody(options_.model, round->messages, options_.osl, round->output_tokens));
-      if (options_.isl > 0) {
-        prepared[i].tokenize_bodies.push_back(BuildTokenizeBody(options_.model, round->messages));
+          BuildChatBody(body_options, round->messages, tools, round->output_tokens));
+      if (tokenize_bodies != nullptr) {
+        tokenize_bodies->push_back(BuildTokenizeBody(body_options, round->messages, tools));
       }
     }
   }
   return prepared;
 }
 
-ReplayResult Replay::Run(const std::vector<datasets::VirtualUser>& users) {
-  std::vector<PreparedUser> prepared = Prepare(users);
+absl::Status Replay::CountPrompts(const std::vector<std::string>& tokenize_bodies) {
+  PromptCounter counter(client_, options_.base_url, kPromptCountTimeout, stop_);
+  KV_ASSIGN_OR_RETURN(std::vector<PromptCount> counts, counter.Count(tokenize_bodies));
+  size_t next = 0;
+  for (PreparedUser& user : prepared_) {
+    for (size_t round = 0; round < user.bodies.size(); ++round) {
+      user.counts.push_back(std::move(counts[next++]));
+    }
+    if (options_.isl > 0) {
+      auto over = std::find_if(user.counts.begin(), user.counts.end(),
+                               [&](const PromptCount& c) { return c.tokens > options_.isl; });
+      user.sendable_rounds = static_cast<size_t>(over - user.counts.begin());
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser>& users,
+                                         bool count_prompts) {
+  count_prompts = count_prompts || options_.isl > 0;
+  std::vector<std::string> tokenize_bodies;
+  prepared_ = Prepare(users, count_prompts ? &tokenize_bodies : nullptr);
+  if (count_prompts) {
+    absl::Status counted = CountPrompts(tokenize_bodies);
+    if (!counted.ok()) {
+      if (options_.isl > 0 || counted.code() == absl::StatusCode::kCancelled) return counted;
+      KV_LOG(WARNING) << "prompts not counted, reuse opportunity unknown: " << counted.message();
+      for (PreparedUser& user : prepared_) user.counts.clear();
+    }
+  }
   ReplayResult result;
   for (const datasets::VirtualUser& user : users) {
     result.planned_users.push_back({user.user_id, static_cast<int>(user.rounds.size())});
   }
-  ReplayClock clock;  // the run's start: after warmup and serialization
-  result.clock_origin_s = clock.origin_s();
-  RoundSender sender(client_, options_.base_url, options_.request_timeout, stop_, clock);
-  std::atomic<size_t> next{0};
-  size_t slots = std::min(static_cast<size_t>(std::max(options_.concurrency, 1)), users.size());
-  std::vector<std::thread> threads;
-  threads.reserve(slots);
+  clock_ = ReplayClock();  // the run's start: after warmup, serialization and counting
+  result.clock_origin_s = clock_.origin_s();
+  const size_t slots =
+      std::min(static_cast<size_t>(std::max(options_.concurrency, 1)), prepared_.size());
   for (size_t i = 0; i < slots; ++i) {
-    threads.emplace_back([&] { RunSlot(prepared, &next, sender, clock); });
+    auto slot = std::make_unique<Slot>();
+    Slot* raw = slot.get();
+    slot->exchange = std::make_unique<RoundExchange>(
+        &clock_, stop_,
+        [this, raw](RequestRecord record, bool cancelled) {
+          OnRoundDone(raw, std::move(record), cancelled);
+        });
+    slots_.push_back(std::move(slot));
   }
-  for (std::thread& thread : threads) thread.join();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    active_slots_ = static_cast<int>(slots);
+  }
+  for (auto& slot : slots_) TakeNextUser(slot.get());
+  WaitForSlots();
   result.stopped = stop_->load();
   std::lock_guard<std::mutex> lock(mu_);
   result.records = std::move(records_);
   records_.clear();
+  if (!prepared_.empty() && !prepared_.front().counts.empty()) {
+    result.reuse = ComputeReuse(result.records);
+  }
   return result;
 }
 
-void Replay::RunSlot(const std::vector<PreparedUser>& prepared, std::atomic<size_t>* next,
-                     const RoundSender& sender, const ReplayClock& clock) {
-  while (!stop_->load()) {
-    size_t index = next->fetch_add(1);
-    if (index >= prepared.size()) return;
-    RunUser(prepared[index], sender, clock);
-  }
-}
-
-void Replay::RunUser(const PreparedUser& user, const RoundSender& sender,
-                     const ReplayClock& clock) {
-  const datasets::VirtualUser& virtual_user = *user.user;
-  double scheduled_s = clock.Now();
-  for (size_t round = 0; round < user.bodies.size(); ++round) {
-    if (stop_->load()) return;
-    if (options_.isl > 0) {
-      absl::StatusOr<int> tokens = sender.CountTokens(virtual_user.user_id,
-                                                      user.tokenize_bodies[round]);
-      if (!tokens.ok()) {
-        RequestRecord failed;
-        failed.user_id = virtual_user.user_id;
-        failed.session_id = virtual_user.session_id;
-        failed.round = static_cast<int>(round) + 1;
-        failed.scheduled_s = scheduled_s;
-        failed.sent_s = failed.end_s = clock.Now();
-        failed.error = absl::StrCat("tokenize: ", tokens.status().message());
-        Finish(std::move(failed));
-        return;
-      }
-      if (*tokens > options_.isl) return;  // depth limit reached: the user ends incomplete
+void Replay::WaitForSlots() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!slots_ended_.wait_for(lock, kStopPollPeriod, [&] { return active_slots_ == 0; })) {
+    if (stop_->load()) {
+      lock.unlock();
+      client_->Shutdown();  // aborts every exchange; each slot then ends
+      lock.lock();
     }
-    RoundSender::Outcome outcome = sender.Send(virtual_user.user_id, user.bodies[round],
-                                               scheduled_s);
-    if (outcome.cancelled) return;
-    outcome.record.user_id = virtual_user.user_id;
-    outcome.record.session_id = virtual_user.session_id;
-    outcome.record.round = static_cast<int>(round) + 1;
-    bool failed = !outcome.record.ok();
-    scheduled_s = outcome.record.end_s;
-    Finish(std::move(outcome.record));
-    if (failed) return;
   }
 }
 
-void Replay::Finish(RequestRecord record) {
+void Replay::TakeNextUser(Slot* slot) {
+  while (!stop_->load(std::memory_order_relaxed)) {
+    size_t index = next_user_.fetch_add(1);
+    if (index >= prepared_.size()) break;
+    if (prepared_[index].sendable_rounds == 0) continue;  // round 1 already over ISL
+    slot->user = index;
+    slot->round = 0;
+    slot->attempt = 1;
+    slot->scheduled_s = clock_.Now();
+    StartRound(slot);
+    return;
+  }
+  EndSlot();
+}
+
+void Replay::StartRound(Slot* slot) {
+  const PreparedUser& user = prepared_[slot->user];
+  RequestRecord record;
+  record.user_id = user.user->user_id;
+  record.session_id = user.user->session_id;
+  record.round = static_cast<int>(slot->round) + 1;
+  record.scheduled_s = slot->scheduled_s;
+  record.attempts = slot->attempt;
+  if (!user.counts.empty()) record.prompt_tokens = static_cast<int>(user.counts[slot->round].tokens);
+  const AsyncHttpRequest request = ChatRequest(options_, record.user_id, user.bodies[slot->round]);
+  slot->exchange->Send(client_, request, std::move(record));
+}
+
+void Replay::OnRoundDone(Slot* slot, RequestRecord record, bool cancelled) {
+  if (cancelled || stop_->load(std::memory_order_relaxed)) {
+    EndSlot();  // aborted: no result; the user ends incomplete
+    return;
+  }
+  if (record.error && options_.enable_agentic_tools &&
+      slot->attempt < options_.agentic_max_attempts && IsRetryableAgenticFailure(*record.error)) {
+    ++slot->attempt;  // same round again; latency still counts from its scheduled time
+    StartRound(slot);
+    return;
+  }
+  const bool failed = !record.ok();
+  slot->scheduled_s = record.end_s;
   if (writer_ != nullptr) writer_->Write(record);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    records_.push_back(std::move(record));
+  }
+  ++slot->round;
+  slot->attempt = 1;
+  if (failed || slot->round >= prepared_[slot->user].sendable_rounds) {
+    TakeNextUser(slot);
+  } else {
+    StartRound(slot);
+  }
+}
+
+void Replay::EndSlot() {
   std::lock_guard<std::mutex> lock(mu_);
-  records_.push_back(std::move(record));
+  if (--active_slots_ == 0) slots_ended_.notify_all();
+}
+
+results::ReuseOpportunity Replay::ComputeReuse(const std::vector<RequestRecord>& records) const {
+  std::unordered_map<std::string, const PreparedUser*> by_id;
+  for (const PreparedUser& user : prepared_) by_id[user.user->user_id] = &user;
+  std::vector<const RequestRecord*> sent;
+  for (const RequestRecord& record : records) sent.push_back(&record);
+  std::sort(sent.begin(), sent.end(), [](const RequestRecord* a, const RequestRecord* b) {
+    return a->sent_s < b->sent_s;
+  });
+  std::vector<results::PromptTokens> prompts;
+  prompts.reserve(sent.size());
+  for (const RequestRecord* record : sent) {
+    const PromptCount& count = by_id.at(record->user_id)->counts[record->round - 1];
+    results::PromptTokens prompt;
+    prompt.user_id = record->user_id;
+    prompt.token_count = count.tokens;
+    prompt.chunk_keys = count.chunk_keys;
+    prompts.push_back(std::move(prompt));
+  }
+  return results::ComputeReuseOpportunity(prompts);
 }
 
 }  // namespace kvbench::runner

@@ -1,22 +1,30 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "agent/datasets/conversation.h"
+#include "agent/results/reuse_opportunity.h"
 #include "agent/results/scenario_metrics.h"
+#include "agent/runner/prompt_counter.h"
 #include "agent/runner/record_writer.h"
+#include "agent/runner/replay_clock.h"
 #include "agent/runner/request_record.h"
 #include "agent/runner/runner_options.h"
-#include "common/http/http_client.h"
+#include "common/http/async_http_client.h"
 
 namespace kvbench::runner {
 
-class ReplayClock;
-class RoundSender;
+class RoundExchange;
 
 // What a replay produced: every finished request, the users it meant to run, and whether a
 // stop signal cut it short.
@@ -25,57 +33,76 @@ struct ReplayResult {
   std::vector<results::PlannedUser> planned_users;
   bool stopped = false;
   double clock_origin_s = 0;  // the run's clock start, raw steady_clock seconds
+  // From the prompts as /tokenize counted them, in send order; unset when they were not counted.
+  std::optional<results::ReuseOpportunity> reuse;
 };
 
-// The closed-loop replay (DESIGN.md "Replay semantics").
+// The closed-loop replay (DESIGN.md "Replay semantics"), event-driven: `concurrency` slots, each a
+// RoundExchange on the AsyncHttpClient's I/O thread(s). A slot's next request is started from the
+// previous one's completion callback, on the I/O thread, so nothing but the network sits between
+// a round's end and the next round's send.
 //
-// Client: `concurrency` slots, one worker thread per slot, each blocking in the shared HttpClient
-// (CurlHttpClient: a pool of keep-alive easy handles) for one request at a time. Blocking curl per
-// slot thread is the first client; a comparison against libcurl-multi / Boost.Beast on a few I/O
-// threads (tests/bench runner roofline) is pending measurement.
-//
-// - The users replayed are the first `requested_sessions` virtual users (all of them when fewer:
-//   achieved = min(requested, virtual users)); a slot whose user ends takes the next one.
+// - Before the clock starts: every body is serialized; with `count_prompts` (forced when ISL > 0)
+//   every prompt is counted through /tokenize (PromptCounter).
+// - The users replayed are the given ones (already cut to the requested count); a slot whose
+//   user ends takes the next one.
 // - A user sends its rounds strictly in order; round 1 is due when its slot takes it, round k+1
 //   when round k's response ended (scheduled_s); x-user-id = the user's id on every request.
-// - With ISL > 0, each round's prompt is counted through /tokenize first (that time is part of the
-//   dispatch lag, sent_s - scheduled_s); a round over ISL ends its user, unsent (incomplete).
-// - A failed request (transport, non-200, error event, truncated stream, timeout) ends its user.
-// - `stop` (SIGINT/SIGTERM) stops launching rounds; in-flight streams are aborted at their next
-//   chunk and not recorded, so those users end incomplete.
-// - All request bodies are serialized before the clock starts; nothing is logged while it runs.
+// - With ISL > 0, a round whose prompt is over ISL tokens ends its user there, unsent
+//   (incomplete).
+// - A failed request (transport, non-200, error event, truncated stream, timeout) ends its user,
+//   after up to --agentic-max-attempts attempts when agentic tools are on (gpt_oss_agentic.h).
+// - `stop` (SIGINT/SIGTERM) stops launching and aborts what is in flight (not recorded), so those
+//   users end incomplete; the records so far are complete.
 class Replay {
  public:
-  // `client`, `writer` (may be null) and `stop` must outlive the replay.
-  Replay(HttpClient* client, const RunnerOptions& options, RecordWriter* writer,
+  // `client`, `writer` (may be null) and `stop` must outlive the replay. The client is shut down
+  // when `stop` is raised.
+  Replay(AsyncHttpClient* client, const RunnerOptions& options, RecordWriter* writer,
          const std::atomic<bool>* stop);
+  ~Replay();
 
   // `warmup` short requests with their own user ids ("warmup-<i>") and prefixes, one after the
   // other, not recorded. UNAVAILABLE naming the first failure.
   absl::Status Warmup();
 
-  // Replays `users` (already cut to the requested count) to the end or until `stop`.
-  ReplayResult Run(const std::vector<datasets::VirtualUser>& users);
+  // Replays `users`. Fails only before the first request: UNAVAILABLE when prompts must be
+  // counted (ISL > 0) and /tokenize cannot; CANCELLED when stopped while counting.
+  absl::StatusOr<ReplayResult> Run(const std::vector<datasets::VirtualUser>& users,
+                                   bool count_prompts);
 
  private:
   struct PreparedUser {
     const datasets::VirtualUser* user = nullptr;
-    std::vector<std::string> bodies;           // chat bodies, one per round
-    std::vector<std::string> tokenize_bodies;  // only when isl > 0
+    std::vector<std::string> bodies;       // chat bodies, one per round
+    std::vector<PromptCount> counts;       // per round, when counted
+    size_t sendable_rounds = 0;            // rounds before the first over ISL
   };
+  struct Slot;
 
-  std::vector<PreparedUser> Prepare(const std::vector<datasets::VirtualUser>& users) const;
-  void RunSlot(const std::vector<PreparedUser>& prepared, std::atomic<size_t>* next,
-               const RoundSender& sender, const ReplayClock& clock);
-  void RunUser(const PreparedUser& user, const RoundSender& sender, const ReplayClock& clock);
-  void Finish(RequestRecord record);
+  std::vector<PreparedUser> Prepare(const std::vector<datasets::VirtualUser>& users,
+                                    std::vector<std::string>* tokenize_bodies) const;
+  absl::Status CountPrompts(const std::vector<std::string>& tokenize_bodies);
+  void StartRound(Slot* slot);
+  void OnRoundDone(Slot* slot, RequestRecord record, bool cancelled);
+  void TakeNextUser(Slot* slot);
+  void EndSlot();
+  void WaitForSlots();
+  results::ReuseOpportunity ComputeReuse(const std::vector<RequestRecord>& records) const;
 
-  HttpClient* client_;
+  AsyncHttpClient* client_;
   RunnerOptions options_;
   RecordWriter* writer_;
   const std::atomic<bool>* stop_;
+  ReplayClock clock_;
+
+  std::vector<PreparedUser> prepared_;
+  std::atomic<size_t> next_user_{0};
+  std::vector<std::unique_ptr<Slot>> slots_;
 
   std::mutex mu_;
+  std::condition_variable slots_ended_;
+  int active_slots_ = 0;                // guarded by mu_
   std::vector<RequestRecord> records_;  // guarded by mu_
 };
 

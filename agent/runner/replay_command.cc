@@ -10,7 +10,8 @@
 #include "agent/results/summary_json.h"
 #include "agent/runner/record_writer.h"
 #include "agent/runner/replay.h"
-#include "common/http/curl_http_client.h"
+#include "common/http/beast_http_client.h"
+#include "common/http/curl_multi_http_client.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -33,7 +34,28 @@ absl::Status Validate(const RunnerOptions& options) {
   if (options.request_timeout <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--request-timeout must be > 0");
   }
+  if (options.io_threads < 1) return absl::InvalidArgumentError("--io-threads must be >= 1");
+  if (options.agentic_max_attempts < 1) {
+    return absl::InvalidArgumentError("--agentic-max-attempts must be >= 1");
+  }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<AsyncHttpClient>> MakeClient(const RunnerOptions& options) {
+  if (options.http_client == "curl-multi") {
+    CurlMultiHttpClient::Options client_options;
+    client_options.io_threads = options.io_threads;
+    KV_ASSIGN_OR_RETURN(auto client, CurlMultiHttpClient::Create(client_options));
+    return std::unique_ptr<AsyncHttpClient>(std::move(client));
+  }
+  if (options.http_client == "beast") {
+    BeastHttpClient::Options client_options;
+    client_options.io_threads = options.io_threads;
+    KV_ASSIGN_OR_RETURN(auto client, BeastHttpClient::Create(client_options));
+    return std::unique_ptr<AsyncHttpClient>(std::move(client));
+  }
+  return absl::InvalidArgumentError(absl::StrCat("--http-client must be curl-multi or beast, not \"",
+                                                 options.http_client, "\""));
 }
 
 absl::Status WriteSummary(const std::string& path, const nlohmann::json& summary) {
@@ -66,27 +88,33 @@ absl::Status RunReplayCommand(const RunnerOptions& options, const std::atomic<bo
   if (!options.output_path.empty()) {
     KV_ASSIGN_OR_RETURN(writer, RecordWriter::Create(options.output_path));
   }
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<CurlHttpClient> client, CurlHttpClient::Create());
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<AsyncHttpClient> client, MakeClient(options));
   KV_LOG(INFO) << "replay start base_url=" << options.base_url << " model=" << options.model
                << " concurrency=" << options.concurrency << " num_rounds=" << options.num_rounds
                << " sessions_requested=" << requested << " dataset_ceiling=" << ceiling
                << " warmup=" << options.warmup << " isl=" << options.isl
-               << " osl=" << options.osl;
+               << " osl=" << options.osl << " http_client=" << options.http_client
+               << " io_threads=" << options.io_threads;
 
   Replay replay(client.get(), options, writer.get(), stop);
   KV_RETURN_IF_ERROR(replay.Warmup());
-  ReplayResult result = replay.Run(users);
+  KV_ASSIGN_OR_RETURN(ReplayResult result, replay.Run(users, options.count_prompts));
+  client->Shutdown();
 
   v1::SessionCounts counts =
       results::ComputeSessionCounts(result.records, requested, ceiling, result.planned_users);
-  nlohmann::json summary =
-      results::SummaryJson(results::ComputeLatencyMetrics(result.records), counts);
+  v1::LatencyMetrics latency = results::ComputeLatencyMetrics(result.records);
+  if (result.reuse && result.reuse->same_user_pct) {
+    latency.set_reuse_same_user_pct(*result.reuse->same_user_pct);
+    latency.set_reuse_any_user_pct(*result.reuse->any_user_pct);
+  }
+  nlohmann::json summary = results::SummaryJson(latency, counts);
   // Aligns the records' *_s times with other processes' steady_clock stamps (runner roofline).
   summary["clock_origin_s"] = result.clock_origin_s;
   if (!options.summary_path.empty()) {
     KV_RETURN_IF_ERROR(WriteSummary(options.summary_path, summary));
   }
-  if (writer != nullptr) KV_RETURN_IF_ERROR(writer->status());
+  if (writer != nullptr) KV_RETURN_IF_ERROR(writer->Close());
   KV_LOG(INFO) << "replay end requests=" << result.records.size()
                << " sessions_complete=" << counts.complete()
                << " sessions_incomplete=" << counts.incomplete()

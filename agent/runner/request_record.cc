@@ -85,6 +85,7 @@ std::string ToJsonLine(const RequestRecord& record) {
   out["cached_tokens"] = OptionalToJson(record.cached_tokens);
   out["http_status"] = record.http_status;
   out["error"] = OptionalToJson(record.error);
+  out["attempts"] = record.attempts;
   // Replace invalid UTF-8 rather than throw: error strings may carry server bytes.
   return out.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
@@ -111,6 +112,10 @@ absl::StatusOr<RequestRecord> ParseJsonLine(absl::string_view line) {
   KV_ASSIGN_OR_RETURN(record.cached_tokens, GetOptional<int>(object, "cached_tokens", GetInt));
   KV_ASSIGN_OR_RETURN(record.http_status, GetInt(object, "http_status"));
   KV_ASSIGN_OR_RETURN(record.error, GetOptional<std::string>(object, "error", GetString));
+  // Optional: records written before --agentic-max-attempts existed have no attempts key.
+  KV_ASSIGN_OR_RETURN(std::optional<int> attempts,
+                      GetOptional<int>(object, "attempts", GetInt));
+  record.attempts = attempts.value_or(1);
   return record;
 }
 

@@ -24,6 +24,7 @@ struct RequestRecord {
   std::optional<int> cached_tokens;     // usage.prompt_tokens_details.cached_tokens, if reported
   int http_status = 0;          // 0 when no response arrived
   std::optional<std::string> error;     // null on success; e.g. "truncated_stream", "timeout"
+  int attempts = 1;             // > 1 only when --agentic-max-attempts sent it again
 
   bool ok() const { return !error.has_value(); }
 };

@@ -15,6 +15,10 @@ inline constexpr int kDefaultAgenticMaxAttempts = 3;
 // Output tokens of one warmup request.
 inline constexpr int kWarmupMaxTokens = 8;
 inline constexpr uint64_t kDefaultSeed = 0;
+// The replay's HTTP client (AsyncHttpClient) and its I/O threads: chosen by the runner roofline
+// (tests/bench/runner_roofline_bench.cc; README "kv-runner").
+inline constexpr char kDefaultHttpClient[] = "beast";
+inline constexpr int kDefaultIoThreads = 1;
 
 // kv-runner's effective replay configuration (flags, validated in main).
 struct RunnerOptions {
@@ -35,7 +39,10 @@ struct RunnerOptions {
   int sessions = 0;              // users to replay; 0 = concurrency
   std::string output_path;       // requests JSONL; empty = none
   std::string summary_path;      // summary JSON; empty = none
-  // gpt-oss agentic tool-call handling: accepted and recorded, not acted upon yet.
+  bool count_prompts = true;     // count prompts via /tokenize before the run (reuse opportunity)
+  std::string http_client = kDefaultHttpClient;  // "curl-multi" or "beast"
+  int io_threads = kDefaultIoThreads;
+  // gpt-oss agentic tool-call handling (gpt_oss_agentic.h).
   bool enable_agentic_tools = false;
   bool ask_mode = false;
   bool sanitize_harmony_tokens = false;

@@ -44,6 +44,14 @@ std::string ErrorText(const Json& chunk) {
   return "stream_error";
 }
 
+// Whether a payload might carry what only a full parse can read: usage or an error. A JSON string
+// cannot contain the bytes `usage"` or `error"` (its quotes are escaped), so a payload without
+// `"usage"` and `"error"` has neither key; a false positive only costs a parse.
+bool MayCarryUsageOrError(absl::string_view payload) {
+  return payload.find("\"usage\"") != absl::string_view::npos ||
+         payload.find("\"error\"") != absl::string_view::npos;
+}
+
 }  // namespace
 
 StreamAccumulator::Kind StreamAccumulator::Add(absl::string_view payload) {
@@ -51,6 +59,15 @@ StreamAccumulator::Kind StreamAccumulator::Add(absl::string_view payload) {
   if (payload == "[DONE]") {
     done_ = true;
     return Kind::kDone;
+  }
+  // Fast path: once the first token is stamped, a token chunk needs no parse (a 1000-token
+  // answer is ~1000 events; parsing each would cost the client more than the server spends).
+  if (saw_token_ && !MayCarryUsageOrError(payload)) {
+    if (payload.empty() || payload.front() != '{' || payload.back() != '}') {
+      error_ = "bad_stream_event";
+      return Kind::kError;
+    }
+    return Kind::kOther;
   }
   Json chunk = Json::parse(payload.begin(), payload.end(), nullptr, /*allow_exceptions=*/false);
   if (!chunk.is_object()) {

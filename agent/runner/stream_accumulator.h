@@ -14,7 +14,9 @@ namespace kvbench::runner {
 //   a chunk object: choices[0] with delta.content / delta.reasoning / delta.reasoning_content /
 //     delta.tool_calls (chat) or "text" (completions); "usage" with prompt_tokens,
 //     completion_tokens and prompt_tokens_details.cached_tokens.
-// Anything after [DONE] or an error is ignored; a payload that is not JSON is an error.
+// Anything after [DONE] or an error is ignored; a payload that is not JSON is an error. Once a
+// token has been seen, payloads that cannot hold "usage" or "error" keys are not parsed (only
+// their braces are checked): the client's cost per streamed token stays a substring search.
 class StreamAccumulator {
  public:
   enum class Kind { kOther, kToken, kDone, kError };

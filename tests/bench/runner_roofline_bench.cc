@@ -3,7 +3,7 @@
 // own TTFT overhead (the runner's first-token time − the target's first-content-chunk send stamp,
 // both on CLOCK_MONOTONIC); then the target's ceiling under `wrk`. Prints figures only.
 //
-//   build/bin/kv_bench_runner_roofline
+//   build/bin/kv_bench_runner_roofline [curl-multi|beast ...]   (default: both clients)
 #include <algorithm>
 #include <cstdlib>
 #include <cstdio>
@@ -47,6 +47,7 @@ std::string SyntheticDataset() {
 }
 
 struct Level {
+  std::string client;  // kv-runner --http-client
   int users = 0;
   int sessions = 0;
 };
@@ -74,7 +75,8 @@ bool RunRunner(const std::string& url, const Level& level, const std::string& da
                std::to_string(level.users), "--num-rounds", std::to_string(kNumRounds),
                "--dataset", "openai-messages", "--dataset-path", dataset, "--sessions",
                std::to_string(level.sessions), "--warmup", "0", "--output", dir.File("records.jsonl"),
-               "--summary", dir.File("summary.json")};
+               "--summary", dir.File("summary.json"), "--no-count-prompts", "--http-client",
+               level.client};
   spec.stdout_path = dir.File("runner.log");
   kvbench::PosixProcessLauncher launcher;
   auto process = launcher.Launch(spec);
@@ -148,14 +150,23 @@ void RunWrk(const std::string& url) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  std::vector<std::string> clients = {"curl-multi", "beast"};
+  if (argc > 1) clients.assign(argv + 1, argv + argc);
   kvbench::testing::TempDir dir;
   const std::string dataset = dir.WriteFile("dataset.jsonl", SyntheticDataset());
   std::printf("runner roofline: %d events/request (%d content chunks), %d rounds/user\n",
               kEventsPerRequest, kContentChunks, kNumRounds);
-  std::printf("%6s %8s %8s %8s %12s %12s %14s %14s\n", "users", "sessions", "requests", "failed",
-              "requests/s", "events/s", "overhead_p50us", "overhead_p99us");
-  for (const Level& level : {Level{1, 400}, Level{64, 3000}, Level{512, 6000}}) {
+  std::printf("%-11s %6s %8s %8s %8s %12s %12s %14s %14s\n", "client", "users", "sessions",
+              "requests", "failed", "requests/s", "events/s", "overhead_p50us", "overhead_p99us");
+  std::vector<Level> levels;
+  for (const std::string& client : clients) {
+    const std::vector<std::pair<int, int>> users_and_sessions = {{1, 400}, {64, 3000}, {512, 6000}};
+    for (const auto& [users, sessions] : users_and_sessions) {
+      levels.push_back({client, users, sessions});
+    }
+  }
+  for (const Level& level : levels) {
     // A fresh target per level: its per-user counters restart with the runner's user ids.
     kvbench::testing::SimProcess target = StartTarget();
     if (!target.Start()) {
@@ -166,7 +177,8 @@ int main() {
     Figures figures = Measure(dir, target.url());
     const double p50 = kvbench::bench::Percentile(figures.overhead_us, 50);
     const double p99 = kvbench::bench::Percentile(figures.overhead_us, 99);
-    std::printf("%6d %8d %8zu %8zu %12.0f %12.0f %14.1f %14.1f\n", level.users, level.sessions,
+    std::printf("%-11s %6d %8d %8zu %8zu %12.0f %12.0f %14.1f %14.1f\n", level.client.c_str(),
+                level.users, level.sessions,
                 figures.completed, figures.failed, figures.requests_per_s,
                 figures.requests_per_s * kEventsPerRequest, p50, p99);
   }

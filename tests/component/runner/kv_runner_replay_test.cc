@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_split.h"
 #include "agent/runner/request_record.h"
+#include "common/http/curl_http_client.h"
 #include "common/process/posix_process_launcher.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/temp_dir.h"
@@ -107,9 +108,13 @@ TEST_CASE("Runner inspect prints the airline ceiling as JSON", "[Runner][Replay]
 }
 
 TEST_CASE("Runner replays the airline sessions with achieved below requested", "[Runner][Replay]") {
+  const std::string client = GENERATE("curl-multi", "beast");
+  INFO("--http-client " << client);
   auto sim = StartVllm("0.01");
   TempDir dir;
-  auto process = Launch(RunnerArgs(sim->url(), dir, 40), dir);
+  std::vector<std::string> args = RunnerArgs(sim->url(), dir, 40);
+  args.insert(args.end(), {"--http-client", client});
+  auto process = Launch(args, dir);
   auto exit = process->Wait(absl::Seconds(100));
   REQUIRE(exit.ok());
   INFO(dir.ReadFile("runner.err"));
@@ -139,6 +144,73 @@ TEST_CASE("Runner replays the airline sessions with achieved below requested", "
   CHECK(summary["failed_requests"] == 0);
   CHECK(summary["requests_completed"] == kAirlineUsers * 5);
   CHECK(summary["ttft_p50_s"].is_number());
+  // Prompts were counted through the simulator's /tokenize: airline users grow their own prefix
+  // round after round, and all of them share the rebuilt policy prompt.
+  REQUIRE(summary["reuse_same_user_pct"].is_number());
+  CHECK(summary["reuse_same_user_pct"].get<double>() > 50);
+  CHECK(summary["reuse_any_user_pct"].get<double>() >=
+        summary["reuse_same_user_pct"].get<double>());
+}
+
+TEST_CASE("Runner ISL is a depth limit: deeper rounds are never sent", "[Runner][Replay]") {
+  auto sim = StartVllm("0.01");
+  TempDir dir;
+  constexpr int kIsl = 6000;
+  std::vector<std::string> args = RunnerArgs(sim->url(), dir, 40);
+  args.insert(args.end(), {"--isl", std::to_string(kIsl)});
+  auto process = Launch(args, dir);
+  auto exit = process->Wait(absl::Seconds(100));
+  REQUIRE(exit.ok());
+  INFO(dir.ReadFile("runner.err"));
+  REQUIRE(exit->success());
+  std::vector<runner::RequestRecord> records = Records(dir);
+  REQUIRE_FALSE(records.empty());
+  for (const auto& record : records) {
+    CHECK(record.ok());
+    CHECK(record.prompt_tokens <= kIsl);
+  }
+  CheckRoundOrder(records);
+  Json summary = Json::parse(dir.ReadFile("summary.json"));
+  CHECK(summary["sessions_incomplete"].get<int>() > 0);  // users cut at the limit
+  CHECK(summary["sessions_error"] == 0);
+  CHECK(records.size() < kAirlineUsers * 5);
+}
+
+TEST_CASE("Runner sends x-user-id on every request: the server sees each user's rounds",
+          "[Runner][Replay]") {
+  SimProcess target("kv-null-sse-target", {KV_NULL_SSE_TARGET_PATH, "--port", "0"},
+                    "null SSE target listening on ");
+  INFO(target.error());
+  REQUIRE(target.Start());
+  TempDir dir;
+  // The null target has no /tokenize: prompts go uncounted (a warning), the replay goes on.
+  auto process = Launch(RunnerArgs(target.url(), dir, 8), dir);
+  auto exit = process->Wait(absl::Seconds(60));
+  REQUIRE(exit.ok());
+  INFO(dir.ReadFile("runner.err"));
+  REQUIRE(exit->success());
+  std::map<std::string, int> sent;
+  for (const auto& record : Records(dir)) ++sent[record.user_id];
+  CHECK(sent.size() == 8);
+
+  auto client = CurlHttpClient::Create();
+  REQUIRE(client.ok());
+  auto stamps = (*client)->Get(target.url() + "/stamps");
+  REQUIRE(stamps.ok());
+  std::map<std::string, int> seen;
+  int warmups = 0;
+  for (absl::string_view line : absl::StrSplit(stamps->body, '\n', absl::SkipEmpty())) {
+    std::string user = Json::parse(line)["user_id"];
+    if (user.rfind("warmup-", 0) == 0) {
+      ++warmups;
+    } else {
+      ++seen[user];
+    }
+  }
+  CHECK(seen == sent);
+  CHECK(warmups == 4);  // the default warmup, each under its own id
+  Json summary = Json::parse(dir.ReadFile("summary.json"));
+  CHECK(summary["reuse_same_user_pct"].is_null());
 }
 
 TEST_CASE("Runner on SIGTERM leaves valid JSONL and a summary with incomplete users",

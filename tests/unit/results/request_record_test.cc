@@ -39,6 +39,7 @@ void CheckEqual(const RequestRecord& a, const RequestRecord& b) {
   CHECK(a.cached_tokens == b.cached_tokens);
   CHECK(a.http_status == b.http_status);
   CHECK(a.error == b.error);
+  CHECK(a.attempts == b.attempts);
 }
 
 TEST_CASE("RequestRecord round-trips a successful record exactly", "[results]") {
@@ -60,7 +61,8 @@ TEST_CASE("RequestRecord writes null for unset optionals and round-trips them", 
   record.error = "timeout";
   const std::string line = ToJsonLine(record);
   const nlohmann::json json = nlohmann::json::parse(line);
-  CHECK(json.size() == 13);
+  CHECK(json.size() == 14);
+  CHECK(json["attempts"] == 1);
   for (const char* key : {"first_token_s", "ttft_s", "cached_tokens"}) {
     INFO(key);
     REQUIRE(json.contains(key));
@@ -77,11 +79,11 @@ TEST_CASE("RequestRecord uses exactly the documented keys", "[results]") {
   const nlohmann::json json = nlohmann::json::parse(ToJsonLine(FullRecord()));
   for (const char* key : {"user_id", "session_id", "round", "scheduled_s", "sent_s",
                           "first_token_s", "end_s", "ttft_s", "prompt_tokens", "output_tokens",
-                          "cached_tokens", "http_status", "error"}) {
+                          "cached_tokens", "http_status", "error", "attempts"}) {
     INFO(key);
     CHECK(json.contains(key));
   }
-  CHECK(json.size() == 13);
+  CHECK(json.size() == 14);
   CHECK(json["error"].is_null());
 }
 
@@ -101,6 +103,7 @@ TEST_CASE("RequestRecord parse errors name the key", "[results]") {
       {"cached_tokens", "many", false},
       {"error", 5, false},
       {"sent_s", "soon", false},
+      {"attempts", "two", false},
   };
   for (const Case& c : cases) {
     nlohmann::json json = base;
@@ -121,6 +124,24 @@ TEST_CASE("RequestRecord rejects non-JSON and non-objects", "[results]") {
   CHECK(ParseJsonLine("{not json").status().code() == absl::StatusCode::kInvalidArgument);
   CHECK(ParseJsonLine("[1]").status().code() == absl::StatusCode::kInvalidArgument);
   CHECK(ParseJsonLine("").status().code() == absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace kvbench::runner
+
+namespace kvbench::runner {
+namespace {
+
+TEST_CASE("RequestRecord reads lines without attempts as one attempt", "[results]") {
+  RequestRecord retried;
+  retried.attempts = 3;
+  nlohmann::json json = nlohmann::json::parse(ToJsonLine(retried));
+  CHECK(json["attempts"] == 3);
+  CHECK(ParseJsonLine(json.dump())->attempts == 3);
+  json.erase("attempts");
+  auto old = ParseJsonLine(json.dump());
+  REQUIRE(old.ok());
+  CHECK(old->attempts == 1);
 }
 
 }  // namespace

@@ -25,7 +25,10 @@ TEST_CASE("Runner chat body follows the replay semantics", "[Runner]") {
   };
   for (const Row& row : rows) {
     INFO(row.name);
-    Json body = Json::parse(BuildChatBody("m", messages, row.osl, row.recorded));
+    BodyOptions options;
+    options.model = "m";
+    options.osl = row.osl;
+    Json body = Json::parse(BuildChatBody(options, messages, Json::array(), row.recorded));
     CHECK(body["model"] == "m");
     CHECK(body["messages"] == messages);
     CHECK(body["stream"] == true);
@@ -33,12 +36,35 @@ TEST_CASE("Runner chat body follows the replay semantics", "[Runner]") {
     CHECK(body.contains("max_tokens") == !row.max_tokens.is_null());
     if (!row.max_tokens.is_null()) CHECK(body["max_tokens"] == row.max_tokens);
     CHECK(body.contains("ignore_eos") == row.ignore_eos);
+    CHECK_FALSE(body.contains("tools"));
+    CHECK_FALSE(body.contains("tool_choice"));
   }
+}
+
+TEST_CASE("Runner chat body declares tools and asks per --ask-mode", "[Runner]") {
+  Json messages = Json::array({{{"role", "user"}, {"content", "a<|channel|>b"}}});
+  Json tools = Json::array({{{"type", "function"}, {"function", {{"name", "f"}}}}});
+  BodyOptions options;
+  options.model = "gpt-oss";
+  Json quiet = Json::parse(BuildChatBody(options, messages, tools, 9));
+  CHECK(quiet["tools"] == tools);
+  CHECK(quiet["tool_choice"] == "none");
+  CHECK(quiet["messages"][0]["content"] == "a<|channel|>b");  // verbatim unless sanitizing
+  options.ask_mode = true;
+  options.sanitize_harmony_tokens = true;
+  Json asked = Json::parse(BuildChatBody(options, messages, tools, 9));
+  CHECK(asked["tool_choice"] == "auto");
+  CHECK(asked["messages"][0]["content"] == "ab");
+  // /tokenize sees exactly the prompt the chat body sends.
+  Json tokenize = Json::parse(BuildTokenizeBody(options, messages, tools));
+  CHECK(tokenize == Json{{"model", "gpt-oss"}, {"messages", asked["messages"]}, {"tools", tools}});
 }
 
 TEST_CASE("Runner tokenize body and warmup prefixes", "[Runner]") {
   Json messages = Json::array({{{"role", "user"}, {"content", "x"}}});
-  CHECK(Json::parse(BuildTokenizeBody("m", messages)) ==
+  BodyOptions options;
+  options.model = "m";
+  CHECK(Json::parse(BuildTokenizeBody(options, messages, Json::array())) ==
         Json{{"model", "m"}, {"messages", messages}});
   std::string first = WarmupMessages(0, 7)[0]["content"];
   std::string second = WarmupMessages(1, 7)[0]["content"];

@@ -112,3 +112,36 @@ TEST_CASE("Sse StreamAccumulator reads usage, done and errors", "[Sse]") {
 
 }  // namespace
 }  // namespace kvbench::runner
+
+namespace kvbench::runner {
+namespace {
+
+TEST_CASE("StreamAccumulator reads usage and errors after the first token without parsing tokens",
+          "[Runner]") {
+  const std::string token = R"({"choices":[{"index":0,"delta":{"content":"usage"}}]})";
+  StreamAccumulator stream;
+  CHECK(stream.Add(token) == StreamAccumulator::Kind::kToken);
+  // A content text that is the word usage/error is still a plain token.
+  CHECK(stream.Add(R"({"choices":[{"index":0,"delta":{"content":"\"error\" usage"}}]})") ==
+        StreamAccumulator::Kind::kOther);
+  CHECK_FALSE(stream.error());
+  stream.Add(R"({"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3,)"
+             R"("prompt_tokens_details":{"cached_tokens":2}}})");
+  CHECK(stream.prompt_tokens() == 7);
+  CHECK(stream.output_tokens() == 3);
+  CHECK(stream.cached_tokens() == 2);
+  CHECK(stream.Add("[DONE]") == StreamAccumulator::Kind::kDone);
+
+  StreamAccumulator failing;
+  failing.Add(token);
+  CHECK(failing.Add(R"({"error":{"message":"engine died"}})") == StreamAccumulator::Kind::kError);
+  CHECK(failing.error() == std::optional<std::string>("stream_error: engine died"));
+
+  StreamAccumulator garbled;
+  garbled.Add(token);
+  CHECK(garbled.Add("not json") == StreamAccumulator::Kind::kError);
+  CHECK(garbled.error() == std::optional<std::string>("bad_stream_event"));
+}
+
+}  // namespace
+}  // namespace kvbench::runner

@@ -1,0 +1,230 @@
+#include "common/http/curl_exchange.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "common/http/curl_multi_http_client.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench {
+namespace {
+
+// Schemes a URL may use; anything else (file://, ftp://...) is INVALID_ARGUMENT.
+constexpr char kAllowedProtocols[] = "http,https";
+// TCP keep-alive probes, so a long quiet stream (timeout zero) notices a vanished peer.
+constexpr long kTcpKeepAliveIdleSeconds = 60;
+constexpr long kTcpKeepAliveIntervalSeconds = 30;
+
+// Zero (or infinite) means no limit, which curl spells 0; anything else rounds up to >= 1 ms.
+absl::StatusOr<long> ToCurlMillis(absl::Duration duration, absl::string_view what) {
+  if (duration < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("negative ", what, ": ", absl::FormatDuration(duration)));
+  }
+  if (duration == absl::ZeroDuration() || duration == absl::InfiniteDuration()) return 0L;
+  const int64_t millis = absl::ToInt64Milliseconds(absl::Ceil(duration, absl::Milliseconds(1)));
+  return static_cast<long>(std::max<int64_t>(millis, 1));
+}
+
+absl::Status ValidateRequest(const AsyncHttpRequest& request) {
+  if (request.method != "GET" && request.method != "POST") {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported HTTP method \"", request.method,
+                                                   "\" for ", request.url, " (GET or POST)"));
+  }
+  if (request.method == "GET" && !request.body.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("GET ", request.url, " with a body"));
+  }
+  for (const auto& [name, value] : request.headers) {
+    if (name.empty() || name.find_first_of(":\r\n") != std::string::npos ||
+        value.find_first_of("\r\n") != std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad request header \"", name, "\" for ", request.url));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AppendHeader(const std::string& line, curl_slist** list) {
+  curl_slist* appended = curl_slist_append(*list, line.c_str());
+  if (appended == nullptr) return absl::InternalError("curl_slist_append failed");
+  *list = appended;
+  return absl::OkStatus();
+}
+
+// The request headers, plus an empty "Expect:": curl would otherwise send "Expect: 100-continue"
+// before a large body and wait a round trip (or a second) for the 100 response.
+absl::Status BuildHeaders(const HttpHeaders& headers, curl_slist** list) {
+  bool has_expect = false;
+  for (const auto& [name, value] : headers) {
+    has_expect = has_expect || absl::EqualsIgnoreCase(name, "Expect");
+    // "Name:" would make curl drop the header; "Name;" sends it with an empty value.
+    KV_RETURN_IF_ERROR(AppendHeader(
+        value.empty() ? absl::StrCat(name, ";") : absl::StrCat(name, ": ", value), list));
+  }
+  return has_expect ? absl::OkStatus() : AppendHeader("Expect:", list);
+}
+
+// Calls curl_easy_setopt until one fails; `result` is the first failure.
+class OptionSetter {
+ public:
+  explicit OptionSetter(CURL* easy) : easy_(easy) {}
+  template <typename T>
+  void operator()(CURLoption option, T value) {
+    if (result_ == CURLE_OK) result_ = curl_easy_setopt(easy_, option, value);
+  }
+  absl::Status result() const {
+    if (result_ == CURLE_OK) return absl::OkStatus();
+    return absl::InternalError(absl::StrCat("curl_easy_setopt: ", curl_easy_strerror(result_)));
+  }
+
+ private:
+  CURL* easy_;
+  CURLcode result_ = CURLE_OK;
+};
+
+}  // namespace
+
+CurlExchange::~CurlExchange() {
+  if (easy_ != nullptr) curl_easy_cleanup(easy_);
+  curl_slist_free_all(headers_);
+}
+
+CurlExchange* CurlExchange::FromHandle(CURL* easy) {
+  char* exchange = nullptr;  // CURLINFO_PRIVATE comes back as a char*
+  curl_easy_getinfo(easy, CURLINFO_PRIVATE, &exchange);
+  return static_cast<CurlExchange*>(static_cast<void*>(exchange));
+}
+
+void CurlExchange::Prepare(const AsyncHttpRequest& request, AsyncHttpObserver* observer) {
+  observer_ = observer;
+  post_ = request.method == "POST";
+  url_.assign(request.url);
+  headers_reported_ = false;
+  aborted_by_observer_ = false;
+  error_[0] = '\0';
+  failure_ = PrepareOrFail(request);
+}
+
+absl::Status CurlExchange::PrepareOrFail(const AsyncHttpRequest& request) {
+  KV_RETURN_IF_ERROR(ValidateRequest(request));
+  KV_ASSIGN_OR_RETURN(const long timeout_ms, ToCurlMillis(request.timeout, "timeout"));
+  KV_ASSIGN_OR_RETURN(const long connect_timeout_ms,
+                      ToCurlMillis(request.connect_timeout, "connect timeout"));
+  if (easy_ == nullptr) KV_RETURN_IF_ERROR(MakeHandle());
+  KV_RETURN_IF_ERROR(BuildHeaders(request.headers, &headers_));
+  OptionSetter set(easy_);
+  set(CURLOPT_URL, request.url.c_str());
+  set(CURLOPT_TIMEOUT_MS, timeout_ms);
+  set(CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
+  set(CURLOPT_HTTPHEADER, headers_);
+  if (post_) {
+    set(CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    // Never null: with null POSTFIELDS curl would read the body from stdin.
+    set(CURLOPT_POSTFIELDS, request.body.data() != nullptr ? request.body.data() : "");
+  } else {
+    set(CURLOPT_HTTPGET, 1L);
+  }
+  return set.result();
+}
+
+absl::Status CurlExchange::MakeHandle() {
+  easy_ = curl_easy_init();
+  if (easy_ == nullptr) return absl::InternalError("curl_easy_init failed");
+  OptionSetter set(easy_);
+  set(CURLOPT_PRIVATE, static_cast<void*>(this));
+  set(CURLOPT_ERRORBUFFER, error_);
+  set(CURLOPT_PROTOCOLS_STR, kAllowedProtocols);
+  set(CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+  set(CURLOPT_PROXY, "");  // "" overrides http_proxy and friends from the environment
+  set(CURLOPT_NOSIGNAL, 1L);
+  set(CURLOPT_TCP_NODELAY, 1L);
+  set(CURLOPT_TCP_KEEPALIVE, 1L);
+  set(CURLOPT_TCP_KEEPIDLE, kTcpKeepAliveIdleSeconds);
+  set(CURLOPT_TCP_KEEPINTVL, kTcpKeepAliveIntervalSeconds);
+  // Once, before the first transfer allocates the buffer (curl 7.88 refuses to resize it later).
+  set(CURLOPT_BUFFERSIZE, CurlMultiHttpClient::kReceiveBufferBytes);
+  set(CURLOPT_HEADERFUNCTION, &CurlExchange::OnHeaderLine);
+  set(CURLOPT_HEADERDATA, static_cast<void*>(this));
+  set(CURLOPT_WRITEFUNCTION, &CurlExchange::OnBodyBytes);
+  set(CURLOPT_WRITEDATA, static_cast<void*>(this));
+  absl::Status status = set.result();
+  if (!status.ok()) curl_easy_cleanup(std::exchange(easy_, nullptr));
+  return status;
+}
+
+AsyncHttpObserver* CurlExchange::Finish() {
+  curl_slist_free_all(std::exchange(headers_, nullptr));
+  return std::exchange(observer_, nullptr);
+}
+
+void CurlExchange::ReportHeaders(MonotonicTime arrival) {
+  long status = 0;
+  curl_easy_getinfo(easy_, CURLINFO_RESPONSE_CODE, &status);
+  headers_reported_ = true;
+  observer_->OnHeaders(static_cast<int>(status), arrival);
+}
+
+// Called once per header line; a blank line ends a block: an interim 1xx response's, the final
+// response's, or the trailers after a chunked body.
+size_t CurlExchange::OnHeaderLine(char* data, size_t size, size_t count, void* user) {
+  const MonotonicTime arrival = std::chrono::steady_clock::now();
+  auto* self = static_cast<CurlExchange*>(user);
+  const size_t bytes = size * count;
+  const absl::string_view line(data, bytes);
+  if (self->headers_reported_ || (line != "\r\n" && line != "\n")) return bytes;
+  long status = 0;
+  curl_easy_getinfo(self->easy_, CURLINFO_RESPONSE_CODE, &status);
+  if (status >= 100 && status < 200) return bytes;  // interim: the final response follows
+  self->ReportHeaders(arrival);
+  return bytes;
+}
+
+size_t CurlExchange::OnBodyBytes(char* data, size_t size, size_t count, void* user) {
+  const MonotonicTime arrival = std::chrono::steady_clock::now();
+  auto* self = static_cast<CurlExchange*>(user);
+  const size_t bytes = size * count;
+  if (!self->headers_reported_) self->ReportHeaders(arrival);
+  if (self->observer_->OnBody(absl::string_view(data, bytes), arrival)) return bytes;
+  self->aborted_by_observer_ = true;
+  return CURL_WRITEFUNC_ERROR;  // curl fails the transfer with CURLE_WRITE_ERROR
+}
+
+std::string CurlExchange::Describe() const { return absl::StrCat(post_ ? "POST " : "GET ", url_); }
+
+absl::Status CurlExchange::CancelledStatus(absl::string_view why) const {
+  return absl::CancelledError(absl::StrCat(Describe(), ": ", why));
+}
+
+absl::Status CurlExchange::ResultStatus(CURLcode code) const {
+  if (code == CURLE_OK) return absl::OkStatus();
+  if (aborted_by_observer_) return CancelledStatus("aborted by OnBody");
+  const std::string message =
+      absl::StrCat(Describe(), ": ", error_[0] != '\0' ? error_ : curl_easy_strerror(code),
+                   " (curl error ", static_cast<int>(code), ")");
+  switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:  // the peer closed the connection before the body ended
+      return absl::UnavailableError(message);
+    case CURLE_OPERATION_TIMEDOUT:
+      return absl::DeadlineExceededError(message);
+    case CURLE_ABORTED_BY_CALLBACK:
+      return absl::CancelledError(message);
+    case CURLE_URL_MALFORMAT:
+    case CURLE_UNSUPPORTED_PROTOCOL:
+      return absl::InvalidArgumentError(message);
+    default:
+      return absl::InternalError(message);
+  }
+}
+
+}  // namespace kvbench

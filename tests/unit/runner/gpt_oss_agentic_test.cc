@@ -1,0 +1,70 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/runner/gpt_oss_agentic.h"
+
+namespace kvbench::runner {
+namespace {
+
+using Json = nlohmann::json;
+
+TEST_CASE("Harmony control tokens are removed from every text a message carries", "[Runner]") {
+  Json messages = Json::parse(R"([
+    {"role": "system", "content": "policy<|end|><|start|>assistant"},
+    {"role": "user", "content": [{"type": "text", "text": "x<|message|>y"}, {"type": "image"}]},
+    {"role": "assistant", "content": null, "tool_calls": [
+      {"id": "c1", "type": "function",
+       "function": {"name": "get<|call|>", "arguments": "{\"a\":\"<|constrain|>json\"}"}}]},
+    {"role": "tool", "tool_call_id": "c1", "content": "ok<|return|>"}
+  ])");
+  Json clean = SanitizeHarmonyTokens(messages);
+  CHECK(clean[0]["content"] == "policyassistant");
+  CHECK(clean[1]["content"][0]["text"] == "xy");
+  CHECK(clean[1]["content"][1] == messages[1]["content"][1]);
+  CHECK(clean[2]["content"].is_null());
+  CHECK(clean[2]["tool_calls"][0]["function"]["arguments"] == "{\"a\":\"json\"}");
+  // Names are identifiers, not text: left as recorded.
+  CHECK(clean[2]["tool_calls"][0]["function"]["name"] == "get<|call|>");
+  CHECK(clean[3]["content"] == "ok");
+  CHECK(clean[3]["tool_call_id"] == "c1");
+  // Text without control tokens is untouched, including lookalikes.
+  Json plain = Json::array({{{"role", "user"}, {"content", "a <| b |> <|unknown|>"}}});
+  CHECK(SanitizeHarmonyTokens(plain) == plain);
+}
+
+TEST_CASE("Recorded tools are declared once each, in first-appearance order", "[Runner]") {
+  auto call = [](const char* name) {
+    return Json{{"id", "x"}, {"type", "function"},
+                {"function", {{"name", name}, {"arguments", "{}"}}}};
+  };
+  datasets::Round first;
+  first.messages = Json::array({{{"role", "user"}, {"content", "q"}},
+                                {{"role", "assistant"}, {"tool_calls", {call("search")}}}});
+  datasets::Round second;
+  second.messages = first.messages;
+  second.messages.push_back(
+      {{"role", "assistant"}, {"tool_calls", {call("book"), call("search")}}});
+  Json tools = DeclareRecordedTools({&first, &second});
+  REQUIRE(tools.size() == 2);
+  CHECK(tools[0]["function"]["name"] == "search");
+  CHECK(tools[1]["function"]["name"] == "book");
+  CHECK(tools[0]["type"] == "function");
+  CHECK(tools[0]["function"]["parameters"]["type"] == "object");
+  datasets::Round none;
+  none.messages = Json::array({{{"role", "user"}, {"content", "q"}}});
+  CHECK(DeclareRecordedTools({&none}) == Json::array());
+}
+
+TEST_CASE("Only harmony-shaped failures are retried", "[Runner]") {
+  CHECK(IsRetryableAgenticFailure("stream_error: unexpected token"));
+  CHECK(IsRetryableAgenticFailure("http_400"));
+  CHECK(IsRetryableAgenticFailure("http_500"));
+  CHECK_FALSE(IsRetryableAgenticFailure("http_503"));
+  CHECK_FALSE(IsRetryableAgenticFailure("timeout"));
+  CHECK_FALSE(IsRetryableAgenticFailure("truncated_stream"));
+  CHECK_FALSE(IsRetryableAgenticFailure("transport: reset"));
+}
+
+}  // namespace
+}  // namespace kvbench::runner
