@@ -13,6 +13,8 @@ PACKAGES=(
   catch2 libsqlite3-dev cppzmq-dev libzmq3-dev libcli11-dev
   # used by the end-to-end tests
   curl
+  # the load balancer in front of 2+ replicas (agent/tiers; ../shared/reference/caddy.md)
+  caddy
   # used by the benchmarks (tests/bench)
   wrk
 )

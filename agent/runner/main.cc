@@ -2,8 +2,6 @@
 //   kv-runner --base-url URL --model M --num-users C --num-rounds R --dataset CODE
 //             --dataset-path P [--sessions N] [--isl I] [--osl O] --output J --summary S ...
 //   kv-runner inspect --dataset CODE --dataset-path P [--num-rounds N] [--json]
-#include <signal.h>
-
 #include <atomic>
 #include <iostream>
 
@@ -13,25 +11,9 @@
 #include "agent/runner/replay_command.h"
 #include "agent/runner/runner_options.h"
 #include "common/cli/command_line.h"
+#include "common/cli/stop_flag.h"
 #include "common/log/logging.h"
 #include "common/status/exit_code.h"
-
-namespace {
-
-std::atomic<bool> g_stop{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
-
-void OnStopSignal(int) { g_stop.store(true); }
-
-void InstallStopHandlers() {
-  struct sigaction action {};
-  action.sa_handler = OnStopSignal;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using kvbench::runner::RunnerOptions;
@@ -82,8 +64,7 @@ int main(int argc, char** argv) {
                                                 inspect_min_chunk, inspect_json, std::cout);
   } else {
     options.request_timeout = absl::Seconds(request_timeout_s);
-    InstallStopHandlers();
-    status = kvbench::runner::RunReplayCommand(options, &g_stop);
+    status = kvbench::runner::RunReplayCommand(options, kvbench::InstallStopFlag());
   }
   if (!status.ok()) std::cerr << "kv-runner: " << status.message() << "\n";
   return kvbench::ExitCodeForStatus(status);

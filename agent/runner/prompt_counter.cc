@@ -143,6 +143,7 @@ absl::StatusOr<std::vector<PromptCount>> PromptCounter::Count(
   base.url = url_;
   base.headers = {{"Content-Type", "application/json"}};
   base.timeout = timeout_;
+  base.chunked_body = true;  // as the replay's requests (async_http_client.h)
   CountRun run(client_, std::move(base), &bodies, stop_);
   return run.Run(std::min<int>(kPromptCountConcurrency, static_cast<int>(bodies.size())));
 }

@@ -44,6 +44,7 @@ AsyncHttpRequest ChatRequest(const RunnerOptions& options, const std::string& us
   request.url = options.base_url + "/v1/chat/completions";
   request.headers = {{"Content-Type", "application/json"}, {"x-user-id", user_id}};
   request.body = body;
+  request.chunked_body = true;  // never truncated by a Go proxy in front (async_http_client.h)
   request.timeout = options.request_timeout;
   return request;
 }

@@ -46,6 +46,12 @@ struct AsyncHttpRequest {
   std::string url;              // http://host:port/path?query
   HttpHeaders headers;
   absl::string_view body;
+  // POST the body with Transfer-Encoding: chunked (one chunk) instead of Content-Length. Behind a
+  // Go reverse proxy (Caddy 2.6.2) a Content-Length body has a race: an upstream that answers
+  // within microseconds of the body makes the proxy close the upstream connection mid-response
+  // and return a clean but empty 200 (golang/go#40747, reference/caddy.md). A chunked body ends
+  // with its terminator, read before the upstream sees the request, so the race cannot happen.
+  bool chunked_body = false;
   // Whole exchange, start to last byte. Zero = no limit.
   absl::Duration timeout = kDefaultHttpTimeout;
   absl::Duration connect_timeout = kDefaultHttpConnectTimeout;

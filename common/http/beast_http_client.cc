@@ -141,7 +141,15 @@ absl::Status Prepare(const AsyncHttpRequest& request, ExchangeParams* params) {
     absl::StrAppend(&head, name, ": ", value, "\r\n");
   }
   if (!has_host) absl::StrAppend(&head, "Host: ", url->authority, "\r\n");
-  if (request.method == "POST") {
+  if (request.method == "POST" && request.chunked_body) {
+    head.append("Transfer-Encoding: chunked\r\n");
+    if (!request.body.empty()) {
+      params->chunk_prefix = absl::StrCat(absl::Hex(request.body.size()), "\r\n");
+      params->chunk_suffix = "\r\n0\r\n\r\n";
+    } else {
+      params->chunk_suffix = "0\r\n\r\n";
+    }
+  } else if (request.method == "POST") {
     absl::StrAppend(&head, "Content-Length: ", request.body.size(), "\r\n");
   }
   head.append("\r\n");

@@ -163,8 +163,9 @@ void BeastHttpClientExchange::OnConnected(beast::error_code error) {
 }
 
 void BeastHttpClientExchange::Write() {
-  const std::array<asio::const_buffer, 2> buffers = {
-      asio::buffer(params_.head), asio::buffer(params_.body.data(), params_.body.size())};
+  const std::array<asio::const_buffer, 4> buffers = {
+      asio::buffer(params_.head), asio::buffer(params_.chunk_prefix),
+      asio::buffer(params_.body.data(), params_.body.size()), asio::buffer(params_.chunk_suffix)};
   asio::async_write(
       connection_->socket, buffers,
       [self = shared_from_this()](beast::error_code error, size_t) { self->OnWritten(error); });

@@ -41,6 +41,9 @@ struct ExchangeParams {
   std::string key;   // host:port as the URL spells it: the pool's key
   std::string head;  // request line and headers, serialized, up to the blank line
   absl::string_view body;
+  // Chunked body: written as chunk_prefix, body, chunk_suffix (both empty otherwise).
+  std::string chunk_prefix;  // "<hex size>\r\n", empty for an empty body
+  std::string chunk_suffix;  // "\r\n0\r\n\r\n", or "0\r\n\r\n" for an empty body
   bool close_after = false;  // the request asked for Connection: close
   absl::Duration timeout;
   absl::Duration connect_timeout;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -10,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "common/http/curl_multi_http_client.h"
+#include "common/http/curl_status.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench {
@@ -118,12 +120,21 @@ absl::Status CurlExchange::PrepareOrFail(const AsyncHttpRequest& request) {
                       ToCurlMillis(request.connect_timeout, "connect timeout"));
   if (easy_ == nullptr) KV_RETURN_IF_ERROR(MakeHandle());
   KV_RETURN_IF_ERROR(BuildHeaders(request.headers, &headers_));
+  const bool chunked = post_ && request.chunked_body;
+  if (chunked) KV_RETURN_IF_ERROR(AppendHeader("Transfer-Encoding: chunked", &headers_));
   OptionSetter set(easy_);
   set(CURLOPT_URL, request.url.c_str());
   set(CURLOPT_TIMEOUT_MS, timeout_ms);
   set(CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
   set(CURLOPT_HTTPHEADER, headers_);
-  if (post_) {
+  if (chunked) {
+    upload_ = request.body;
+    set(CURLOPT_POST, 1L);
+    set(CURLOPT_POSTFIELDS, static_cast<const char*>(nullptr));
+    set(CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(-1));
+    set(CURLOPT_READFUNCTION, &CurlExchange::OnUploadBytes);
+    set(CURLOPT_READDATA, this);
+  } else if (post_) {
     set(CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
     // Never null: with null POSTFIELDS curl would read the body from stdin.
     set(CURLOPT_POSTFIELDS, request.body.data() != nullptr ? request.body.data() : "");
@@ -131,6 +142,14 @@ absl::Status CurlExchange::PrepareOrFail(const AsyncHttpRequest& request) {
     set(CURLOPT_HTTPGET, 1L);
   }
   return set.result();
+}
+
+size_t CurlExchange::OnUploadBytes(char* buffer, size_t size, size_t count, void* user) {
+  auto* self = static_cast<CurlExchange*>(user);
+  const size_t n = std::min(size * count, self->upload_.size());
+  std::memcpy(buffer, self->upload_.data(), n);
+  self->upload_.remove_prefix(n);
+  return n;  // 0 once all is sent: curl then writes the terminating chunk
 }
 
 absl::Status CurlExchange::MakeHandle() {
@@ -204,27 +223,7 @@ absl::Status CurlExchange::CancelledStatus(absl::string_view why) const {
 absl::Status CurlExchange::ResultStatus(CURLcode code) const {
   if (code == CURLE_OK) return absl::OkStatus();
   if (aborted_by_observer_) return CancelledStatus("aborted by OnBody");
-  const std::string message =
-      absl::StrCat(Describe(), ": ", error_[0] != '\0' ? error_ : curl_easy_strerror(code),
-                   " (curl error ", static_cast<int>(code), ")");
-  switch (code) {
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_CONNECT:
-    case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:  // the peer closed the connection before the body ended
-      return absl::UnavailableError(message);
-    case CURLE_OPERATION_TIMEDOUT:
-      return absl::DeadlineExceededError(message);
-    case CURLE_ABORTED_BY_CALLBACK:
-      return absl::CancelledError(message);
-    case CURLE_URL_MALFORMAT:
-    case CURLE_UNSUPPORTED_PROTOCOL:
-      return absl::InvalidArgumentError(message);
-    default:
-      return absl::InternalError(message);
-  }
+  return CurlCodeToStatus(code, Describe(), error_);
 }
 
 }  // namespace kvbench

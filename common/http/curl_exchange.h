@@ -55,6 +55,8 @@ class CurlExchange {
   // curl's CURLOPT_HEADERFUNCTION and CURLOPT_WRITEFUNCTION.
   static size_t OnHeaderLine(char* data, size_t size, size_t count, void* user);
   static size_t OnBodyBytes(char* data, size_t size, size_t count, void* user);
+  // Feeds a chunked upload (AsyncHttpRequest::chunked_body) from upload_.
+  static size_t OnUploadBytes(char* buffer, size_t size, size_t count, void* user);
 
   absl::Status PrepareOrFail(const AsyncHttpRequest& request);
   // Makes the handle, with the options every exchange shares.
@@ -65,6 +67,7 @@ class CurlExchange {
   CURL* easy_ = nullptr;
   AsyncHttpObserver* observer_ = nullptr;
   bool post_ = false;
+  absl::string_view upload_;  // the rest of a chunked body not yet handed to curl
   std::string url_;
   curl_slist* headers_ = nullptr;
   absl::Status failure_;

@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "common/http/curl_status.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -178,28 +179,7 @@ absl::Status ToStatus(CURLcode code, const Transfer& transfer, const HttpRequest
     return absl::CancelledError(
         absl::StrCat(request.method, " ", request.url, ": aborted by the chunk callback"));
   }
-  const std::string message =
-      absl::StrCat(request.method, " ", request.url, ": ",
-                   error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(code),
-                   " (curl error ", static_cast<int>(code), ")");
-  switch (code) {
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_CONNECT:
-    case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:  // the peer closed the connection before the body ended
-      return absl::UnavailableError(message);
-    case CURLE_OPERATION_TIMEDOUT:
-      return absl::DeadlineExceededError(message);
-    case CURLE_ABORTED_BY_CALLBACK:
-      return absl::CancelledError(message);
-    case CURLE_URL_MALFORMAT:
-    case CURLE_UNSUPPORTED_PROTOCOL:
-      return absl::InvalidArgumentError(message);
-    default:
-      return absl::InternalError(message);
-  }
+  return CurlCodeToStatus(code, absl::StrCat(request.method, " ", request.url), error_buffer);
 }
 
 std::once_flag g_curl_init_once;

@@ -5,6 +5,7 @@ namespace kvbench::kvctl {
 void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddVersionCommand(app, context);
   AddPlanCommand(app, context);
+  AddRunCommand(app, context);
 }
 
 }  // namespace kvbench::kvctl

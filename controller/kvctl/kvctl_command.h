@@ -20,6 +20,7 @@ struct KvctlContext {
 
 void AddVersionCommand(CLI::App* app, KvctlContext* context);
 void AddPlanCommand(CLI::App* app, KvctlContext* context);
+void AddRunCommand(CLI::App* app, KvctlContext* context);
 
 // Builds the whole kvctl command tree; tests drive it with their own streams.
 void AddAllCommands(CLI::App* app, KvctlContext* context);

@@ -22,6 +22,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/http/beast_http_client.h"
+#include "tests/component/async_http_client_contract.h"
+#include "tests/support/http_client_test_helpers.h"
+#include "tests/support/recording_http_observer.h"
 #include "tests/support/test_http_server.h"
 #include "tests/support/unused_port.h"
 #include "tests/support/wait_for.h"
@@ -29,124 +32,26 @@
 namespace kvbench {
 namespace {
 
+using testing::AsyncGet;
+using testing::kHttpTestTimeout;
+using testing::StartTestHttpServer;
 using testing::TestHttpServer;
 using testing::WaitFor;
 using Request = TestHttpServer::Request;
 using Response = TestHttpServer::Response;
 using StreamWriter = TestHttpServer::StreamWriter;
 
-// Short, so the timeout test is quick; far longer than any loopback exchange.
-constexpr absl::Duration kShortTimeout = absl::Milliseconds(200);
-// Bounds every other exchange and wait, so a broken client fails a test instead of hanging it.
-constexpr absl::Duration kTestTimeout = absl::Seconds(10);
-
-// Records one exchange's callbacks (or several, one after another) for the test thread.
-class Recorder final : public AsyncHttpObserver {
- public:
-  // Runs on the I/O thread after each OnBody with the body so far; returns OnBody's answer.
-  using BodyHook = std::function<bool(const std::string& body)>;
-
-  explicit Recorder(BodyHook hook = nullptr) : hook_(std::move(hook)) {}
-
-  void OnHeaders(int http_status, MonotonicTime arrival) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    events_ += 'H';
-    http_status_ = http_status;
-    stamps_.push_back(arrival);
-  }
-  bool OnBody(absl::string_view bytes, MonotonicTime arrival) override {
-    std::string body;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      events_ += 'B';
-      body_.append(bytes.data(), bytes.size());
-      stamps_.push_back(arrival);
-      body = body_;
-    }
-    return hook_ ? hook_(body) : true;
-  }
-  void OnComplete(absl::Status status, MonotonicTime end) override {
-    // Notified under the lock: once Wait() returns, this thread no longer touches the recorder.
-    std::lock_guard<std::mutex> lock(mu_);
-    events_ += 'C';
-    status_ = std::move(status);
-    stamps_.push_back(end);
-    ++completions_;
-    done_.notify_all();
-  }
-
-  // True once OnComplete came (within `timeout`).
-  bool Wait(absl::Duration timeout = kTestTimeout) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return done_.wait_for(lock, absl::ToChronoMilliseconds(timeout),
-                          [&] { return completions_ > 0; });
-  }
-  bool done() const {
-    return Locked([&] { return completions_ > 0; });
-  }
-  int completions() const {
-    return Locked([&] { return completions_; });
-  }
-  absl::Status status() const {
-    return Locked([&] { return status_; });
-  }
-  int http_status() const {
-    return Locked([&] { return http_status_; });
-  }
-  std::string body() const {
-    return Locked([&] { return body_; });
-  }
-  // 'H' per OnHeaders, 'B' per OnBody, 'C' per OnComplete, in order.
-  std::string events() const {
-    return Locked([&] { return events_; });
-  }
-  bool StampsNonDecreasing() const {
-    return Locked([&] { return std::is_sorted(stamps_.begin(), stamps_.end()); });
-  }
-
- private:
-  template <typename F>
-  auto Locked(F f) const -> decltype(f()) {
-    std::lock_guard<std::mutex> lock(mu_);
-    return f();
-  }
-
-  const BodyHook hook_;
-  mutable std::mutex mu_;
-  std::condition_variable done_;
-  std::string events_;
-  int http_status_ = 0;
-  std::string body_;
-  std::vector<MonotonicTime> stamps_;
-  absl::Status status_;
-  int completions_ = 0;
-};
-
-std::unique_ptr<TestHttpServer> StartServer() {
-  absl::StatusOr<std::unique_ptr<TestHttpServer>> server = TestHttpServer::Create();
-  REQUIRE(server.ok());
-  return *std::move(server);
-}
+using Recorder = testing::RecordingHttpObserver;
 
 std::unique_ptr<BeastHttpClient> MakeClient(int io_threads = 1) {
   BeastHttpClient::Options options;
   options.io_threads = io_threads;
-  absl::StatusOr<std::unique_ptr<BeastHttpClient>> client = BeastHttpClient::Create(options);
-  REQUIRE(client.ok());
-  return *std::move(client);
-}
-
-AsyncHttpRequest Get(const std::string& url) {
-  AsyncHttpRequest request;
-  request.method = "GET";
-  request.url = url;
-  request.timeout = kTestTimeout;
-  return request;
+  return testing::RequireValue(BeastHttpClient::Create(options));
 }
 
 TEST_CASE("BeastHttpClient: streamed chunks arrive one by one, in order, stamped", "[http]") {
   constexpr int kChunks = 5;
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   TestHttpServer* raw_server = server.get();
   server->HandleStream("/v1/completions", [raw_server](const Request&, StreamWriter& writer) {
     writer.SetHead(200, {{"Content-Type", "text/event-stream"}});
@@ -157,16 +62,17 @@ TEST_CASE("BeastHttpClient: streamed chunks arrive one by one, in order, stamped
       if (!raw_server->AwaitGate(absl::StrCat("got-", i), absl::Seconds(5))) return;
     }
   });
-  Recorder recorder([raw_server](const std::string& body) {
+  Recorder recorder([raw_server](absl::string_view body) {
     int events = 0;
-    for (size_t at = body.find("\n\n"); at != std::string::npos; at = body.find("\n\n", at + 2)) {
+    for (size_t at = body.find("\n\n"); at != absl::string_view::npos;
+         at = body.find("\n\n", at + 2)) {
       ++events;
     }
     if (events > 0) raw_server->OpenGate(absl::StrCat("got-", events - 1));
     return true;
   });
   auto client = MakeClient();
-  AsyncHttpRequest request = Get(server->url("/v1/completions"));
+  AsyncHttpRequest request = AsyncGet(server->url("/v1/completions"));
   request.method = "POST";
   request.body = "{}";
 
@@ -185,11 +91,11 @@ TEST_CASE("BeastHttpClient: streamed chunks arrive one by one, in order, stamped
 }
 
 TEST_CASE("BeastHttpClient: an HTTP error status is a response, completed OK", "[http]") {
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   auto client = MakeClient();
   Recorder recorder;
 
-  client->Start(Get(server->url("/nothing-here")), &recorder);
+  client->Start(AsyncGet(server->url("/nothing-here")), &recorder);
 
   REQUIRE(recorder.Wait());
   CHECK(recorder.status().ok());
@@ -201,7 +107,7 @@ TEST_CASE("BeastHttpClient: an HTTP error status is a response, completed OK", "
 TEST_CASE("BeastHttpClient: a POST delivers its body and headers exactly", "[http]") {
   std::mutex mu;
   std::vector<Request> seen;
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("POST", "/v1/chat/completions", [&](const Request& request) {
     std::lock_guard<std::mutex> lock(mu);
     seen.push_back(request);
@@ -211,7 +117,7 @@ TEST_CASE("BeastHttpClient: a POST delivers its body and headers exactly", "[htt
   std::string body = R"({"messages":[{"role":"user","content":")";
   for (int i = 0; body.size() < (1 << 20); ++i) body += static_cast<char>('a' + i % 26);
   body += R"("}]})";
-  AsyncHttpRequest request = Get(server->url("/v1/chat/completions?stream=1"));
+  AsyncHttpRequest request = AsyncGet(server->url("/v1/chat/completions?stream=1"));
   request.method = "POST";
   request.headers = {{"Content-Type", "application/json"}, {"x-user-id", "user-17"}};
   request.body = body;
@@ -232,14 +138,12 @@ TEST_CASE("BeastHttpClient: a POST delivers its body and headers exactly", "[htt
 }
 
 TEST_CASE("BeastHttpClient: a large response body arrives intact", "[http]") {
-  std::string big(4 << 20, '\0');
-  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>('a' + i % 26);
-  auto server = StartServer();
-  server->Handle("GET", "/big", [&big](const Request&) { return Response{200, {}, big}; });
+  auto server = StartTestHttpServer();
+  const std::string big = testing::RouteBigBody(*server);
   auto client = MakeClient();
   Recorder recorder;
 
-  client->Start(Get(server->url("/big")), &recorder);
+  client->Start(AsyncGet(server->url("/big")), &recorder);
 
   REQUIRE(recorder.Wait());
   REQUIRE(recorder.status().ok());
@@ -249,17 +153,15 @@ TEST_CASE("BeastHttpClient: a large response body arrives intact", "[http]") {
 TEST_CASE("BeastHttpClient: 100 concurrent exchanges complete on kept-alive connections",
           "[http]") {
   constexpr int kConcurrent = 100;
-  auto server = StartServer();
-  server->Handle("GET", "/echo", [](const Request& request) {
-    return Response{200, {}, request.target};
-  });
+  auto server = StartTestHttpServer();
+  testing::RouteEcho(*server);
   auto client = MakeClient(/*io_threads=*/2);
 
   for (int wave = 0; wave < 2; ++wave) {
     std::vector<std::unique_ptr<Recorder>> recorders;
     for (int i = 0; i < kConcurrent; ++i) {
       recorders.push_back(std::make_unique<Recorder>());
-      client->Start(Get(server->url(absl::StrCat("/echo?w=", wave, "&i=", i))),
+      client->Start(AsyncGet(server->url(absl::StrCat("/echo?w=", wave, "&i=", i))),
                     recorders.back().get());
     }
     for (int i = 0; i < kConcurrent; ++i) {
@@ -305,7 +207,7 @@ class Chain final : public AsyncHttpObserver {
 
   std::vector<std::string> Wait() {
     std::unique_lock<std::mutex> lock(mu_);
-    done_.wait_for(lock, absl::ToChronoMilliseconds(kTestTimeout),
+    done_.wait_for(lock, absl::ToChronoMilliseconds(kHttpTestTimeout),
                    [&] { return static_cast<int>(bodies_.size()) >= rounds_; });
     return bodies_;
   }
@@ -322,12 +224,12 @@ class Chain final : public AsyncHttpObserver {
 
 TEST_CASE("BeastHttpClient: Start from OnComplete chains requests on one connection", "[http]") {
   constexpr int kRounds = 50;
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("POST", "/ping", [](const Request& request) {
     return Response{200, {}, "pong " + request.body};
   });
   auto client = MakeClient(/*io_threads=*/2);
-  AsyncHttpRequest request = Get(server->url("/ping"));
+  AsyncHttpRequest request = AsyncGet(server->url("/ping"));
   request.method = "POST";
   request.body = "round";
   Chain chain(client.get(), request, kRounds);
@@ -341,88 +243,45 @@ TEST_CASE("BeastHttpClient: Start from OnComplete chains requests on one connect
   CHECK(server->connections_accepted() == 1);
 }
 
+TEST_CASE("BeastHttpClient: a chunked POST body arrives exactly, and plain POSTs still work", "[http]") {
+  auto server = StartTestHttpServer();
+  auto client = MakeClient();
+
+  testing::CheckChunkedPostBodyArrivesExactly(*server, *client);
+}
+
 TEST_CASE("BeastHttpClient: connection refused is UNAVAILABLE", "[http]") {
   auto client = MakeClient();
-  const std::string url = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort(), "/x");
-  Recorder recorder;
 
-  client->Start(Get(url), &recorder);
-
-  REQUIRE(recorder.Wait());
-  CHECK(absl::IsUnavailable(recorder.status()));
-  CHECK(absl::StrContains(recorder.status().message(), "GET " + url));
-  CHECK(recorder.events() == "C");
+  testing::CheckConnectionRefusedIsUnavailable(*client);
 }
 
 TEST_CASE("BeastHttpClient: a stream cut short is UNAVAILABLE, never OK", "[http]") {
-  auto server = StartServer();
-  server->HandleStream("/cut", [](const Request&, StreamWriter& writer) {
-    writer.Write("partial");
-    writer.Abort();  // FIN without the terminating zero-length chunk
-  });
+  auto server = StartTestHttpServer();
   auto client = MakeClient();
-  Recorder recorder;
 
-  client->Start(Get(server->url("/cut")), &recorder);
-
-  REQUIRE(recorder.Wait());
-  CHECK(absl::IsUnavailable(recorder.status()));
-  CHECK(recorder.body() == "partial");  // what came is delivered, then the error
+  testing::CheckStreamCutShortIsUnavailable(*server, *client);
 }
 
 TEST_CASE("BeastHttpClient: a server slower than the timeout is DEADLINE_EXCEEDED", "[http]") {
-  auto server = StartServer();
-  TestHttpServer* raw_server = server.get();
-  server->Handle("GET", "/slow", [raw_server](const Request&) {
-    raw_server->AwaitGate("release");
-    return Response{200, {}, "late"};
-  });
+  auto server = StartTestHttpServer();
   auto client = MakeClient();
-  AsyncHttpRequest request = Get(server->url("/slow"));
-  request.timeout = kShortTimeout;
-  Recorder recorder;
 
-  client->Start(request, &recorder);
-  const bool completed = recorder.Wait();
-  server->OpenGate("release");  // lets the handler's thread finish
-
-  REQUIRE(completed);
-  CHECK(absl::IsDeadlineExceeded(recorder.status()));
-  CHECK(absl::StrContains(recorder.status().message(), "/slow"));
-  CHECK(WaitFor([&] { return client->in_flight() == 0; }));
+  testing::CheckSlowResponseIsDeadlineExceeded(*server, *client);
 }
 
+// The aborted connection is not reused.
 TEST_CASE("BeastHttpClient: OnBody returning false is CANCELLED", "[http]") {
-  auto server = StartServer();
-  TestHttpServer* raw_server = server.get();
-  server->HandleStream("/stream", [raw_server](const Request&, StreamWriter& writer) {
-    writer.Write("first");
-    if (raw_server->AwaitGate("client-done")) writer.Write("second");
-  });
-  server->Handle("GET", "/after", [](const Request&) { return Response{200, {}, "ok"}; });
+  auto server = StartTestHttpServer();
   auto client = MakeClient();
-  Recorder aborting([](const std::string&) { return false; });
 
-  client->Start(Get(server->url("/stream")), &aborting);
-  const bool completed = aborting.Wait();
-  server->OpenGate("client-done");
-
-  REQUIRE(completed);
-  CHECK(absl::IsCancelled(aborting.status()));
-  CHECK(aborting.events() == "HBC");
-  CHECK(aborting.body() == "first");
-  // The client stays usable (the aborted connection is not reused).
-  Recorder after;
-  client->Start(Get(server->url("/after")), &after);
-  REQUIRE(after.Wait());
-  CHECK(after.status().ok());
-  CHECK(after.body() == "ok");
+  testing::CheckOnBodyFalseIsCancelled(*server, *client);
 }
 
 TEST_CASE("BeastHttpClient: Shutdown cancels exchanges in flight and refuses later ones",
           "[http]") {
   constexpr int kExchanges = 10;
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   TestHttpServer* raw_server = server.get();
   server->Handle("GET", "/hang", [raw_server](const Request&) {
     raw_server->AwaitGate("release");
@@ -432,11 +291,11 @@ TEST_CASE("BeastHttpClient: Shutdown cancels exchanges in flight and refuses lat
   std::vector<std::unique_ptr<Recorder>> recorders;
   for (int i = 0; i < kExchanges; ++i) {
     recorders.push_back(std::make_unique<Recorder>());
-    client->Start(Get(server->url("/hang")), recorders.back().get());
+    client->Start(AsyncGet(server->url("/hang")), recorders.back().get());
   }
   // One more observer starts its next request from the cancelled OnComplete, on an I/O thread.
-  Chain chain(client.get(), Get(server->url("/hang")), 2);
-  client->Start(Get(server->url("/hang")), &chain);
+  Chain chain(client.get(), AsyncGet(server->url("/hang")), 2);
+  client->Start(AsyncGet(server->url("/hang")), &chain);
   REQUIRE(WaitFor([&] { return server->requests_received() == kExchanges + 1; }));
 
   client->Shutdown();
@@ -453,7 +312,7 @@ TEST_CASE("BeastHttpClient: Shutdown cancels exchanges in flight and refuses lat
   CHECK(client->in_flight() == 0);
 
   Recorder late;
-  client->Start(Get(server->url("/hang")), &late);
+  client->Start(AsyncGet(server->url("/hang")), &late);
   CHECK(late.done());  // at once
   CHECK(absl::IsCancelled(late.status()));
   client->Shutdown();  // idempotent
@@ -461,15 +320,13 @@ TEST_CASE("BeastHttpClient: Shutdown cancels exchanges in flight and refuses lat
 }
 
 TEST_CASE("BeastHttpClient: Connection: close from the server is honored", "[http]") {
-  auto server = StartServer();
-  server->Handle("GET", "/once", [](const Request&) {
-    return Response{200, {{"Connection", "close"}}, "bye"};
-  });
+  auto server = StartTestHttpServer();
+  testing::RouteClosingResponse(*server);
   auto client = MakeClient();
 
   for (int i = 0; i < 3; ++i) {
     Recorder recorder;
-    client->Start(Get(server->url("/once")), &recorder);
+    client->Start(AsyncGet(server->url("/once")), &recorder);
     REQUIRE(recorder.Wait());
     REQUIRE(recorder.status().ok());
     CHECK(recorder.body() == "bye");
@@ -518,7 +375,7 @@ class ScriptedServer {
     char buffer[4096];
     while (data.find("\r\n\r\n") == std::string::npos) {
       pollfd poll_fd{fd, POLLIN, 0};
-      if (::poll(&poll_fd, 1, static_cast<int>(absl::ToInt64Milliseconds(kTestTimeout))) <= 0) {
+      if (::poll(&poll_fd, 1, static_cast<int>(absl::ToInt64Milliseconds(kHttpTestTimeout))) <= 0) {
         return false;
       }
       const ssize_t got = ::recv(fd, buffer, sizeof(buffer), 0);
@@ -573,14 +430,14 @@ TEST_CASE("BeastHttpClient: a kept-alive connection the server closed is replace
   auto client = MakeClient();
 
   Recorder first;
-  client->Start(Get(server.url("/a")), &first);
+  client->Start(AsyncGet(server.url("/a")), &first);
   REQUIRE(first.Wait());
   REQUIRE(first.status().ok());
   CHECK(first.body() == "first");
   if (close_when_idle) REQUIRE(WaitFor([&] { return server.closed() == 1; }));
 
   Recorder second;
-  client->Start(Get(server.url("/b")), &second);
+  client->Start(AsyncGet(server.url("/b")), &second);
   REQUIRE(second.Wait());
 
   CHECK(second.status().ok());
@@ -594,7 +451,7 @@ TEST_CASE("BeastHttpClient: a new connection closed before any response is UNAVA
   auto client = MakeClient();
   Recorder recorder;
 
-  client->Start(Get(server.url("/x")), &recorder);
+  client->Start(AsyncGet(server.url("/x")), &recorder);
 
   REQUIRE(recorder.Wait());
   CHECK(absl::IsUnavailable(recorder.status()));
@@ -609,7 +466,7 @@ TEST_CASE("BeastHttpClient: a body delimited by the connection's end completes O
   auto client = MakeClient();
   Recorder recorder;
 
-  client->Start(Get(server.url("/x")), &recorder);
+  client->Start(AsyncGet(server.url("/x")), &recorder);
 
   REQUIRE(recorder.Wait());
   CHECK(recorder.status().ok());
@@ -623,15 +480,15 @@ TEST_CASE("BeastHttpClient: bad requests complete INVALID_ARGUMENT", "[http]") {
   for (const char* bad_url : {"", "ftp://127.0.0.1/x", "https://127.0.0.1/x", "http://",
                               "http://[::1/x", "http://127.0.0.1:99999/x", "http://127.0.0.1:8a/x",
                               "http://user@127.0.0.1:80/x", "http://127.0.0.1:80/a b"}) {
-    requests.push_back(Get(bad_url));
+    requests.push_back(AsyncGet(bad_url));
   }
-  requests.push_back(Get(url));
+  requests.push_back(AsyncGet(url));
   requests.back().method = "PUT";
-  requests.push_back(Get(url));
+  requests.push_back(AsyncGet(url));
   requests.back().body = "a GET with a body";
-  requests.push_back(Get(url));
+  requests.push_back(AsyncGet(url));
   requests.back().headers = {{"X-A", "1\r\nX-B: 2"}};
-  requests.push_back(Get(url));
+  requests.push_back(AsyncGet(url));
   requests.back().timeout = absl::Milliseconds(-1);
 
   for (const AsyncHttpRequest& request : requests) {

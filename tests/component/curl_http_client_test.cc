@@ -20,38 +20,28 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/http/curl_http_client.h"
+#include "tests/support/http_client_test_helpers.h"
 #include "tests/support/unused_port.h"
 #include "tests/support/test_http_server.h"
 
 namespace kvbench {
 namespace {
 
+using testing::kHttpTestTimeout;
+using testing::StartTestHttpServer;
 using testing::TestHttpServer;
 using Request = TestHttpServer::Request;
 using Response = TestHttpServer::Response;
 using StreamWriter = TestHttpServer::StreamWriter;
 
-// Short, so the timeout test is quick; far longer than any loopback exchange.
-constexpr absl::Duration kShortTimeout = absl::Milliseconds(200);
-// Bounds every other exchange, so a broken client fails a test instead of hanging it.
-constexpr absl::Duration kTestTimeout = absl::Seconds(10);
-
-std::unique_ptr<TestHttpServer> StartServer() {
-  absl::StatusOr<std::unique_ptr<TestHttpServer>> server = TestHttpServer::Create();
-  REQUIRE(server.ok());
-  return *std::move(server);
-}
-
 std::unique_ptr<CurlHttpClient> MakeClient() {
-  absl::StatusOr<std::unique_ptr<CurlHttpClient>> client = CurlHttpClient::Create();
-  REQUIRE(client.ok());
-  return *std::move(client);
+  return testing::RequireValue(CurlHttpClient::Create());
 }
 
 HttpRequest GetRequest(const std::string& url) {
   HttpRequest request;
   request.url = url;
-  request.timeout = kTestTimeout;
+  request.timeout = kHttpTestTimeout;
   return request;
 }
 
@@ -76,7 +66,7 @@ class ScopedEnv {
 };
 
 TEST_CASE("CurlHttpClient: GET returns status, body and headers", "[http]") {
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("GET", "/hello", [](const Request& request) {
     return Response{200, {{"X-Kv-Echo", request.target}, {"Content-Type", "text/plain"}},
                     "hello world"};
@@ -94,7 +84,7 @@ TEST_CASE("CurlHttpClient: GET returns status, body and headers", "[http]") {
 }
 
 TEST_CASE("CurlHttpClient: POST JSON delivers body, Content-Type and headers", "[http]") {
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("POST", "/v1/completions", [](const Request& request) {
     return Response{200,
                     {{"X-Got-Content-Type", request.Header("Content-Type").value_or("")},
@@ -106,7 +96,7 @@ TEST_CASE("CurlHttpClient: POST JSON delivers body, Content-Type and headers", "
 
   SECTION("PostJson") {
     absl::StatusOr<HttpResponse> response =
-        client->PostJson(server->url("/v1/completions"), json, kTestTimeout);
+        client->PostJson(server->url("/v1/completions"), json, kHttpTestTimeout);
     REQUIRE(response.ok());
     CHECK(response->status == 200);
     CHECK(response->body == json);
@@ -125,28 +115,27 @@ TEST_CASE("CurlHttpClient: POST JSON delivers body, Content-Type and headers", "
 }
 
 TEST_CASE("CurlHttpClient: HTTP error statuses are responses, not errors", "[http]") {
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("GET", "/boom", [](const Request&) { return Response{500, {}, "boom"}; });
   auto client = MakeClient();
 
-  absl::StatusOr<HttpResponse> missing = client->Get(server->url("/nothing-here"), kTestTimeout);
+  absl::StatusOr<HttpResponse> missing =
+      client->Get(server->url("/nothing-here"), kHttpTestTimeout);
   REQUIRE(missing.ok());
   CHECK(missing->status == 404);
 
-  absl::StatusOr<HttpResponse> failing = client->Get(server->url("/boom"), kTestTimeout);
+  absl::StatusOr<HttpResponse> failing = client->Get(server->url("/boom"), kHttpTestTimeout);
   REQUIRE(failing.ok());
   CHECK(failing->status == 500);
   CHECK(failing->body == "boom");
 }
 
 TEST_CASE("CurlHttpClient: large bodies arrive intact", "[http]") {
-  std::string big(4 << 20, '\0');
-  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>('a' + i % 26);
-  auto server = StartServer();
-  server->Handle("GET", "/big", [&big](const Request&) { return Response{200, {}, big}; });
+  auto server = StartTestHttpServer();
+  const std::string big = testing::RouteBigBody(*server);
   auto client = MakeClient();
 
-  absl::StatusOr<HttpResponse> response = client->Get(server->url("/big"), kTestTimeout);
+  absl::StatusOr<HttpResponse> response = client->Get(server->url("/big"), kHttpTestTimeout);
 
   REQUIRE(response.ok());
   CHECK(response->body.size() == big.size());
@@ -157,7 +146,7 @@ TEST_CASE("CurlHttpClient: connection refused is UNAVAILABLE", "[http]") {
   auto client = MakeClient();
   const std::string url = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort(), "/metrics");
 
-  absl::StatusOr<HttpResponse> response = client->Get(url, kTestTimeout);
+  absl::StatusOr<HttpResponse> response = client->Get(url, kHttpTestTimeout);
 
   REQUIRE(absl::IsUnavailable(response.status()));
   CHECK(absl::StrContains(response.status().message(), "GET " + url));
@@ -165,15 +154,12 @@ TEST_CASE("CurlHttpClient: connection refused is UNAVAILABLE", "[http]") {
 }
 
 TEST_CASE("CurlHttpClient: a handler slower than the timeout is DEADLINE_EXCEEDED", "[http]") {
-  auto server = StartServer();
-  TestHttpServer* raw_server = server.get();
-  server->Handle("GET", "/slow", [raw_server](const Request&) {
-    raw_server->AwaitGate("release");
-    return Response{200, {}, "late"};
-  });
+  auto server = StartTestHttpServer();
+  testing::RouteSlow(*server);
   auto client = MakeClient();
 
-  absl::StatusOr<HttpResponse> response = client->Get(server->url("/slow"), kShortTimeout);
+  absl::StatusOr<HttpResponse> response =
+      client->Get(server->url("/slow"), testing::kShortHttpTimeout);
   server->OpenGate("release");  // lets the handler's thread finish
 
   REQUIRE(absl::IsDeadlineExceeded(response.status()));
@@ -182,7 +168,7 @@ TEST_CASE("CurlHttpClient: a handler slower than the timeout is DEADLINE_EXCEEDE
 
 TEST_CASE("CurlHttpClient: streaming hands over each chunk as it arrives", "[http]") {
   std::atomic<bool> second_sent{false};
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   TestHttpServer* raw_server = server.get();
   server->HandleStream("/v1/completions", [&second_sent, raw_server](const Request&,
                                                                       StreamWriter& writer) {
@@ -220,13 +206,8 @@ TEST_CASE("CurlHttpClient: streaming hands over each chunk as it arrives", "[htt
 }
 
 TEST_CASE("CurlHttpClient: a chunk callback returning false is CANCELLED", "[http]") {
-  auto server = StartServer();
-  TestHttpServer* raw_server = server.get();
-  server->HandleStream("/stream", [raw_server](const Request&, StreamWriter& writer) {
-    writer.Write("first");
-    if (raw_server->AwaitGate("client-done")) writer.Write("second");
-  });
-  server->Handle("GET", "/after", [](const Request&) { return Response{200, {}, "ok"}; });
+  auto server = StartTestHttpServer();
+  testing::RouteAbortableStream(*server);
   auto client = MakeClient();
 
   int chunks = 0;
@@ -240,18 +221,18 @@ TEST_CASE("CurlHttpClient: a chunk callback returning false is CANCELLED", "[htt
   REQUIRE(absl::IsCancelled(response.status()));
   CHECK(chunks == 1);
   // The aborted handle goes back to the pool in a usable state.
-  absl::StatusOr<HttpResponse> after = client->Get(server->url("/after"), kTestTimeout);
+  absl::StatusOr<HttpResponse> after = client->Get(server->url("/after"), kHttpTestTimeout);
   REQUIRE(after.ok());
   CHECK(after->body == "ok");
 }
 
 TEST_CASE("CurlHttpClient: sequential requests reuse one connection", "[http]") {
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("GET", "/ping", [](const Request&) { return Response{200, {}, "pong"}; });
   auto client = MakeClient();
 
   for (int i = 0; i < 3; ++i) {
-    absl::StatusOr<HttpResponse> response = client->Get(server->url("/ping"), kTestTimeout);
+    absl::StatusOr<HttpResponse> response = client->Get(server->url("/ping"), kHttpTestTimeout);
     REQUIRE(response.ok());
     CHECK(response->body == "pong");
   }
@@ -261,14 +242,12 @@ TEST_CASE("CurlHttpClient: sequential requests reuse one connection", "[http]") 
 }
 
 TEST_CASE("CurlHttpClient: reconnects after the server closes a connection", "[http]") {
-  auto server = StartServer();
-  server->Handle("GET", "/once", [](const Request&) {
-    return Response{200, {{"Connection", "close"}}, "bye"};
-  });
+  auto server = StartTestHttpServer();
+  testing::RouteClosingResponse(*server);
   auto client = MakeClient();
 
   for (int i = 0; i < 2; ++i) {
-    absl::StatusOr<HttpResponse> response = client->Get(server->url("/once"), kTestTimeout);
+    absl::StatusOr<HttpResponse> response = client->Get(server->url("/once"), kHttpTestTimeout);
     REQUIRE(response.ok());
     CHECK(response->body == "bye");
   }
@@ -279,10 +258,8 @@ TEST_CASE("CurlHttpClient: reconnects after the server closes a connection", "[h
 TEST_CASE("CurlHttpClient: concurrent requests from 8 threads all succeed", "[http]") {
   constexpr int kThreads = 8;
   constexpr int kRequestsPerThread = 25;
-  auto server = StartServer();
-  server->Handle("GET", "/echo", [](const Request& request) {
-    return Response{200, {}, request.target};
-  });
+  auto server = StartTestHttpServer();
+  testing::RouteEcho(*server);
   auto client = MakeClient();
 
   std::mutex mu;
@@ -292,7 +269,7 @@ TEST_CASE("CurlHttpClient: concurrent requests from 8 threads all succeed", "[ht
     threads.emplace_back([&, t] {
       for (int i = 0; i < kRequestsPerThread; ++i) {
         const std::string target = absl::StrCat("/echo?t=", t, "&i=", i);
-        absl::StatusOr<HttpResponse> response = client->Get(server->url(target), kTestTimeout);
+        absl::StatusOr<HttpResponse> response = client->Get(server->url(target), kHttpTestTimeout);
         if (!response.ok() || response->body != target) {
           std::lock_guard<std::mutex> lock(mu);
           failures.push_back(response.ok() ? "wrong body " + response->body
@@ -310,11 +287,8 @@ TEST_CASE("CurlHttpClient: concurrent requests from 8 threads all succeed", "[ht
 }
 
 TEST_CASE("CurlHttpClient: a body cut short is UNAVAILABLE, never a short success", "[http]") {
-  auto server = StartServer();
-  server->HandleStream("/cut", [](const Request&, StreamWriter& writer) {
-    writer.Write("partial");
-    writer.Abort();  // FIN without the terminating zero-length chunk
-  });
+  auto server = StartTestHttpServer();
+  testing::RouteCutStream(*server);
   auto client = MakeClient();
 
   SECTION("streaming: the bytes that came are delivered, then the error") {
@@ -330,7 +304,7 @@ TEST_CASE("CurlHttpClient: a body cut short is UNAVAILABLE, never a short succes
     CHECK(absl::StrContains(response.status().message(), "(curl error 18)"));
   }
   SECTION("buffered") {
-    absl::StatusOr<HttpResponse> response = client->Get(server->url("/cut"), kTestTimeout);
+    absl::StatusOr<HttpResponse> response = client->Get(server->url("/cut"), kHttpTestTimeout);
     REQUIRE(absl::IsUnavailable(response.status()));
     CHECK(absl::StrContains(response.status().message(), "(curl error 18)"));
   }
@@ -353,21 +327,21 @@ TEST_CASE("CurlHttpClient: bad requests are INVALID_ARGUMENT", "[http]") {
   CHECK(absl::IsInvalidArgument(client->Send(header_injection).status()));
 
   CHECK(absl::IsInvalidArgument(client->Get(url, absl::Milliseconds(-1)).status()));
-  CHECK(absl::IsInvalidArgument(client->Get("http://[::1/x", kTestTimeout).status()));
-  CHECK(absl::IsInvalidArgument(client->Get("ftp://127.0.0.1/x", kTestTimeout).status()));
-  CHECK(absl::IsInvalidArgument(client->Get("", kTestTimeout).status()));
+  CHECK(absl::IsInvalidArgument(client->Get("http://[::1/x", kHttpTestTimeout).status()));
+  CHECK(absl::IsInvalidArgument(client->Get("ftp://127.0.0.1/x", kHttpTestTimeout).status()));
+  CHECK(absl::IsInvalidArgument(client->Get("", kHttpTestTimeout).status()));
 }
 
 TEST_CASE("CurlHttpClient: a request that fails before connecting leaves the client usable",
           "[http]") {
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("GET", "/ok", [](const Request&) { return Response{200, {}, "ok"}; });
   auto client = MakeClient();
 
   // curl 7.88 fails this one after allocating the handle's receive buffer; reusing that handle
   // once made every later call on it fail with BAD_FUNCTION_ARGUMENT (INTERNAL).
-  REQUIRE(absl::IsInvalidArgument(client->Get("ftp://127.0.0.1/x", kTestTimeout).status()));
-  absl::StatusOr<HttpResponse> response = client->Get(server->url("/ok"), kTestTimeout);
+  REQUIRE(absl::IsInvalidArgument(client->Get("ftp://127.0.0.1/x", kHttpTestTimeout).status()));
+  absl::StatusOr<HttpResponse> response = client->Get(server->url("/ok"), kHttpTestTimeout);
 
   REQUIRE(response.ok());
   CHECK(response->body == "ok");
@@ -379,11 +353,11 @@ TEST_CASE("CurlHttpClient: proxy variables in the environment are ignored", "[ht
   ScopedEnv http_proxy("http_proxy", proxy);
   ScopedEnv all_proxy("ALL_PROXY", proxy);
   ScopedEnv no_proxy("no_proxy", "");
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("GET", "/metrics", [](const Request&) { return Response{200, {}, "up 1\n"}; });
   auto client = MakeClient();
 
-  absl::StatusOr<HttpResponse> response = client->Get(server->url("/metrics"), kTestTimeout);
+  absl::StatusOr<HttpResponse> response = client->Get(server->url("/metrics"), kHttpTestTimeout);
 
   REQUIRE(response.ok());
   CHECK(response->body == "up 1\n");

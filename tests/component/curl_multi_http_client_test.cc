@@ -3,9 +3,7 @@
 #include "common/http/curl_multi_http_client.h"
 
 #include <algorithm>
-#include <chrono>
-#include <condition_variable>
-#include <functional>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -14,120 +12,27 @@
 #include <catch2/catch.hpp>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "tests/component/async_http_client_contract.h"
+#include "tests/support/http_client_test_helpers.h"
+#include "tests/support/recording_http_observer.h"
 #include "tests/support/test_http_server.h"
-#include "tests/support/unused_port.h"
 #include "tests/support/wait_for.h"
 
 namespace kvbench {
 namespace {
 
+using testing::AsyncGet;
+using testing::StartTestHttpServer;
 using testing::TestHttpServer;
 using Request = TestHttpServer::Request;
 using Response = TestHttpServer::Response;
 using StreamWriter = TestHttpServer::StreamWriter;
 
-// Short, so the timeout test is quick; far longer than any loopback exchange.
-constexpr absl::Duration kShortTimeout = absl::Milliseconds(200);
-// Bounds every other exchange and wait, so a broken client fails a test instead of hanging it.
-constexpr absl::Duration kTestTimeout = absl::Seconds(10);
-
-// Records one exchange's calls; the test thread waits for OnComplete. Optional hooks run on the
-// I/O thread, outside the lock.
-class Recorder : public AsyncHttpObserver {
- public:
-  std::function<bool(absl::string_view body_so_far)> on_body;  // its result is OnBody's
-  std::function<void(const absl::Status&)> on_complete;
-
-  void OnHeaders(int http_status, MonotonicTime arrival) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    calls_ += "H";
-    http_status_ = http_status;
-    stamps_.push_back(arrival);
-  }
-  bool OnBody(absl::string_view bytes, MonotonicTime arrival) override {
-    std::string body_so_far;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      calls_ += "B";
-      body_.append(bytes.data(), bytes.size());
-      stamps_.push_back(arrival);
-      body_so_far = body_;
-    }
-    return on_body ? on_body(body_so_far) : true;
-  }
-  void OnComplete(absl::Status status, MonotonicTime end) override {
-    if (on_complete) on_complete(status);
-    std::lock_guard<std::mutex> lock(mu_);
-    calls_ += "C";
-    status_ = std::move(status);
-    stamps_.push_back(end);
-    done_.notify_all();
-  }
-
-  // True once OnComplete ran; false after `timeout`.
-  bool WaitDone(absl::Duration timeout = kTestTimeout) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return done_.wait_for(lock, absl::ToChronoNanoseconds(timeout),
-                          [this] { return absl::StrContains(calls_, "C"); });
-  }
-  bool done() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return absl::StrContains(calls_, "C");
-  }
-  // "H", "B" and "C" in call order.
-  std::string calls() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return calls_;
-  }
-  absl::Status status() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return status_;
-  }
-  int http_status() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return http_status_;
-  }
-  std::string body() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return body_;
-  }
-  // Every call's arrival stamp, in call order.
-  std::vector<MonotonicTime> stamps() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return stamps_;
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::condition_variable done_;
-  std::string calls_;
-  absl::Status status_ = absl::UnknownError("not completed");
-  int http_status_ = 0;
-  std::string body_;
-  std::vector<MonotonicTime> stamps_;
-};
-
-std::unique_ptr<TestHttpServer> StartServer() {
-  absl::StatusOr<std::unique_ptr<TestHttpServer>> server = TestHttpServer::Create();
-  REQUIRE(server.ok());
-  return *std::move(server);
-}
+using Recorder = testing::RecordingHttpObserver;
 
 std::unique_ptr<CurlMultiHttpClient> MakeClient(CurlMultiHttpClient::Options options = {}) {
-  absl::StatusOr<std::unique_ptr<CurlMultiHttpClient>> client =
-      CurlMultiHttpClient::Create(options);
-  REQUIRE(client.ok());
-  return *std::move(client);
-}
-
-AsyncHttpRequest Get(const std::string& url) {
-  AsyncHttpRequest request;
-  request.method = "GET";
-  request.url = url;
-  request.timeout = kTestTimeout;
-  return request;
+  return testing::RequireValue(CurlMultiHttpClient::Create(options));
 }
 
 // Starts `count` GETs of `url` at once and waits for them all; returns how many were not OK.
@@ -135,19 +40,19 @@ int RunWave(CurlMultiHttpClient& client, const std::string& url, int count) {
   std::vector<std::unique_ptr<Recorder>> recorders;
   for (int i = 0; i < count; ++i) recorders.push_back(std::make_unique<Recorder>());
   for (int i = 0; i < count; ++i) {
-    client.Start(Get(absl::StrCat(url, "?i=", i)), recorders[i].get());
+    client.Start(AsyncGet(absl::StrCat(url, "?i=", i)), recorders[i].get());
   }
   int failures = 0;
   for (const auto& recorder : recorders) {
-    if (!recorder->WaitDone() || !recorder->status().ok()) ++failures;
+    if (!recorder->Wait() || !recorder->status().ok()) ++failures;
   }
   return failures;
 }
 
 TEST_CASE("CurlMultiHttpClient: a stream arrives chunk by chunk, in order, stamped", "[http]") {
   std::atomic<bool> second_sent{false};
-  Recorder recorder;
-  auto server = StartServer();
+  std::atomic<int> first_before_second{-1};
+  auto server = StartTestHttpServer();
   TestHttpServer* raw_server = server.get();
   server->HandleStream("/v1/completions", [&](const Request&, StreamWriter& writer) {
     writer.SetHead(200, {{"Content-Type", "text/event-stream"}});
@@ -158,61 +63,59 @@ TEST_CASE("CurlMultiHttpClient: a stream arrives chunk by chunk, in order, stamp
     writer.Write("data: 2\n\n");
     writer.Write("data: [DONE]\n\n");
   });
-  std::atomic<int> first_before_second{-1};
-  recorder.on_body = [&](absl::string_view body_so_far) {
+  Recorder recorder([&](absl::string_view body_so_far) {
     if (body_so_far == "data: 1\n\n") {
       first_before_second.store(second_sent.load() ? 0 : 1);
       raw_server->OpenGate("chunk-1-received");
     }
     return true;
-  };
+  });
   auto client = MakeClient();
-  AsyncHttpRequest request = Get(server->url("/v1/completions"));
+  AsyncHttpRequest request = AsyncGet(server->url("/v1/completions"));
   request.method = "POST";
   request.body = "{}";
 
   client->Start(request, &recorder);
 
-  REQUIRE(recorder.WaitDone());
+  REQUIRE(recorder.Wait());
   INFO(recorder.status().ToString());
   CHECK(recorder.status().ok());
   CHECK(recorder.http_status() == 200);
   CHECK(recorder.body() == "data: 1\n\ndata: 2\n\ndata: [DONE]\n\n");
   CHECK(first_before_second.load() == 1);
-  const std::string calls = recorder.calls();
-  CHECK(calls.front() == 'H');
-  CHECK(calls.find_first_not_of('B', 1) == calls.size() - 1);  // H B+ C
-  CHECK(calls.size() >= 4);                                    // chunk 1 alone, then the rest
-  const std::vector<MonotonicTime> stamps = recorder.stamps();
-  CHECK(std::is_sorted(stamps.begin(), stamps.end()));
+  const std::string events = recorder.events();
+  CHECK(events.front() == 'H');
+  CHECK(events.find_first_not_of('B', 1) == events.size() - 1);  // H B+ C
+  CHECK(events.size() >= 4);  // chunk 1 alone, then the rest
+  CHECK(recorder.StampsNonDecreasing());
   CHECK(testing::WaitFor([&] { return client->in_flight() == 0; }));  // after OnComplete returns
 }
 
 TEST_CASE("CurlMultiHttpClient: HTTP error statuses are responses, not errors", "[http]") {
   Recorder missing;
   Recorder failing;
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("GET", "/boom", [](const Request&) { return Response{503, {}, "busy"}; });
   auto client = MakeClient();
 
-  client->Start(Get(server->url("/nothing-here")), &missing);
-  client->Start(Get(server->url("/boom")), &failing);
+  client->Start(AsyncGet(server->url("/nothing-here")), &missing);
+  client->Start(AsyncGet(server->url("/boom")), &failing);
 
-  REQUIRE(missing.WaitDone());
-  REQUIRE(failing.WaitDone());
+  REQUIRE(missing.Wait());
+  REQUIRE(failing.Wait());
   CHECK(missing.status().ok());
   CHECK(missing.http_status() == 404);
   CHECK(failing.status().ok());
   CHECK(failing.http_status() == 503);
   CHECK(failing.body() == "busy");
-  CHECK(failing.calls() == "HBC");
+  CHECK(failing.events() == "HBC");
 }
 
 TEST_CASE("CurlMultiHttpClient: POST body and headers reach the server exactly", "[http]") {
   std::mutex mu;
   std::vector<Request> seen;
   Recorder recorder;
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("POST", "/v1/completions", [&](const Request& request) {
     std::lock_guard<std::mutex> lock(mu);
     seen.push_back(request);
@@ -222,14 +125,14 @@ TEST_CASE("CurlMultiHttpClient: POST body and headers reach the server exactly",
   // Past curl's "Expect: 100-continue" threshold, with every byte value.
   std::string body(3 << 20, '\0');
   for (size_t i = 0; i < body.size(); ++i) body[i] = static_cast<char>(i * 7 % 256);
-  AsyncHttpRequest request = Get(server->url("/v1/completions?stream=1"));
+  AsyncHttpRequest request = AsyncGet(server->url("/v1/completions?stream=1"));
   request.method = "POST";
   request.headers = {{"Content-Type", "application/json"}, {"x-user-id", "user-17"}};
   request.body = body;
 
   client->Start(request, &recorder);
 
-  REQUIRE(recorder.WaitDone());
+  REQUIRE(recorder.Wait());
   CHECK(recorder.status().ok());
   CHECK(recorder.body() == "ok");
   std::lock_guard<std::mutex> lock(mu);
@@ -246,10 +149,8 @@ TEST_CASE("CurlMultiHttpClient: POST body and headers reach the server exactly",
 TEST_CASE("CurlMultiHttpClient: 100 concurrent exchanges complete and keep their connections",
           "[http]") {
   constexpr int kConcurrent = 100;
-  auto server = StartServer();
-  server->Handle("GET", "/echo", [](const Request& request) {
-    return Response{200, {}, request.target};
-  });
+  auto server = StartTestHttpServer();
+  testing::RouteEcho(*server);
   CurlMultiHttpClient::Options options;
   SECTION("one I/O thread") { options.io_threads = 1; }
   // Round-robin gives each thread the same share of both waves.
@@ -270,24 +171,24 @@ TEST_CASE("CurlMultiHttpClient: Start from OnComplete chains exchanges", "[http]
   constexpr int kChained = 50;
   Recorder last;
   std::vector<std::unique_ptr<Recorder>> recorders;
-  for (int i = 0; i < kChained; ++i) recorders.push_back(std::make_unique<Recorder>());
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("GET", "/step", [](const Request& request) {
     return Response{200, {}, request.target};
   });
   auto client = MakeClient();
   std::atomic<int> failures{0};
   for (int i = 0; i < kChained; ++i) {
-    recorders[i]->on_complete = [&, i](const absl::Status& status) {
+    // Runs once every recorder exists: the first Start comes after this loop.
+    recorders.push_back(std::make_unique<Recorder>(nullptr, [&, i](const absl::Status& status) {
       if (!status.ok()) failures.fetch_add(1);
       AsyncHttpObserver* next = i + 1 < kChained ? recorders[i + 1].get() : &last;
-      client->Start(Get(server->url(absl::StrCat("/step?i=", i + 1))), next);
-    };
+      client->Start(AsyncGet(server->url(absl::StrCat("/step?i=", i + 1))), next);
+    }));
   }
 
-  client->Start(Get(server->url("/step?i=0")), recorders[0].get());
+  client->Start(AsyncGet(server->url("/step?i=0")), recorders[0].get());
 
-  REQUIRE(last.WaitDone());
+  REQUIRE(last.Wait());
   CHECK(last.status().ok());
   CHECK(last.body() == absl::StrCat("/step?i=", kChained));
   CHECK(failures.load() == 0);
@@ -296,89 +197,40 @@ TEST_CASE("CurlMultiHttpClient: Start from OnComplete chains exchanges", "[http]
   CHECK(testing::WaitFor([&] { return client->in_flight() == 0; }));
 }
 
-TEST_CASE("CurlMultiHttpClient: connection refused is UNAVAILABLE", "[http]") {
-  Recorder recorder;
+TEST_CASE("CurlMultiHttpClient: a chunked POST body arrives exactly, and plain POSTs still work", "[http]") {
+  auto server = StartTestHttpServer();
   auto client = MakeClient();
-  const std::string url = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort(), "/x");
 
-  client->Start(Get(url), &recorder);
+  testing::CheckChunkedPostBodyArrivesExactly(*server, *client);
+}
 
-  REQUIRE(recorder.WaitDone());
-  INFO(recorder.status().ToString());
-  CHECK(absl::IsUnavailable(recorder.status()));
-  CHECK(absl::StrContains(recorder.status().message(), "GET " + url));
-  CHECK(absl::StrContains(recorder.status().message(), "(curl error 7)"));  // COULDNT_CONNECT
-  CHECK(recorder.calls() == "C");
+TEST_CASE("CurlMultiHttpClient: connection refused is UNAVAILABLE", "[http]") {
+  auto client = MakeClient();
+
+  testing::CheckConnectionRefusedIsUnavailable(*client, "(curl error 7)");  // COULDNT_CONNECT
 }
 
 TEST_CASE("CurlMultiHttpClient: a stream cut short is UNAVAILABLE, never a success", "[http]") {
-  Recorder recorder;
-  auto server = StartServer();
-  server->HandleStream("/cut", [](const Request&, StreamWriter& writer) {
-    writer.Write("partial");
-    writer.Abort();  // FIN without the terminating zero-length chunk
-  });
+  auto server = StartTestHttpServer();
   auto client = MakeClient();
 
-  client->Start(Get(server->url("/cut")), &recorder);
-
-  REQUIRE(recorder.WaitDone());
-  INFO(recorder.status().ToString());
-  CHECK(absl::IsUnavailable(recorder.status()));
-  CHECK(recorder.body() == "partial");
-  CHECK(recorder.http_status() == 200);
+  testing::CheckStreamCutShortIsUnavailable(*server, *client);
 }
 
 TEST_CASE("CurlMultiHttpClient: a response slower than the timeout is DEADLINE_EXCEEDED",
           "[http]") {
-  Recorder recorder;
-  auto server = StartServer();
-  TestHttpServer* raw_server = server.get();
-  server->Handle("GET", "/slow", [raw_server](const Request&) {
-    raw_server->AwaitGate("release");
-    return Response{200, {}, "late"};
-  });
+  auto server = StartTestHttpServer();
   auto client = MakeClient();
-  AsyncHttpRequest request = Get(server->url("/slow"));
-  request.timeout = kShortTimeout;
 
-  client->Start(request, &recorder);
-  const bool done = recorder.WaitDone();
-  server->OpenGate("release");  // lets the handler's thread finish
-
-  REQUIRE(done);
-  INFO(recorder.status().ToString());
-  CHECK(absl::IsDeadlineExceeded(recorder.status()));
-  CHECK(absl::StrContains(recorder.status().message(), "/slow"));
-  CHECK(recorder.calls() == "C");
+  testing::CheckSlowResponseIsDeadlineExceeded(*server, *client);
 }
 
+// The aborted exchange's handle is reused, in a usable state.
 TEST_CASE("CurlMultiHttpClient: OnBody returning false is CANCELLED", "[http]") {
-  Recorder aborting;
-  Recorder after;
-  auto server = StartServer();
-  TestHttpServer* raw_server = server.get();
-  server->HandleStream("/stream", [raw_server](const Request&, StreamWriter& writer) {
-    writer.Write("first");
-    if (raw_server->AwaitGate("client-done")) writer.Write("second");
-  });
-  server->Handle("GET", "/after", [](const Request&) { return Response{200, {}, "ok"}; });
-  aborting.on_body = [](absl::string_view) { return false; };
+  auto server = StartTestHttpServer();
   auto client = MakeClient();
 
-  client->Start(Get(server->url("/stream")), &aborting);
-  const bool done = aborting.WaitDone();
-  server->OpenGate("client-done");
-
-  REQUIRE(done);
-  INFO(aborting.status().ToString());
-  CHECK(absl::IsCancelled(aborting.status()));
-  CHECK(aborting.calls() == "HBC");
-  // The aborted exchange's handle is reused, in a usable state.
-  client->Start(Get(server->url("/after")), &after);
-  REQUIRE(after.WaitDone());
-  CHECK(after.status().ok());
-  CHECK(after.body() == "ok");
+  testing::CheckOnBodyFalseIsCancelled(*server, *client);
 }
 
 TEST_CASE("CurlMultiHttpClient: Shutdown cancels exchanges in flight and later Starts", "[http]") {
@@ -386,7 +238,7 @@ TEST_CASE("CurlMultiHttpClient: Shutdown cancels exchanges in flight and later S
   std::vector<std::unique_ptr<Recorder>> recorders;
   for (int i = 0; i < kInFlight; ++i) recorders.push_back(std::make_unique<Recorder>());
   Recorder late;
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   TestHttpServer* raw_server = server.get();
   server->HandleStream("/hang", [raw_server](const Request&, StreamWriter& writer) {
     writer.Write("started");
@@ -396,7 +248,7 @@ TEST_CASE("CurlMultiHttpClient: Shutdown cancels exchanges in flight and later S
   options.io_threads = 2;
   auto client = MakeClient(options);
 
-  for (auto& recorder : recorders) client->Start(Get(server->url("/hang")), recorder.get());
+  for (auto& recorder : recorders) client->Start(AsyncGet(server->url("/hang")), recorder.get());
   REQUIRE(testing::WaitFor([&] {
     return std::all_of(recorders.begin(), recorders.end(),
                        [](const auto& recorder) { return recorder->body() == "started"; });
@@ -411,7 +263,7 @@ TEST_CASE("CurlMultiHttpClient: Shutdown cancels exchanges in flight and later S
     CHECK(absl::IsCancelled(recorder->status()));
   }
   CHECK(client->in_flight() == 0);
-  client->Start(Get(server->url("/hang")), &late);
+  client->Start(AsyncGet(server->url("/hang")), &late);
   CHECK(late.done());  // at once, on this thread
   CHECK(absl::IsCancelled(late.status()));
   client->Shutdown();  // idempotent
@@ -420,11 +272,11 @@ TEST_CASE("CurlMultiHttpClient: Shutdown cancels exchanges in flight and later S
 }
 
 TEST_CASE("CurlMultiHttpClient: bad requests are INVALID_ARGUMENT", "[http]") {
-  auto server = StartServer();
+  auto server = StartTestHttpServer();
   server->Handle("GET", "/ok", [](const Request&) { return Response{200, {}, "ok"}; });
   auto client = MakeClient();
   const std::string url = server->url("/ok");
-  std::vector<AsyncHttpRequest> bad(6, Get(url));
+  std::vector<AsyncHttpRequest> bad(6, AsyncGet(url));
   bad[0].method = "PUT";
   bad[1].body = "a GET with a body";
   bad[2].headers = {{"X-A", "1\r\nX-B: 2"}};
@@ -435,15 +287,15 @@ TEST_CASE("CurlMultiHttpClient: bad requests are INVALID_ARGUMENT", "[http]") {
   for (size_t i = 0; i < bad.size(); ++i) {
     Recorder recorder;
     client->Start(bad[i], &recorder);
-    REQUIRE(recorder.WaitDone());
+    REQUIRE(recorder.Wait());
     INFO(i << ": " << recorder.status().ToString());
     CHECK(absl::IsInvalidArgument(recorder.status()));
-    CHECK(recorder.calls() == "C");
+    CHECK(recorder.events() == "C");
   }
   // Failed exchanges leave their handles usable.
   Recorder good;
-  client->Start(Get(url), &good);
-  REQUIRE(good.WaitDone());
+  client->Start(AsyncGet(url), &good);
+  REQUIRE(good.Wait());
   CHECK(good.status().ok());
   CHECK(good.body() == "ok");
   CHECK(testing::WaitFor([&] { return client->in_flight() == 0; }));  // after OnComplete returns
@@ -459,10 +311,8 @@ TEST_CASE("CurlMultiHttpClient: Create rejects bad options", "[http]") {
 }
 
 TEST_CASE("CurlMultiHttpClient: max_connections_per_host caps the connections", "[http]") {
-  auto server = StartServer();
-  server->Handle("GET", "/echo", [](const Request& request) {
-    return Response{200, {}, request.target};
-  });
+  auto server = StartTestHttpServer();
+  testing::RouteEcho(*server);
   CurlMultiHttpClient::Options options;
   options.max_connections_per_host = 2;
   auto client = MakeClient(options);

@@ -35,7 +35,6 @@ RequestSession::RequestSession(std::string id, int64_t created, ParsedRequest re
       engine_(engine) {}
 
 void RequestSession::Start() {
-  if (request_.stream) responder_->StartStream(200, SseHeaders());
   EngineRequest engine_request;
   engine_request.id = id_;
   engine_request.prompt = request_.prompt;
@@ -60,6 +59,7 @@ Usage RequestSession::UsageOf(const RequestOutput& output) const {
 void RequestSession::Fail(const std::string& message) {
   ApiError error = ApiError::Internal(message);
   if (request_.stream) {
+    StartStreamOnce();
     responder_->SendChunk(ResponseFormatter::ErrorEvent(error) + ResponseFormatter::DoneEvent());
     responder_->EndStream();
   } else {
@@ -93,8 +93,20 @@ void RequestSession::OnOutput(const RequestOutput& output) {
     events = output.first ? formatter_.FirstEvents(text, usage)
                           : formatter_.DeltaEvent(text, usage);
   }
+  StartStreamOnce();
   responder_->SendChunk(std::move(events));
   if (output.finished) responder_->EndStream();
+}
+
+// The status line and headers go out with the first events, not when the request arrives: an
+// answer whose headers follow the request body within microseconds makes Go's reverse proxy (Caddy
+// 2.6.2) close the upstream connection mid-response and hand the client a clean but empty 200
+// (golang/go#40747, reference/caddy.md). Real vLLM never answers that fast (its API server
+// tokenizes and schedules first), so neither does the simulator.
+void RequestSession::StartStreamOnce() {
+  if (stream_started_) return;
+  stream_started_ = true;
+  responder_->StartStream(200, SseHeaders());
 }
 
 }  // namespace kvbench::sim

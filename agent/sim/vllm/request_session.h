@@ -27,6 +27,7 @@ class RequestSession : public std::enable_shared_from_this<RequestSession> {
   void OnOutput(const RequestOutput& output);
   Usage UsageOf(const RequestOutput& output) const;
   void Fail(const std::string& message);
+  void StartStreamOnce();
 
   const std::string id_;
   const ParsedRequest request_;
@@ -34,6 +35,7 @@ class RequestSession : public std::enable_shared_from_this<RequestSession> {
   const ResponseFormatter formatter_;
   std::shared_ptr<HttpResponder> responder_;
   SimEngine* const engine_;
+  bool stream_started_ = false;  // engine outputs of one request never overlap
   std::string text_;  // non-streaming: the whole output so far
 };
 

@@ -6,6 +6,7 @@
 #include "absl/time/clock.h"
 #include "agent/sim/engine/chat_template.h"
 #include "agent/sim/engine/tokenizer.h"
+#include "common/log/logging.h"
 #include "agent/sim/vllm/request_session.h"
 #include "common/version/version.h"
 
@@ -87,8 +88,13 @@ void VllmApiServer::HandleGeneration(ApiKind kind, const HttpServerRequest& requ
   if (auto error = ParseApiRequest(kind, request.body, context_, &parsed)) {
     return RespondError(*responder, *error);
   }
+  std::string request_id = NextRequestId(kind);
+  if (options_.enable_log_requests) {
+    KV_LOG(INFO) << "Received request " << request_id
+                 << ": user=" << request.Header("x-user-id").value_or("");
+  }
   auto session = std::make_shared<RequestSession>(
-      NextRequestId(kind), absl::ToUnixSeconds(absl::Now()), std::move(parsed),
+      std::move(request_id), absl::ToUnixSeconds(absl::Now()), std::move(parsed),
       options_.enable_prompt_tokens_details, std::move(responder), engine_);
   session->Start();
 }

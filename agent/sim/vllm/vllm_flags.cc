@@ -32,6 +32,8 @@ void AddVllmFlags(CLI::App* serve, VllmServeOptions* o) {
       ->capture_default_str();
   serve->add_option("--kv-transfer-config", o->kv_transfer_config,
                     "KV connector JSON (LMCacheMPConnector is simulated)");
+  serve->add_flag("--enable-log-requests", o->enable_log_requests,
+                  "Log each received request (with its x-user-id: the simulator's addition)");
   serve->add_flag("--enable-prompt-tokens-details", o->enable_prompt_tokens_details,
                   "Report usage.prompt_tokens_details.cached_tokens");
   serve->add_option("--tensor-parallel-size", o->tensor_parallel_size, "GPUs per replica (-tp)")

@@ -31,6 +31,7 @@ struct VllmServeOptions {
   int max_num_batched_tokens = 8192;
   std::string kv_transfer_config;  // JSON, empty when no connector
   bool enable_prompt_tokens_details = false;
+  bool enable_log_requests = false;  // one "Received request <id>: user=<x-user-id>" line each
   int tensor_parallel_size = 1;
   // --sim-*: the simulation itself.
   double sim_time_scale = 1.0;

@@ -48,9 +48,10 @@ std::vector<std::string> RunnerArgs(const std::string& url, const TempDir& dir, 
           dir.File("requests.jsonl"), "--summary", dir.File("summary.json")};
 }
 
+// How one kv-runner process ended.
 struct Run {
   ExitStatus exit;
-  std::string log;
+  std::string log;  // its stderr
 };
 
 std::unique_ptr<Process> Launch(const std::vector<std::string>& argv, const TempDir& dir) {
@@ -63,6 +64,14 @@ std::unique_ptr<Process> Launch(const std::vector<std::string>& argv, const Temp
   auto process = launcher.Launch(spec);
   REQUIRE(process.ok());
   return std::move(*process);
+}
+
+// Launches kv-runner with `argv` and waits (up to `timeout`) for it to exit on its own.
+Run RunToExit(const std::vector<std::string>& argv, const TempDir& dir, absl::Duration timeout) {
+  auto process = Launch(argv, dir);
+  auto exit = process->Wait(timeout);
+  REQUIRE(exit.ok());
+  return Run{*exit, dir.ReadFile("runner.err")};
 }
 
 std::vector<runner::RequestRecord> Records(const TempDir& dir) {
@@ -95,12 +104,10 @@ void CheckRoundOrder(const std::vector<runner::RequestRecord>& records) {
 
 TEST_CASE("Runner inspect prints the airline ceiling as JSON", "[Runner][Replay]") {
   TempDir dir;
-  auto process = Launch({KV_RUNNER_PATH, "inspect", "--dataset", "tau2-bench-v1",
-                         "--dataset-path", kAirline, "--num-rounds", "5", "--json"},
-                        dir);
-  auto exit = process->Wait(absl::Seconds(60));
-  REQUIRE(exit.ok());
-  CHECK(exit->success());
+  const Run run = RunToExit({KV_RUNNER_PATH, "inspect", "--dataset", "tau2-bench-v1",
+                             "--dataset-path", kAirline, "--num-rounds", "5", "--json"},
+                            dir, absl::Seconds(60));
+  CHECK(run.exit.success());
   Json stats = Json::parse(dir.ReadFile("runner.out"));
   CHECK(stats["sessions"] == 20);
   CHECK(stats["rounds"] == 206);
@@ -114,11 +121,9 @@ TEST_CASE("Runner replays the airline sessions with achieved below requested", "
   TempDir dir;
   std::vector<std::string> args = RunnerArgs(sim->url(), dir, 40);
   args.insert(args.end(), {"--http-client", client});
-  auto process = Launch(args, dir);
-  auto exit = process->Wait(absl::Seconds(100));
-  REQUIRE(exit.ok());
-  INFO(dir.ReadFile("runner.err"));
-  REQUIRE(exit->success());
+  const Run run = RunToExit(args, dir, absl::Seconds(100));
+  INFO(run.log);
+  REQUIRE(run.exit.success());
 
   std::vector<runner::RequestRecord> records = Records(dir);
   CHECK(records.size() == kAirlineUsers * 5);  // one line per request
@@ -158,11 +163,9 @@ TEST_CASE("Runner ISL is a depth limit: deeper rounds are never sent", "[Runner]
   constexpr int kIsl = 6000;
   std::vector<std::string> args = RunnerArgs(sim->url(), dir, 40);
   args.insert(args.end(), {"--isl", std::to_string(kIsl)});
-  auto process = Launch(args, dir);
-  auto exit = process->Wait(absl::Seconds(100));
-  REQUIRE(exit.ok());
-  INFO(dir.ReadFile("runner.err"));
-  REQUIRE(exit->success());
+  const Run run = RunToExit(args, dir, absl::Seconds(100));
+  INFO(run.log);
+  REQUIRE(run.exit.success());
   std::vector<runner::RequestRecord> records = Records(dir);
   REQUIRE_FALSE(records.empty());
   for (const auto& record : records) {
@@ -184,11 +187,9 @@ TEST_CASE("Runner sends x-user-id on every request: the server sees each user's 
   REQUIRE(target.Start());
   TempDir dir;
   // The null target has no /tokenize: prompts go uncounted (a warning), the replay goes on.
-  auto process = Launch(RunnerArgs(target.url(), dir, 8), dir);
-  auto exit = process->Wait(absl::Seconds(60));
-  REQUIRE(exit.ok());
-  INFO(dir.ReadFile("runner.err"));
-  REQUIRE(exit->success());
+  const Run run = RunToExit(RunnerArgs(target.url(), dir, 8), dir, absl::Seconds(60));
+  INFO(run.log);
+  REQUIRE(run.exit.success());
   std::map<std::string, int> sent;
   for (const auto& record : Records(dir)) ++sent[record.user_id];
   CHECK(sent.size() == 8);

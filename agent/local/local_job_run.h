@@ -1,0 +1,52 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kvbench/v1/event.pb.h"
+#include "kvbench/v1/job.pb.h"
+#include "kvbench/v1/result.pb.h"
+
+namespace kvbench::agent {
+
+// What `kvctl run` needs from the machine it runs on.
+struct LocalRunOptions {
+  std::string out_dir;         // results go to <out_dir>/<job_id>/<scenario_id>/
+  std::string profiles_dir;    // "" = the first of $KV_PROFILES_DIR, <bin>/../share/kvbench/
+                               // profiles, <bin>/../../deploy/profiles that exists
+  std::string dataset_mirror;  // "" = $KV_DATASET_MIRROR only
+  std::string nvme_cache_dir;  // "" = <out_dir>/<job_id>/nvme-cache
+  std::vector<int> gpus;       // GPU indices for vllm engines (simulators need none)
+  double stop_grace_s = 10;
+};
+
+// One scenario's outcome in a local run.
+struct LocalScenarioOutcome {
+  v1::Scenario scenario;
+  absl::Status status;          // OK, or why it failed / was cancelled
+  v1::ScenarioResult result;    // when OK
+};
+
+// Runs a whole job in this process, with an embedded agent and no daemons (DESIGN.md: `kvctl
+// run`): the scenarios one after the other through ScenarioExecutor, every event handed to
+// `on_event` (with job_id and scenario_id set) as it happens. `cancel` (may be null), when
+// raised, cancels the running scenario and skips the rest. Dataset paths of the user's own are
+// accepted (local runs only). Returns one outcome per scenario; fails only before any scenario
+// runs (profiles that do not load, an output dir that cannot be made).
+class LocalJobRun {
+ public:
+  using EventCallback = std::function<void(const v1::Event& event)>;
+
+  static absl::StatusOr<std::vector<LocalScenarioOutcome>> Run(
+      const v1::JobSpec& spec, const std::vector<v1::Scenario>& scenarios,
+      const std::string& job_id, const LocalRunOptions& options, const EventCallback& on_event,
+      std::atomic<bool>* cancel);
+
+  // The profiles folder `options` selects (see LocalRunOptions::profiles_dir).
+  static std::string FindProfilesDir(const std::string& configured);
+};
+
+}  // namespace kvbench::agent

@@ -1,0 +1,351 @@
+#include "agent/scenario/scenario_executor.h"
+
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "agent/runner/runner_argv.h"
+#include "agent/runner/runner_options.h"
+#include "agent/scenario/scenario_result_builder.h"
+#include "common/json/proto_json.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::agent {
+
+namespace fs = std::filesystem;
+
+// Names of the scenario's processes (logs/<name>.log, run/<name>.pid).
+constexpr char kCacheServerName[] = "cache-server";
+constexpr char kProxyName[] = "caddy";
+constexpr char kRunnerName[] = "kv-runner";
+// kv-runner's exit code when a stop signal cut it short (output still complete).
+constexpr int kRunnerStoppedExitCode = 7;
+
+struct ScenarioExecutor::Plan {
+  const v1::Profile* engine = nullptr;
+  const v1::Profile* cache = nullptr;  // CPU_RAM / NVME only
+  std::vector<std::string> engine_command;
+  std::vector<std::string> cache_command;
+  std::string caddy_program;  // replicas >= 2 only
+  std::string runner_program;
+  std::string dataset_path;
+  tiers::ScenarioWiring wiring;
+  std::string target_url;  // Caddy's front, or the single replica
+};
+
+namespace {
+
+std::string ReplicaName(int index) { return absl::StrCat("replica-", index); }
+
+absl::Duration ReadyTimeout(const v1::Profile& profile, absl::Duration fallback) {
+  return profile.has_ready_timeout_s() ? absl::Seconds(profile.ready_timeout_s()) : fallback;
+}
+
+// The profile's command with its program resolved.
+absl::StatusOr<std::vector<std::string>> ResolveCommand(const ProgramResolver& programs,
+                                                        const v1::Profile& profile) {
+  std::vector<std::string> command(profile.command().begin(), profile.command().end());
+  absl::StatusOr<std::string> program = programs.Resolve(command.front());
+  if (!program.ok()) {
+    return absl::NotFoundError(
+        absl::StrCat("profile ", profile.name(), ": ", program.status().message()));
+  }
+  command.front() = *program;
+  return command;
+}
+
+// `plan`'s argv with argv[0] (and the subcommand) replaced by the resolved command.
+std::vector<std::string> WithCommand(const std::vector<std::string>& command,
+                                     std::vector<std::string> argv, size_t profile_words) {
+  std::vector<std::string> out = command;
+  out.insert(out.end(), argv.begin() + static_cast<long>(profile_words), argv.end());
+  return out;
+}
+
+absl::Status WipeDir(const std::string& dir) {
+  std::error_code error;
+  fs::remove_all(dir, error);
+  if (!error) fs::create_directories(dir, error);
+  if (error) return absl::InternalError(absl::StrCat("cannot wipe ", dir, ": ", error.message()));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+ScenarioExecutor::ScenarioExecutor(const ScenarioEnvironment& env, v1::JobSpec job,
+                                   v1::Scenario scenario, ScenarioEventSink sink)
+    : env_(env),
+      job_(std::move(job)),
+      scenario_(std::move(scenario)),
+      sink_(std::move(sink)),
+      cancelled_(env.cancel != nullptr ? env.cancel : &own_cancel_) {}
+
+ScenarioExecutor::~ScenarioExecutor() = default;
+
+void ScenarioExecutor::Cancel() { cancelled_->store(true); }
+
+std::string ScenarioExecutor::ScenarioFile(const std::string& name) const {
+  return absl::StrCat(env_.scenario_dir, "/", name);
+}
+
+void ScenarioExecutor::Phase(v1::ScenarioPhase phase, int64_t requests_done) {
+  phase_ = phase;
+  v1::Event event;
+  v1::Progress* progress = event.mutable_progress();
+  progress->set_phase(phase);
+  progress->set_sessions_total(scenario_.sessions() > 0 ? scenario_.sessions()
+                                                        : scenario_.concurrency());
+  progress->set_requests_done(requests_done);
+  progress->set_elapsed_s(absl::ToDoubleSeconds(env_.clock->Monotonic() - started_));
+  sink_(std::move(event));
+}
+
+void ScenarioExecutor::Log(v1::LogLine::Severity severity, const std::string& process,
+                           const std::string& text) {
+  v1::Event event;
+  event.mutable_log()->set_severity(severity);
+  event.mutable_log()->set_process(process);
+  event.mutable_log()->set_text(text);
+  sink_(std::move(event));
+}
+
+absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
+  Phase(v1::SCENARIO_PHASE_RESOLVING);
+  Plan plan;
+  KV_ASSIGN_OR_RETURN(tiers::ProfileChoice choice,
+                      tiers::ChooseProfiles(job_, scenario_.tier()));
+  KV_ASSIGN_OR_RETURN(plan.engine, env_.profiles->Find(choice.engine));
+  KV_ASSIGN_OR_RETURN(plan.engine_command, ResolveCommand(*env_.programs, *plan.engine));
+  if (choice.cache_server) {
+    KV_ASSIGN_OR_RETURN(plan.cache, env_.profiles->Find(*choice.cache_server));
+    KV_ASSIGN_OR_RETURN(plan.cache_command, ResolveCommand(*env_.programs, *plan.cache));
+  }
+  const int replicas = job_.has_replicas() ? job_.replicas() : 1;
+  if (replicas >= 2) {
+    absl::StatusOr<std::string> caddy = env_.programs->Resolve("caddy");
+    if (!caddy.ok()) {
+      return absl::NotFoundError(absl::StrCat("the load balancer for ", replicas, " replicas: ",
+                                              caddy.status().message(),
+                                              " (deploy/setup.sh installs it)"));
+    }
+    plan.caddy_program = *caddy;
+  }
+  KV_ASSIGN_OR_RETURN(plan.runner_program, env_.programs->Resolve(kRunnerName));
+  KV_ASSIGN_OR_RETURN(plan.dataset_path, env_.datasets->Resolve(job_.dataset()));
+
+  tiers::ScenarioWiring& wiring = plan.wiring;
+  wiring.cache_zmq.host = "127.0.0.1";
+  if (plan.cache != nullptr) {
+    KV_ASSIGN_OR_RETURN(wiring.cache_zmq.port, env_.ports->Allocate(wiring.cache_zmq.host));
+    KV_ASSIGN_OR_RETURN(wiring.cache_http_port, env_.ports->Allocate(wiring.cache_zmq.host));
+  }
+  for (int i = 0; i < replicas; ++i) {
+    tiers::Endpoint replica{absl::StrCat("127.0.0.", 2 + i), 0};  // distinct addresses: caddy.md
+    KV_ASSIGN_OR_RETURN(replica.port, env_.ports->Allocate(replica.host));
+    wiring.replicas.push_back(replica);
+  }
+  const int tp = job_.has_tensor_parallel_size() ? job_.tensor_parallel_size() : 1;
+  if (!plan.engine->visible_devices_env().empty()) {
+    KV_ASSIGN_OR_RETURN(wiring.replica_gpus, tiers::SplitGpus(env_.gpus, replicas, tp));
+  } else {
+    wiring.replica_gpus.assign(static_cast<size_t>(replicas), {});
+  }
+  if (replicas >= 2) {
+    wiring.proxy.host = "127.0.0.1";
+    KV_ASSIGN_OR_RETURN(wiring.proxy.port, env_.ports->Allocate(wiring.proxy.host));
+    KV_ASSIGN_OR_RETURN(wiring.proxy_admin_port, env_.ports->Allocate(wiring.proxy.host));
+    plan.target_url = wiring.proxy.url();
+  } else {
+    plan.target_url = wiring.replicas.front().url();
+  }
+  if (scenario_.tier() == v1::NVME) {
+    if (env_.nvme_cache_dir.empty()) {
+      return absl::FailedPreconditionError("NVME scenario on a node without nvme_cache_dir");
+    }
+    wiring.nvme_dir = absl::StrCat(env_.nvme_cache_dir, "/", scenario_.job_id(), "-",
+                                   scenario_.scenario_id());
+    KV_RETURN_IF_ERROR(WipeDir(wiring.nvme_dir));
+  }
+  return plan;
+}
+
+absl::Status ScenarioExecutor::StartCacheServer(const Plan& plan) {
+  if (plan.cache == nullptr) return absl::OkStatus();
+  Phase(v1::SCENARIO_PHASE_STARTING_CACHE_SERVER);
+  tiers::LaunchPlan launch =
+      tiers::RenderCacheServer(*plan.cache, job_, scenario_, plan.wiring);
+  KV_RETURN_IF_ERROR(supervisor_->Start(
+      kCacheServerName,
+      WithCommand(plan.cache_command, launch.argv, static_cast<size_t>(plan.cache->command_size())),
+      launch.env));
+  ReadinessProbe probe{absl::StrCat("http://", plan.wiring.cache_zmq.host, ":",
+                                    plan.wiring.cache_http_port, "/healthcheck")};
+  return supervisor_->AwaitReady(kCacheServerName, probe,
+                                 ReadyTimeout(*plan.cache, kDefaultCacheReadyTimeout));
+}
+
+absl::Status ScenarioExecutor::StartReplicas(const Plan& plan) {
+  Phase(v1::SCENARIO_PHASE_STARTING_REPLICAS);
+  const int replicas = static_cast<int>(plan.wiring.replicas.size());
+  for (int i = 0; i < replicas; ++i) {
+    tiers::LaunchPlan launch = tiers::RenderReplica(*plan.engine, job_, scenario_, plan.wiring, i);
+    KV_RETURN_IF_ERROR(supervisor_->Start(
+        ReplicaName(i),
+        WithCommand(plan.engine_command, launch.argv,
+                    static_cast<size_t>(plan.engine->command_size())),
+        launch.env));
+  }
+  for (int i = 0; i < replicas; ++i) {
+    ReadinessProbe probe{plan.wiring.replicas[static_cast<size_t>(i)].url() + "/health"};
+    KV_RETURN_IF_ERROR(supervisor_->AwaitReady(
+        ReplicaName(i), probe, ReadyTimeout(*plan.engine, kDefaultEngineReadyTimeout)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioExecutor::StartProxy(const Plan& plan) {
+  if (plan.caddy_program.empty()) return absl::OkStatus();
+  Phase(v1::SCENARIO_PHASE_STARTING_LOAD_BALANCER);
+  const std::string caddyfile = ScenarioFile("Caddyfile");
+  {
+    std::ofstream out(caddyfile, std::ios::trunc);
+    out << tiers::RenderCaddyfile(scenario_, plan.wiring,
+                                  absl::Seconds(runner::kDefaultRequestTimeoutSeconds));
+    if (!out) return absl::InternalError(absl::StrCat("cannot write ", caddyfile));
+  }
+  // Caddy keeps its autosave and data under the scenario dir, never in the user's home.
+  std::map<std::string, std::string> env = {
+      {"XDG_CONFIG_HOME", ScenarioFile("caddy/config")},
+      {"XDG_DATA_HOME", ScenarioFile("caddy/data")}};
+  KV_RETURN_IF_ERROR(supervisor_->Start(
+      kProxyName, {plan.caddy_program, "run", "--config", caddyfile, "--adapter", "caddyfile"},
+      env));
+  ReadinessProbe probe{
+      absl::StrCat("http://127.0.0.1:", plan.wiring.proxy_admin_port, "/config/"), true};
+  return supervisor_->AwaitReady(kProxyName, probe, kProxyReadyTimeout);
+}
+
+void ScenarioExecutor::ReportExitedChildren(const char* when) {
+  for (const std::string& exited : supervisor_->ExitedChildren()) {
+    std::string failure = absl::StrCat(exited, " ", when);
+    Log(v1::LogLine::ERROR, "agent", failure);
+    process_failures_.push_back(std::move(failure));
+  }
+}
+
+absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
+  Phase(v1::SCENARIO_PHASE_WARMUP);
+  runner::RunnerPaths paths{plan.runner_program, plan.target_url, plan.dataset_path,
+                            ScenarioFile("requests.jsonl"), ScenarioFile("summary.json")};
+  ProcessSpec spec;
+  spec.name = kRunnerName;
+  spec.argv = runner::RunnerArgv(job_, scenario_, paths);
+  spec.stdout_path = ScenarioFile(absl::StrCat("logs/", kRunnerName, ".log"));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<Process> runner, env_.launcher->Launch(spec));
+  int64_t lines = 0;
+  std::streamoff read_to = 0;  // bytes of requests.jsonl counted so far
+  for (;;) {
+    absl::StatusOr<ExitStatus> exit = runner->Wait(kReplayPollPeriod);
+    ReportExitedChildren("during the replay");
+    const int64_t before = lines;
+    std::ifstream records(paths.output_path, std::ios::binary);
+    if (records.seekg(read_to)) {
+      for (char c; records.get(c); ++read_to) lines += c == '\n' ? 1 : 0;
+    }
+    if (lines != before || (lines > 0 && phase_ == v1::SCENARIO_PHASE_WARMUP)) {
+      Phase(v1::SCENARIO_PHASE_REPLAY, lines);
+    }
+    if (exit.ok()) {
+      if (exit->success()) return absl::OkStatus();
+      if (cancelled_->load() && !exit->signaled && exit->code == kRunnerStoppedExitCode) {
+        return absl::CancelledError("cancelled during the replay; output written");
+      }
+      std::string tail;
+      for (const std::string& log_line : runner->LogTail(Supervisor::kLogTailLines)) {
+        absl::StrAppend(&tail, "\n", log_line);
+      }
+      return absl::FailedPreconditionError(absl::StrCat(
+          kRunnerName, " ", exit->ToString(), "; last lines of its log:", tail));
+    }
+    if (cancelled_->load()) runner->Signal(SIGTERM).IgnoreError();  // it writes its output
+  }
+}
+
+absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
+  Phase(v1::SCENARIO_PHASE_COLLECTING);
+  KV_ASSIGN_OR_RETURN(v1::ScenarioResult result,
+                      BuildScenarioResult(job_, scenario_, plan.dataset_path,
+                                          ScenarioFile("requests.jsonl"),
+                                          ScenarioFile("summary.json")));
+  for (const std::string& failure : process_failures_) result.add_process_failures(failure);
+  result.set_end_unix_ms(absl::ToUnixMillis(env_.clock->Now()));
+  std::ofstream out(ScenarioFile("result.json"), std::ios::trunc);
+  out << ProtoToJson(result, /*pretty=*/true) << "\n";
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", ScenarioFile("result.json")));
+  return result;
+}
+
+void ScenarioExecutor::Teardown(const Plan* plan) {
+  Phase(v1::SCENARIO_PHASE_TEARDOWN);
+  if (supervisor_ != nullptr) {
+    absl::Status stopped = supervisor_->StopAll();
+    if (!stopped.ok()) Log(v1::LogLine::WARNING, "agent", std::string(stopped.message()));
+  }
+  if (plan != nullptr && !plan->wiring.nvme_dir.empty()) {
+    std::error_code error;
+    fs::remove_all(plan->wiring.nvme_dir, error);
+  }
+}
+
+absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Run() {
+  started_ = env_.clock->Monotonic();
+  const int64_t start_unix_ms = absl::ToUnixMillis(env_.clock->Now());
+  v1::Event running;
+  running.mutable_state_change()->set_state(v1::SCENARIO_STATE_RUNNING);
+  sink_(std::move(running));
+
+  std::error_code error;
+  fs::create_directories(ScenarioFile("logs"), error);
+  fs::create_directories(env_.run_dir, error);
+  supervisor_ = std::make_unique<Supervisor>(env_.launcher, env_.http, env_.clock,
+                                             ScenarioFile("logs"), env_.run_dir,
+                                             env_.stop_grace, cancelled_);
+  absl::StatusOr<Plan> plan = Resolve();
+  absl::StatusOr<v1::ScenarioResult> result = absl::UnknownError("not run");
+  if (!plan.ok()) {
+    result = plan.status();
+  } else {
+    absl::Status started = StartCacheServer(*plan);
+    if (started.ok()) started = StartReplicas(*plan);
+    if (started.ok()) started = StartProxy(*plan);
+    if (started.ok()) started = RunReplay(*plan);
+    result = started.ok() ? Collect(*plan) : absl::StatusOr<v1::ScenarioResult>(started);
+  }
+  Teardown(plan.ok() ? &*plan : nullptr);
+  if (cancelled_->load() && result.ok()) result = absl::CancelledError("cancelled");
+
+  v1::Event end;
+  v1::StateChange* state = end.mutable_state_change();
+  if (result.ok()) {
+    result->set_start_unix_ms(start_unix_ms);
+    v1::Event result_event;
+    *result_event.mutable_result() = *result;
+    sink_(std::move(result_event));
+    state->set_state(v1::SCENARIO_STATE_SUCCEEDED);
+  } else {
+    state->set_state(result.status().code() == absl::StatusCode::kCancelled
+                         ? v1::SCENARIO_STATE_CANCELLED
+                         : v1::SCENARIO_STATE_FAILED);
+    std::vector<std::string> lines = absl::StrSplit(result.status().message(), '\n');
+    state->set_reason(lines.front());
+    for (size_t i = 1; i < lines.size(); ++i) state->add_log_tail(lines[i]);
+  }
+  sink_(std::move(end));
+  return result;
+}
+
+}  // namespace kvbench::agent

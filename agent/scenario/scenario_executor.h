@@ -1,0 +1,105 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "agent/datasets/dataset_resolver.h"
+#include "agent/scenario/program_resolver.h"
+#include "agent/supervisor/supervisor.h"
+#include "agent/tiers/profile_set.h"
+#include "agent/tiers/tier_renderer.h"
+#include "common/http/http_client.h"
+#include "common/net/port_allocator.h"
+#include "common/process/process_launcher.h"
+#include "common/time/clock.h"
+#include "kvbench/v1/event.pb.h"
+#include "kvbench/v1/job.pb.h"
+#include "kvbench/v1/result.pb.h"
+
+namespace kvbench::agent {
+
+// Deadlines of the steps that have no profile-given one.
+inline constexpr absl::Duration kDefaultEngineReadyTimeout = absl::Seconds(600);
+inline constexpr absl::Duration kDefaultCacheReadyTimeout = absl::Seconds(120);
+inline constexpr absl::Duration kProxyReadyTimeout = absl::Seconds(30);
+// How often the replay step reports progress and checks the children.
+inline constexpr absl::Duration kReplayPollPeriod = absl::Milliseconds(200);
+
+// What a scenario run borrows from its agent (or from `kvctl run`). All must outlive the run.
+struct ScenarioEnvironment {
+  ProcessLauncher* launcher = nullptr;
+  HttpClient* http = nullptr;
+  Clock* clock = nullptr;
+  PortAllocator* ports = nullptr;
+  const tiers::ProfileSet* profiles = nullptr;
+  const ProgramResolver* programs = nullptr;
+  const datasets::DatasetResolver* datasets = nullptr;
+  std::string scenario_dir;    // requests.jsonl, summary.json, result.json, Caddyfile, logs/
+  std::string run_dir;         // pid files of the children
+  std::string nvme_cache_dir;  // NVME scenarios: their L2 pool goes in a subfolder, wiped
+  std::vector<int> gpus;       // GPU indices this node offers (empty: simulators only)
+  absl::Duration stop_grace = absl::Seconds(30);
+  // Shared cancel flag (a signal handler may raise it); null = the executor's own, raised by
+  // Cancel().
+  std::atomic<bool>* cancel = nullptr;
+};
+
+// Scenario events as they happen: state changes, progress (phase, sessions/requests done), log
+// lines and the result. Without seq/agent_id/unix_ms: the caller numbers and stamps them.
+using ScenarioEventSink = std::function<void(v1::Event event)>;
+
+// Runs one scenario (DESIGN.md "The flow of one job", step 3) as a state machine, each step with
+// a deadline and a clear error: resolving (profiles, programs, dataset, ports, NVMe dir wiped) →
+// starting_cache_server (CPU_RAM/NVME: the one cache server, /healthcheck) → starting_replicas
+// (each /health) → starting_load_balancer (replicas >= 2: Caddy, admin /config/) → warmup and
+// replay (kv-runner as a child against Caddy or the single replica) → collecting (requests.jsonl
+// → ScenarioResult, result.json) → teardown (every process group stopped, NVMe dir wiped), on
+// every path. A child that dies during start-up fails the scenario with its exit status and log
+// tail; a replica that dies during the replay is reported (result.process_failures) and the run
+// goes on. Blocking: run it on a thread of its own; Cancel from any thread.
+class ScenarioExecutor {
+ public:
+  ScenarioExecutor(const ScenarioEnvironment& env, v1::JobSpec job, v1::Scenario scenario,
+                   ScenarioEventSink sink);
+  ~ScenarioExecutor();
+
+  // The result, or the failure: FAILED_PRECONDITION / DEADLINE_EXCEEDED / NOT_FOUND naming the
+  // step and the process, CANCELLED after Cancel. Always after teardown.
+  absl::StatusOr<v1::ScenarioResult> Run();
+  // Thread-safe: the current step stops waiting (the runner gets SIGTERM and still writes its
+  // output), then teardown.
+  void Cancel();
+
+ private:
+  struct Plan;
+
+  absl::StatusOr<Plan> Resolve();
+  absl::Status StartCacheServer(const Plan& plan);
+  absl::Status StartReplicas(const Plan& plan);
+  absl::Status StartProxy(const Plan& plan);
+  absl::Status RunReplay(const Plan& plan);
+  absl::StatusOr<v1::ScenarioResult> Collect(const Plan& plan);
+  void Teardown(const Plan* plan);
+  void Phase(v1::ScenarioPhase phase, int64_t requests_done = 0);
+  void Log(v1::LogLine::Severity severity, const std::string& process, const std::string& text);
+  void ReportExitedChildren(const char* when);
+  std::string ScenarioFile(const std::string& name) const;
+
+  ScenarioEnvironment env_;
+  v1::JobSpec job_;
+  v1::Scenario scenario_;
+  ScenarioEventSink sink_;
+  std::atomic<bool> own_cancel_{false};
+  std::atomic<bool>* cancelled_;  // env.cancel, or &own_cancel_
+  std::unique_ptr<Supervisor> supervisor_;
+  std::vector<std::string> process_failures_;
+  v1::ScenarioPhase phase_ = v1::SCENARIO_PHASE_UNSPECIFIED;
+  absl::Duration started_;
+};
+
+}  // namespace kvbench::agent

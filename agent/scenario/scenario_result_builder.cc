@@ -1,0 +1,81 @@
+#include "agent/scenario/scenario_result_builder.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "agent/datasets/dataset_loader.h"
+#include "agent/results/scenario_metrics.h"
+#include "agent/runner/request_record.h"
+#include "agent/runner/runner_options.h"
+#include "common/json/validated_json.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::agent {
+namespace {
+
+absl::StatusOr<std::vector<runner::RequestRecord>> ReadRecords(const std::string& path) {
+  KV_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
+  std::vector<runner::RequestRecord> records;
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    if (line.empty()) continue;
+    absl::StatusOr<runner::RequestRecord> record = runner::ParseJsonLine(line);
+    if (!record.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_number, ": ", record.status().message()));
+    }
+    records.push_back(*std::move(record));
+  }
+  return records;
+}
+
+// Reuse opportunity as kv-runner's summary states it; absent or null keys leave it unset.
+void CopyReuse(const std::string& summary_path, v1::LatencyMetrics* latency) {
+  absl::StatusOr<std::string> text = ReadTextFile(summary_path);
+  if (!text.ok()) return;
+  nlohmann::json summary = nlohmann::json::parse(*text, nullptr, false);
+  if (!summary.is_object()) return;
+  if (summary.contains("reuse_same_user_pct") && summary["reuse_same_user_pct"].is_number()) {
+    latency->set_reuse_same_user_pct(summary["reuse_same_user_pct"].get<double>());
+  }
+  if (summary.contains("reuse_any_user_pct") && summary["reuse_any_user_pct"].is_number()) {
+    latency->set_reuse_any_user_pct(summary["reuse_any_user_pct"].get<double>());
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
+                                                       const v1::Scenario& scenario,
+                                                       const std::string& dataset_path,
+                                                       const std::string& requests_jsonl,
+                                                       const std::string& summary_json) {
+  KV_ASSIGN_OR_RETURN(std::vector<runner::RequestRecord> records, ReadRecords(requests_jsonl));
+  KV_ASSIGN_OR_RETURN(datasets::Dataset dataset,
+                      datasets::LoadDataset(job.dataset().code(), dataset_path));
+  KV_ASSIGN_OR_RETURN(std::vector<datasets::VirtualUser> users,
+                      datasets::ChunkIntoUsers(dataset, job.num_rounds(),
+                                               runner::kDefaultMinChunkRounds));
+  const int requested = scenario.sessions() > 0 ? scenario.sessions() : scenario.concurrency();
+  const int ceiling = static_cast<int>(users.size());
+  std::vector<results::PlannedUser> planned;
+  for (size_t i = 0; i < std::min<size_t>(users.size(), static_cast<size_t>(requested)); ++i) {
+    planned.push_back({users[i].user_id, static_cast<int>(users[i].rounds.size())});
+  }
+  v1::ScenarioResult result;
+  result.set_scenario_id(scenario.scenario_id());
+  result.set_tier(scenario.tier());
+  result.set_concurrency(scenario.concurrency());
+  *result.mutable_latency() = results::ComputeLatencyMetrics(records);
+  CopyReuse(summary_json, result.mutable_latency());
+  *result.mutable_sessions() =
+      results::ComputeSessionCounts(records, requested, ceiling, planned);
+  return result;
+}
+
+}  // namespace kvbench::agent

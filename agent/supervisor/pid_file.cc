@@ -1,0 +1,115 @@
+#include "agent/supervisor/pid_file.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "common/log/logging.h"
+
+namespace kvbench::agent {
+namespace {
+
+constexpr mode_t kPidFileMode = 0644;
+// Longest pid file we read: "<pid>\n" is at most a dozen bytes.
+constexpr size_t kMaxPidFileBytes = 64;
+
+absl::Status WriteError(const std::string& path, const char* what, int error) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("cannot write pid file ", path, ": ", what, ": ", std::strerror(error)));
+}
+
+bool WriteAll(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::Status WritePidFile(const std::string& path, int pid) {
+  const std::string temporary = absl::StrCat(path, ".tmp");
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kPidFileMode);
+  if (fd < 0) return WriteError(path, "open", errno);
+  const bool written = WriteAll(fd, absl::StrCat(pid, "\n"));
+  const int write_error = errno;
+  if (::close(fd) != 0 || !written) {
+    const int error = written ? errno : write_error;
+    ::unlink(temporary.c_str());
+    return WriteError(path, "write", error);
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    return WriteError(path, "rename", error);
+  }
+  return absl::OkStatus();
+}
+
+std::optional<int> ParsePid(absl::string_view text) {
+  if (absl::EndsWith(text, "\n")) text.remove_suffix(1);
+  if (text.empty() || !std::all_of(text.begin(), text.end(), absl::ascii_isdigit)) {
+    return std::nullopt;
+  }
+  int pid = 0;
+  if (!absl::SimpleAtoi(text, &pid) || pid <= 1) return std::nullopt;
+  return pid;
+}
+
+absl::StatusOr<PidFileRecord> ReadPidFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    return absl::ErrnoToStatus(error, absl::StrCat("cannot read pid file ", path));
+  }
+  char buffer[kMaxPidFileBytes];
+  ssize_t n;
+  do {
+    n = ::read(fd, buffer, sizeof(buffer));
+  } while (n < 0 && errno == EINTR);
+  struct stat info {};
+  const bool stated = ::fstat(fd, &info) == 0;
+  ::close(fd);
+  const std::optional<int> pid =
+      n > 0 ? ParsePid(absl::string_view(buffer, static_cast<size_t>(n))) : std::nullopt;
+  if (!pid || !stated) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed pid file ", path, ": want \"<pid>\\n\" with a pid above 1"));
+  }
+  return PidFileRecord{*pid, absl::TimeFromTimespec(info.st_mtim)};
+}
+
+void RemovePidFile(const std::string& path) {
+  if (::unlink(path.c_str()) == 0 || errno == ENOENT) return;
+  KV_LOG(ERROR) << "cannot remove pid file path=" << path << " error=" << std::strerror(errno);
+}
+
+std::vector<std::string> ListPidFiles(const std::string& dir) {
+  std::vector<std::string> paths;
+  DIR* listing = ::opendir(dir.c_str());
+  if (listing == nullptr) return paths;
+  while (const dirent* entry = ::readdir(listing)) {
+    const absl::string_view name(entry->d_name);
+    if (name.size() > 4 && absl::EndsWith(name, ".pid")) {
+      paths.push_back(absl::StrCat(dir, "/", name));
+    }
+  }
+  ::closedir(listing);
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+}  // namespace kvbench::agent

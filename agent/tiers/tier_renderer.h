@@ -1,0 +1,111 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "kvbench/v1/job.pb.h"
+#include "kvbench/v1/profile.pb.h"
+
+namespace kvbench::agent::tiers {
+
+// Profile names ChooseProfiles picks (deploy/profiles/<name>.json).
+inline constexpr char kSimVllmProfile[] = "sim-vllm";
+inline constexpr char kSimLmcacheProfile[] = "sim-lmcache";
+inline constexpr char kVllmNvidiaProfile[] = "vllm-nvidia";
+inline constexpr char kVllmAmdProfile[] = "vllm-amd";
+inline constexpr char kLmcacheCpuProfile[] = "lmcache-cpu";
+inline constexpr char kLmcacheNvmeProfile[] = "lmcache-nvme";
+
+// Defaults of the wiring between replicas and the cache server (DESIGN.md step 3).
+inline constexpr int kDefaultLmcacheMpPort = 5555;
+inline constexpr int kLmcacheMqTimeoutSeconds = 300;
+// Caddy (reference/caddy.md): active health every 10 s, passive 3 failures in 30 s, shutdown
+// bounded so teardown never waits on an 18-hour request.
+inline constexpr absl::Duration kCaddyHealthInterval = absl::Seconds(10);
+inline constexpr absl::Duration kCaddyHealthTimeout = absl::Seconds(5);
+inline constexpr absl::Duration kCaddyFailDuration = absl::Seconds(30);
+inline constexpr int kCaddyMaxFails = 3;
+inline constexpr absl::Duration kCaddyGracePeriod = absl::Seconds(10);
+
+struct Endpoint {
+  std::string host;  // an IPv4 literal: 127.0.0.1, or 127.0.0.2, 127.0.0.3... for replicas
+  int port = 0;
+  std::string url() const;  // "http://host:port"
+};
+
+// Where one scenario's processes listen and write: chosen by the executor (free ports, the
+// agent's directories), handed to the pure renderers below.
+struct ScenarioWiring {
+  Endpoint cache_zmq;              // cache server ZMQ (the connector's lmcache.mp.port)
+  int cache_http_port = 0;         // cache server HTTP: /healthcheck, /metrics (on cache_zmq.host)
+  std::vector<Endpoint> replicas;  // one per replica, distinct loopback addresses
+  Endpoint proxy;                  // Caddy's listener (replicas >= 2 only)
+  int proxy_admin_port = 0;        // Caddy's admin API (readiness: GET /config/)
+  std::string nvme_dir;            // NVME: the fs L2 pool's base_path (wiped before and after)
+  std::vector<std::vector<int>> replica_gpus;  // GPU indices of each replica
+};
+
+// A process to start: name for logs ("cache-server", "replica-0", "caddy"), argv, extra env.
+struct LaunchPlan {
+  std::string name;
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;
+};
+
+// The profiles a scenario runs (pure): the engine profile by engine and build (sim-vllm;
+// vllm-nvidia / vllm-amd), and for CPU_RAM/NVME the cache-server profile (sim-lmcache;
+// lmcache-cpu / lmcache-nvme). GPU has no cache server. INVALID_ARGUMENT for a VLLM job
+// without a build.
+struct ProfileChoice {
+  std::string engine;
+  std::optional<std::string> cache_server;
+};
+absl::StatusOr<ProfileChoice> ChooseProfiles(const v1::JobSpec& job, v1::Tier tier);
+
+// GPUs per replica: consecutive groups of `tensor_parallel_size` from `gpus` (pure).
+// FAILED_PRECONDITION when there are fewer than replicas x tp.
+absl::StatusOr<std::vector<std::vector<int>>> SplitGpus(const std::vector<int>& gpus, int replicas,
+                                                        int tensor_parallel_size);
+
+// The renderers below read `job` as the effective spec (ApplyJobSpecDefaults: replicas,
+// tensor_parallel_size, cpu_pool_gb, nvme_pool_gb set). Numbers are written in their shortest
+// exact form ("8", "0.92"); JSON values are compact with keys in the order shown.
+
+// The cache server's command (pure): `<command> --host H --port P --http-host H --http-port Q
+// --l1-size-gb <cpu_pool_gb> --eviction-policy LRU --max-workers <replicas>` (+ for NVME:
+// `--l2-adapter {"type":"fs","base_path":nvme_dir,"max_capacity_gb":nvme_pool_gb}`), the
+// simulator's --sim-time-scale / --sim-seed when the profile is simulated, then the profile's
+// extra_args; env from it. H is wiring.cache_zmq.host (HTTP listens there too, never on every
+// interface); --max-workers gives each replica a store/retrieve worker (lmcache.md §2.2).
+// `scenario.tier` must be CPU_RAM or NVME.
+LaunchPlan RenderCacheServer(const v1::Profile& profile, const v1::JobSpec& job,
+                             const v1::Scenario& scenario, const ScenarioWiring& wiring);
+
+// Replica `index`'s command (pure): `<command> <model> --host H --port P
+// --tensor-parallel-size T` (+ engine_overrides: --num-gpu-blocks-override,
+// --gpu-memory-utilization, --max-model-len; --sim-time-scale, --sim-seed when simulated) and,
+// for CPU_RAM/NVME only, `--kv-transfer-config` with LMCacheMPConnector, kv_role kv_both and
+// kv_connector_extra_config {"lmcache.mp.host", "lmcache.mp.port", "lmcache.mp.mq_timeout"};
+// GPU never gets a connector. Then the profile's extra_args. Env: the profile's, plus
+// visible_devices_env = its GPUs (wiring.replica_gpus[index], comma-separated). `index` must be
+// within wiring.replicas.
+LaunchPlan RenderReplica(const v1::Profile& profile, const v1::JobSpec& job,
+                         const v1::Scenario& scenario, const ScenarioWiring& wiring, int index);
+
+// The Caddyfile for replicas >= 2 (pure): global admin on 127.0.0.1:<proxy_admin_port>,
+// auto_https off, grace_period, servers { metrics }; one site bound to the proxy endpoint with
+// reverse_proxy to every replica: lb_policy `header X-User-Id` for GPU, `least_conn` for
+// CPU_RAM/NVME; health_uri /health, health_interval, health_timeout, fail_duration, max_fails;
+// transport http with no response/read timeout below `request_timeout`. Never flush_interval -1,
+// lb_try_duration/lb_retries or buffer_requests (reference/caddy.md).
+// Caddy 2.6.2 sets no read, write or response-header timeout by default (caddy.md §f), so no
+// transport block is written: none can be below request_timeout, and the one default that
+// exists, dial_timeout 3 s, bounds only the connect to a loopback replica.
+std::string RenderCaddyfile(const v1::Scenario& scenario, const ScenarioWiring& wiring,
+                            absl::Duration request_timeout);
+
+}  // namespace kvbench::agent::tiers

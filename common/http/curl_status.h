@@ -1,0 +1,24 @@
+#pragma once
+
+#include <curl/curl.h>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace kvbench {
+
+// The Status of a libcurl transfer that ended with `code`, shared by CurlHttpClient and
+// CurlExchange so both clients fail alike (http_client.h, async_http_client.h):
+//   UNAVAILABLE        resolve/connect failures, send/receive errors, nothing or part received
+//   DEADLINE_EXCEEDED  the transfer's timeout
+//   CANCELLED          a progress callback aborted it
+//   INVALID_ARGUMENT   a malformed URL or an unsupported scheme
+//   INTERNAL           anything else
+// The message reads "<what>: <curl's text> (curl error <code>)", with the CURLOPT_ERRORBUFFER
+// text `error_buffer` when curl wrote one, else curl_easy_strerror(code). `what` names the
+// request, e.g. "GET http://127.0.0.1:8000/metrics". CURLE_OK is OK. A transfer aborted by the
+// caller's own write callback is the caller's to report (its CANCELLED names the callback).
+absl::Status CurlCodeToStatus(CURLcode code, absl::string_view what,
+                              absl::string_view error_buffer);
+
+}  // namespace kvbench

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "agent/local/local_job_run.h"
+#include "controller/client/job_plan.h"
+#include "kvbench/v1/event.pb.h"
+
+namespace kvbench::kvctl {
+
+// What `kvctl run` prints: one line per phase change of each scenario (plain lines, for logs and
+// pipes) or, on a terminal, one live progress line per scenario that ends in its outcome; then a
+// tier comparison table (one row per scenario, grouped by concurrency) and where results went.
+class RunProgress {
+ public:
+  RunProgress(std::ostream* out, bool terminal);
+
+  void Begin(const std::string& job_id, const client::JobPlan& plan, const std::string& out_dir);
+  void OnEvent(const v1::Event& event);
+  void End(const std::vector<agent::LocalScenarioOutcome>& outcomes);
+
+ private:
+  std::string Line(const std::string& scenario_id) const;
+
+  std::ostream* out_;
+  bool terminal_;
+  std::string results_dir_;
+  int sessions_total_ = 0;
+  std::map<std::string, v1::Progress> last_;  // by scenario id
+};
+
+}  // namespace kvbench::kvctl

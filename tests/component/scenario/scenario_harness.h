@@ -1,0 +1,62 @@
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "agent/datasets/dataset_resolver.h"
+#include "agent/scenario/program_resolver.h"
+#include "agent/scenario/scenario_executor.h"
+#include "agent/tiers/profile_set.h"
+#include "common/http/curl_http_client.h"
+#include "common/net/port_allocator.h"
+#include "common/process/posix_process_launcher.h"
+#include "common/time/clock.h"
+#include "kvbench/v1/job.pb.h"
+#include "tests/support/temp_dir.h"
+
+namespace kvbench::testing {
+
+// Real seams for running one scenario in a test: the profiles (the shipped ones unless the test
+// gives its own), this build's binaries, the datasets read in place from shared/datasets, a temp
+// work dir, and every event recorded.
+class ScenarioHarness {
+ public:
+  explicit ScenarioHarness(std::optional<std::vector<v1::Profile>> profiles = std::nullopt,
+                           std::optional<std::string> search_path = std::nullopt);
+
+  // A simulated job on the airline sessions: `replicas` replicas, 5 rounds, OSL 16.
+  static v1::JobSpec SimJob(int replicas, double time_scale);
+  static v1::Scenario MakeScenario(v1::Tier tier, int concurrency, int sessions);
+
+  agent::ScenarioEnvironment Environment(const v1::Scenario& scenario);
+  agent::ScenarioEventSink Sink();
+  std::vector<v1::Event> events() const;
+
+  std::string ScenarioDir(const v1::Scenario& scenario) const;
+  std::string ReadLog(const v1::Scenario& scenario, const std::string& process) const;
+  std::string run_dir() const { return dir_.File("run"); }
+
+  // Pids of live processes whose parent is this test process.
+  static std::vector<int> LiveChildren();
+  // Pids of live processes whose command line contains `text`.
+  static std::vector<int> ProcessesMatching(const std::string& text);
+
+ private:
+  TempDir dir_;
+  PosixProcessLauncher launcher_;
+  std::unique_ptr<CurlHttpClient> http_;
+  RealClock clock_;
+  PortAllocator ports_;
+  agent::tiers::ProfileSet profiles_;
+  agent::ProgramResolver programs_;
+  datasets::DatasetResolver datasets_;
+  mutable std::mutex mu_;
+  std::vector<v1::Event> events_;  // guarded by mu_
+};
+
+}  // namespace kvbench::testing
