@@ -1,5 +1,7 @@
 #include "agent/agent.h"
 
+#include "absl/strings/str_cat.h"
+#include "agent/supervisor/supervisor.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/metrics/daemon_info_metrics.h"
@@ -12,13 +14,26 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
                                                      prometheus::Registry* registry) {
   WorkDirLayout layout(config.work_dir());
   KV_RETURN_IF_ERROR(layout.EnsureCreated());
+  // Profiles decide what this node runs: a broken one is a start-up error, not a failed job.
+  absl::StatusOr<tiers::ProfileSet> profiles = tiers::ProfileSet::LoadDir(config.profiles_dir());
+  if (!profiles.ok()) {
+    return absl::Status(profiles.status().code(),
+                        absl::StrCat("profiles_dir ", config.profiles_dir(), ": ",
+                                     profiles.status().message()));
+  }
+  // Children of a previous agent that died without stopping them: they would hold GPUs and
+  // ports (their pid files are in run/).
+  const int orphans = Supervisor::KillOrphans(layout.run_dir());
+  if (orphans > 0) KV_LOG(WARNING) << "killed orphans of a previous run count=" << orphans;
   RegisterDaemonInfoMetrics(registry, "agent", clock->Now());
-  return std::unique_ptr<Agent>(new Agent(std::move(config), clock, executor, registry));
+  return std::unique_ptr<Agent>(
+      new Agent(std::move(config), *std::move(profiles), clock, executor, registry));
 }
 
-Agent::Agent(v1::AgentConfig config, Clock* clock, Executor* executor,
-             prometheus::Registry* registry)
+Agent::Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock,
+             Executor* executor, prometheus::Registry* registry)
     : config_(std::move(config)),
+      profiles_(std::move(profiles)),
       clock_(clock),
       executor_(executor),
       layout_(config_.work_dir()),
@@ -36,7 +51,8 @@ Agent::Agent(v1::AgentConfig config, Clock* clock, Executor* executor,
 
 void Agent::Start() {
   KV_LOG(INFO) << "agent started agent_id=" << config_.agent_id()
-               << " work_dir=" << layout_.root() << " config=" << ProtoToJson(config_);
+               << " work_dir=" << layout_.root() << " profiles=" << profiles_.names().size()
+               << " config=" << ProtoToJson(config_);
   if (config_.insecure() && !config_.controller_address().empty()) {
     KV_LOG(WARNING) << "insecure mode: the controller link is not authenticated or encrypted";
   }

@@ -6,6 +6,7 @@
 #include <prometheus/registry.h>
 
 #include "absl/status/statusor.h"
+#include "agent/tiers/profile_set.h"
 #include "agent/work_dir_layout.h"
 #include "common/loop/executor.h"
 #include "common/time/clock.h"
@@ -22,7 +23,8 @@ class Agent {
  public:
   // `clock`, `executor` and `registry` are borrowed and must outlive the Agent. `config` must be
   // validated and completed (LoadAgentConfig). FAILED_PRECONDITION when the work dir cannot be
-  // created.
+  // created; INVALID_ARGUMENT / NOT_FOUND naming profiles_dir when its profiles do not load.
+  // Kills what a previous agent left running (pid files in the work dir's run/).
   static absl::StatusOr<std::unique_ptr<Agent>> Create(v1::AgentConfig config, Clock* clock,
                                                        Executor* executor,
                                                        prometheus::Registry* registry);
@@ -34,15 +36,18 @@ class Agent {
 
   const v1::AgentConfig& config() const { return config_; }
   const WorkDirLayout& layout() const { return layout_; }
+  const tiers::ProfileSet& profiles() const { return profiles_; }
 
  private:
   // How often the agent refreshes its own gauges.
   static constexpr absl::Duration kHousekeepingPeriod = absl::Seconds(5);
 
-  Agent(v1::AgentConfig config, Clock* clock, Executor* executor, prometheus::Registry* registry);
+  Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Executor* executor,
+        prometheus::Registry* registry);
   void Housekeeping();
 
   const v1::AgentConfig config_;
+  const tiers::ProfileSet profiles_;
   Clock* const clock_;
   Executor* const executor_;
   const WorkDirLayout layout_;

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <utility>
@@ -19,7 +20,7 @@ namespace kvbench::agent {
 namespace fs = std::filesystem;
 
 // Names of the scenario's processes (logs/<name>.log, run/<name>.pid).
-constexpr char kCacheServerName[] = "cache-server";
+constexpr const char* kCacheServerName = sampler::kCacheServerSource;
 constexpr char kProxyName[] = "caddy";
 constexpr char kRunnerName[] = "kv-runner";
 // kv-runner's exit code when a stop signal cut it short (output still complete).
@@ -209,7 +210,7 @@ absl::Status ScenarioExecutor::StartReplicas(const Plan& plan) {
 
 absl::Status ScenarioExecutor::StartProxy(const Plan& plan) {
   if (plan.caddy_program.empty()) return absl::OkStatus();
-  Phase(v1::SCENARIO_PHASE_STARTING_LOAD_BALANCER);
+  Phase(v1::SCENARIO_PHASE_STARTING_PROXY);
   const std::string caddyfile = ScenarioFile("Caddyfile");
   {
     std::ofstream out(caddyfile, std::ios::trunc);
@@ -229,6 +230,54 @@ absl::Status ScenarioExecutor::StartProxy(const Plan& plan) {
   return supervisor_->AwaitReady(kProxyName, probe, kProxyReadyTimeout);
 }
 
+std::unique_ptr<sampler::Sampler> ScenarioExecutor::MakeSampler(const Plan& plan) {
+  std::vector<sampler::ScrapeTarget> targets;
+  for (size_t i = 0; i < plan.wiring.replicas.size(); ++i) {
+    targets.push_back({ReplicaName(static_cast<int>(i)),
+                       plan.wiring.replicas[i].url() + "/metrics", false});
+  }
+  if (plan.cache != nullptr) {
+    targets.push_back({kCacheServerName,
+                       absl::StrCat("http://", plan.wiring.cache_zmq.host, ":",
+                                    plan.wiring.cache_http_port, "/metrics"),
+                       true});
+  }
+  // A simulated engine runs `scale` real seconds per simulated one: the 15 s period and 300 s
+  // window are simulated seconds, so they shrink with it (else a 0.01-scaled run would sample
+  // once per 25 simulated minutes).
+  const double scale =
+      job_.engine() == v1::SIM && job_.engine_overrides().has_sim_time_scale()
+          ? job_.engine_overrides().sim_time_scale()
+          : 1.0;
+  sampler::Sampler::Options options;  // DESIGN.md's 15 s and 300 s unless the job says otherwise
+  if (job_.sampling().has_period_s()) options.period_s = job_.sampling().period_s();
+  if (job_.sampling().has_rate_window_s()) options.rate_window_s = job_.sampling().rate_window_s();
+  options.period_s *= scale;
+  options.rate_window_s *= scale;
+  options.samples_path = ScenarioFile("samples.jsonl");
+  return std::make_unique<sampler::Sampler>(
+      env_.http, std::move(targets), options, [this](const v1::Sample& sample) {
+        v1::Event event;
+        *event.mutable_sample() = sample;
+        sink_(std::move(event));
+      });
+}
+
+std::unique_ptr<sampler::TelemetrySampler> ScenarioExecutor::MakeTelemetrySampler(
+    const Plan& plan) {
+  sampler::TelemetrySampler::Options options;
+  for (const std::string& name : supervisor_->names()) {
+    if (std::optional<int> pid = supervisor_->pid(name)) options.processes.emplace_back(name, *pid);
+  }
+  options.disk_path = plan.wiring.nvme_dir;
+  return std::make_unique<sampler::TelemetrySampler>(options, env_.clock);
+}
+
+void ScenarioExecutor::Scrape(const char* kind, double t_s) {
+  sampler_->Scrape(kind, t_s);
+  telemetry_->Sample();
+}
+
 void ScenarioExecutor::ReportExitedChildren(const char* when) {
   for (const std::string& exited : supervisor_->ExitedChildren()) {
     std::string failure = absl::StrCat(exited, " ", when);
@@ -245,12 +294,25 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
   spec.name = kRunnerName;
   spec.argv = runner::RunnerArgv(job_, scenario_, paths);
   spec.stdout_path = ScenarioFile(absl::StrCat("logs/", kRunnerName, ".log"));
+  sampler_ = MakeSampler(plan);
+  telemetry_ = MakeTelemetrySampler(plan);
+  Scrape("before", 0);
+  const absl::Duration replay_start = env_.clock->Monotonic();
+  auto since_start = [&] { return absl::ToDoubleSeconds(env_.clock->Monotonic() - replay_start); };
   KV_ASSIGN_OR_RETURN(std::unique_ptr<Process> runner, env_.launcher->Launch(spec));
   int64_t lines = 0;
   std::streamoff read_to = 0;  // bytes of requests.jsonl counted so far
+  // Poll at least as often as the sampler's period (short under a simulator's time scale).
+  const absl::Duration poll =
+      std::min(kReplayPollPeriod, absl::Seconds(std::max(sampler_->period_s(), 0.01)));
   for (;;) {
-    absl::StatusOr<ExitStatus> exit = runner->Wait(kReplayPollPeriod);
+    absl::StatusOr<ExitStatus> exit = runner->Wait(poll);
     ReportExitedChildren("during the replay");
+    if (exit.ok()) {
+      Scrape("after", since_start());
+    } else if (sampler_->Due(since_start())) {
+      Scrape("periodic", since_start());
+    }
     const int64_t before = lines;
     std::ifstream records(paths.output_path, std::ios::binary);
     if (records.seekg(read_to)) {
@@ -282,6 +344,15 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
                                           ScenarioFile("requests.jsonl"),
                                           ScenarioFile("summary.json")));
   for (const std::string& failure : process_failures_) result.add_process_failures(failure);
+  *result.mutable_engine() = sampler_->EngineResult();
+  if (std::optional<v1::LmcacheMetrics> lmcache = sampler_->LmcacheResult()) {
+    *result.mutable_lmcache() = *lmcache;
+  }
+  for (v1::TimeSeries& series : sampler_->Series()) *result.add_series() = std::move(series);
+  *result.mutable_telemetry() = telemetry_->HostResult();
+  if (std::optional<v1::DiskMetrics> disk = telemetry_->DiskResult()) {
+    *result.mutable_disk() = *disk;
+  }
   result.set_end_unix_ms(absl::ToUnixMillis(env_.clock->Now()));
   std::ofstream out(ScenarioFile("result.json"), std::ios::trunc);
   out << ProtoToJson(result, /*pretty=*/true) << "\n";

@@ -9,6 +9,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "agent/datasets/dataset_resolver.h"
+#include "agent/sampler/sampler.h"
+#include "agent/sampler/telemetry_sampler.h"
 #include "agent/scenario/program_resolver.h"
 #include "agent/supervisor/supervisor.h"
 #include "agent/tiers/profile_set.h"
@@ -56,9 +58,10 @@ using ScenarioEventSink = std::function<void(v1::Event event)>;
 // Runs one scenario (DESIGN.md "The flow of one job", step 3) as a state machine, each step with
 // a deadline and a clear error: resolving (profiles, programs, dataset, ports, NVMe dir wiped) →
 // starting_cache_server (CPU_RAM/NVME: the one cache server, /healthcheck) → starting_replicas
-// (each /health) → starting_load_balancer (replicas >= 2: Caddy, admin /config/) → warmup and
-// replay (kv-runner as a child against Caddy or the single replica) → collecting (requests.jsonl
-// → ScenarioResult, result.json) → teardown (every process group stopped, NVMe dir wiped), on
+// (each /health) → starting_proxy (replicas >= 2: Caddy, admin /config/) → warmup and
+// replay (kv-runner as a child against Caddy or the single replica, the sampler scraping every
+// replica and the cache server before, every period during, and after it) → collecting
+// (requests.jsonl and the samples → ScenarioResult, result.json) → teardown (every process group stopped, NVMe dir wiped), on
 // every path. A child that dies during start-up fails the scenario with its exit status and log
 // tail; a replica that dies during the replay is reported (result.process_failures) and the run
 // goes on. Blocking: run it on a thread of its own; Cancel from any thread.
@@ -88,6 +91,9 @@ class ScenarioExecutor {
   void Phase(v1::ScenarioPhase phase, int64_t requests_done = 0);
   void Log(v1::LogLine::Severity severity, const std::string& process, const std::string& text);
   void ReportExitedChildren(const char* when);
+  std::unique_ptr<sampler::Sampler> MakeSampler(const Plan& plan);
+  std::unique_ptr<sampler::TelemetrySampler> MakeTelemetrySampler(const Plan& plan);
+  void Scrape(const char* kind, double t_s);
   std::string ScenarioFile(const std::string& name) const;
 
   ScenarioEnvironment env_;
@@ -97,6 +103,8 @@ class ScenarioExecutor {
   std::atomic<bool> own_cancel_{false};
   std::atomic<bool>* cancelled_;  // env.cancel, or &own_cancel_
   std::unique_ptr<Supervisor> supervisor_;
+  std::unique_ptr<sampler::Sampler> sampler_;  // during and after the replay
+  std::unique_ptr<sampler::TelemetrySampler> telemetry_;  // on the sampler's ticks
   std::vector<std::string> process_failures_;
   v1::ScenarioPhase phase_ = v1::SCENARIO_PHASE_UNSPECIFIED;
   absl::Duration started_;

@@ -23,35 +23,6 @@ constexpr char kAllowedProtocols[] = "http,https";
 constexpr long kTcpKeepAliveIdleSeconds = 60;
 constexpr long kTcpKeepAliveIntervalSeconds = 30;
 
-// Zero (or infinite) means no limit, which curl spells 0; anything else rounds up to >= 1 ms.
-absl::StatusOr<long> ToCurlMillis(absl::Duration duration, absl::string_view what) {
-  if (duration < absl::ZeroDuration()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("negative ", what, ": ", absl::FormatDuration(duration)));
-  }
-  if (duration == absl::ZeroDuration() || duration == absl::InfiniteDuration()) return 0L;
-  const int64_t millis = absl::ToInt64Milliseconds(absl::Ceil(duration, absl::Milliseconds(1)));
-  return static_cast<long>(std::max<int64_t>(millis, 1));
-}
-
-absl::Status ValidateRequest(const AsyncHttpRequest& request) {
-  if (request.method != "GET" && request.method != "POST") {
-    return absl::InvalidArgumentError(absl::StrCat("unsupported HTTP method \"", request.method,
-                                                   "\" for ", request.url, " (GET or POST)"));
-  }
-  if (request.method == "GET" && !request.body.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("GET ", request.url, " with a body"));
-  }
-  for (const auto& [name, value] : request.headers) {
-    if (name.empty() || name.find_first_of(":\r\n") != std::string::npos ||
-        value.find_first_of("\r\n") != std::string::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("bad request header \"", name, "\" for ", request.url));
-    }
-  }
-  return absl::OkStatus();
-}
-
 absl::Status AppendHeader(const std::string& line, curl_slist** list) {
   curl_slist* appended = curl_slist_append(*list, line.c_str());
   if (appended == nullptr) return absl::InternalError("curl_slist_append failed");
@@ -114,7 +85,8 @@ void CurlExchange::Prepare(const AsyncHttpRequest& request, AsyncHttpObserver* o
 }
 
 absl::Status CurlExchange::PrepareOrFail(const AsyncHttpRequest& request) {
-  KV_RETURN_IF_ERROR(ValidateRequest(request));
+  KV_RETURN_IF_ERROR(
+      CheckCurlRequest(request.method, request.url, request.body.empty(), request.headers));
   KV_ASSIGN_OR_RETURN(const long timeout_ms, ToCurlMillis(request.timeout, "timeout"));
   KV_ASSIGN_OR_RETURN(const long connect_timeout_ms,
                       ToCurlMillis(request.connect_timeout, "connect timeout"));

@@ -64,36 +64,6 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   return bytes;
 }
 
-// Zero (or infinite) means no limit, which curl spells 0; anything else rounds up to >= 1 ms.
-absl::StatusOr<long> ToCurlMillis(absl::Duration duration, absl::string_view what) {
-  if (duration < absl::ZeroDuration()) {
-    return absl::InvalidArgumentError(absl::StrCat("negative ", what, ": ",
-                                                   absl::FormatDuration(duration)));
-  }
-  if (duration == absl::ZeroDuration() || duration == absl::InfiniteDuration()) return 0L;
-  const int64_t millis = absl::ToInt64Milliseconds(absl::Ceil(duration, absl::Milliseconds(1)));
-  return static_cast<long>(std::max<int64_t>(millis, 1));
-}
-
-absl::Status ValidateRequest(const HttpRequest& request) {
-  if (request.method != "GET" && request.method != "POST") {
-    return absl::InvalidArgumentError(absl::StrCat("unsupported HTTP method \"", request.method,
-                                                   "\" for ", request.url, " (GET or POST)"));
-  }
-  if (request.method == "GET" && !request.body.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("GET ", request.url, " with a body"));
-  }
-  for (const auto& [name, value] : request.headers) {
-    if (name.empty() || absl::StrContains(name, ':') ||
-        name.find_first_of("\r\n") != std::string::npos ||
-        value.find_first_of("\r\n") != std::string::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("bad request header \"", name, "\" for ", request.url));
-    }
-  }
-  return absl::OkStatus();
-}
-
 // The request headers as curl wants them, freed with the object.
 class CurlHeaderList {
  public:
@@ -213,7 +183,8 @@ absl::StatusOr<HttpResponse> CurlHttpClient::SendStreaming(const HttpRequest& re
 
 absl::StatusOr<HttpResponse> CurlHttpClient::Perform(const HttpRequest& request,
                                                      const HttpChunkCallback* on_chunk) {
-  KV_RETURN_IF_ERROR(ValidateRequest(request));
+  KV_RETURN_IF_ERROR(
+      CheckCurlRequest(request.method, request.url, request.body.empty(), request.headers));
   CurlOptions options;
   KV_ASSIGN_OR_RETURN(options.timeout_ms, ToCurlMillis(request.timeout, "timeout"));
   KV_ASSIGN_OR_RETURN(options.connect_timeout_ms,

@@ -1,5 +1,7 @@
 #include "common/http/curl_status.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -30,6 +32,35 @@ absl::Status CurlCodeToStatus(CURLcode code, absl::string_view what,
     default:
       return absl::InternalError(message);
   }
+}
+
+absl::StatusOr<long> ToCurlMillis(absl::Duration duration, absl::string_view what) {
+  if (duration < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("negative ", what, ": ", absl::FormatDuration(duration)));
+  }
+  if (duration == absl::ZeroDuration() || duration == absl::InfiniteDuration()) return 0L;
+  const int64_t millis = absl::ToInt64Milliseconds(absl::Ceil(duration, absl::Milliseconds(1)));
+  return static_cast<long>(std::max<int64_t>(millis, 1));
+}
+
+absl::Status CheckCurlRequest(absl::string_view method, absl::string_view url, bool body_empty,
+                              const HttpHeaders& headers) {
+  if (method != "GET" && method != "POST") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unsupported HTTP method \"", method, "\" for ", url, " (GET or POST)"));
+  }
+  if (method == "GET" && !body_empty) {
+    return absl::InvalidArgumentError(absl::StrCat("GET ", url, " with a body"));
+  }
+  for (const auto& [name, value] : headers) {
+    if (name.empty() || name.find_first_of(":\r\n") != std::string::npos ||
+        value.find_first_of("\r\n") != std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad request header \"", name, "\" for ", url));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace kvbench

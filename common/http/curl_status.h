@@ -3,6 +3,9 @@
 #include <curl/curl.h>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "common/http/http_client.h"
 #include "absl/strings/string_view.h"
 
 namespace kvbench {
@@ -20,5 +23,15 @@ namespace kvbench {
 // caller's own write callback is the caller's to report (its CANCELLED names the callback).
 absl::Status CurlCodeToStatus(CURLcode code, absl::string_view what,
                               absl::string_view error_buffer);
+
+// A timeout as curl's milliseconds: zero (or infinite) means no limit, which curl spells 0;
+// anything else rounds up to >= 1 ms. INVALID_ARGUMENT "negative <what>: ..." below zero.
+absl::StatusOr<long> ToCurlMillis(absl::Duration duration, absl::string_view what);
+
+// What both curl clients refuse before curl sees it (INVALID_ARGUMENT naming the URL): a method
+// other than GET/POST, a GET with a body, a header name empty or holding ':', CR or LF, a value
+// holding CR or LF.
+absl::Status CheckCurlRequest(absl::string_view method, absl::string_view url, bool body_empty,
+                              const HttpHeaders& headers);
 
 }  // namespace kvbench

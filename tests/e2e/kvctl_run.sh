@@ -7,7 +7,7 @@ export KV_DATASET_MIRROR="$KV_SHARED_DATASETS"
 
 out="$("$kvctl" run "$KV_SOURCE/deploy/examples/demo-sim.json" --profiles "$KV_SOURCE/deploy/profiles" \
   --out "$WORK/results" 2>"$WORK/err")" || { cat "$WORK/err" >&2; echo "$out" >&2; fail "kvctl run failed"; }
-for phase in starting_cache_server starting_replicas starting_load_balancer replay collecting teardown; do
+for phase in starting_cache_server starting_replicas starting_proxy replay collecting teardown; do
   expect_contains "$out" "$phase"
 done
 for tier in GPU CPU_RAM NVME; do

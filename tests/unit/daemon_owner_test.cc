@@ -26,8 +26,10 @@ TEST_CASE("The agent lays out its work dir and keeps its gauges on the loop") {
   v1::AgentConfig config;
   config.set_agent_id("node-1");
   config.set_work_dir(dir.File("work"));
+  config.set_profiles_dir(KV_PROFILES_DIR);
   auto agent = agent::Agent::Create(config, &clock, &executor, &registry);
   REQUIRE(agent.ok());
+  CHECK((*agent)->profiles().names().size() == 6);
   for (const char* sub : {"scenarios", "run", "spool"}) {
     CHECK(std::filesystem::is_directory(dir.File(std::string("work/") + sub)));
   }
@@ -43,6 +45,22 @@ TEST_CASE("The agent lays out its work dir and keeps its gauges on the loop") {
   (*agent)->Shutdown();
   CHECK(executor.timer_count() == 0);
   (*agent)->Shutdown();  // idempotent
+}
+
+TEST_CASE("An agent whose profiles do not load refuses to start, naming the folder") {
+  testing::TempDir dir;
+  testing::FakeClock clock;
+  testing::FakeExecutor executor(&clock);
+  prometheus::Registry registry;
+  dir.WriteFile("profiles/sim-vllm.json", R"({"name": "sim-vllm", "role": "ENGINE", "colour": 1})");
+  v1::AgentConfig config;
+  config.set_work_dir(dir.File("work"));
+  config.set_profiles_dir(dir.File("profiles"));
+  auto agent = agent::Agent::Create(config, &clock, &executor, &registry);
+  REQUIRE_FALSE(agent.ok());
+  CHECK(agent.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(agent.status().message()),
+             Catch::Contains(dir.File("profiles")) && Catch::Contains("colour"));
 }
 
 TEST_CASE("An agent whose work dir cannot be created fails with the path") {

@@ -49,6 +49,18 @@ std::string FailedRecords(const ScenarioHarness& harness, const v1::Scenario& sc
   return failed;
 }
 
+// Waits until the scenario's requests.jsonl has `lines` lines (the replay is under way).
+bool WaitForRecords(const ScenarioHarness& harness, const v1::Scenario& scenario, long lines) {
+  const std::string records = harness.ScenarioDir(scenario) + "/requests.jsonl";
+  return WaitFor(
+      [&] {
+        std::ifstream in(records);
+        return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(),
+                          '\n') >= lines;
+      },
+      absl::Seconds(90));
+}
+
 std::string LmcacheAddress(const std::string& log) {
   size_t at = log.find("connected to the LMCache server address=");
   if (at == std::string::npos) return "";
@@ -110,15 +122,8 @@ TEST_CASE("A replica killed mid-run: Caddy routes around it, the run finishes an
                             scenario, harness.Sink());
   absl::StatusOr<v1::ScenarioResult> result;
   std::thread run([&] { result = executor.Run(); });
-  const std::string records = harness.ScenarioDir(scenario) + "/requests.jsonl";
   bool killed = false;
-  if (WaitFor(
-          [&] {
-            std::ifstream in(records);
-            return std::count(std::istreambuf_iterator<char>(in),
-                              std::istreambuf_iterator<char>(), '\n') >= 4;
-          },
-          absl::Seconds(90))) {
+  if (WaitForRecords(harness, scenario, 4)) {
     std::ifstream pid_file(harness.run_dir() + "/replica-1.pid");
     int pid = 0;
     pid_file >> pid;
@@ -137,6 +142,26 @@ TEST_CASE("A replica killed mid-run: Caddy routes around it, the run finishes an
         24);
   CHECK(result->sessions().complete() > 0);  // the surviving replica served the rest
   CHECK(ScenarioHarness::LiveChildren().empty());
+}
+
+TEST_CASE("Cancel during the replay tears everything down and keeps what was measured",
+          "[Scenario]") {
+  ScenarioHarness harness;
+  v1::Scenario scenario = ScenarioHarness::MakeScenario(v1::CPU_RAM, 2, 24);
+  ScenarioExecutor executor(harness.Environment(scenario), ScenarioHarness::SimJob(2, 1.0),
+                            scenario, harness.Sink());
+  absl::StatusOr<v1::ScenarioResult> result;
+  std::thread run([&] { result = executor.Run(); });
+  const bool replaying = WaitForRecords(harness, scenario, 1);
+  executor.Cancel();
+  run.join();
+  REQUIRE(replaying);
+  CHECK(result.status().code() == absl::StatusCode::kCancelled);
+  CHECK(harness.events().back().state_change().state() == v1::SCENARIO_STATE_CANCELLED);
+  CHECK(ScenarioHarness::LiveChildren().empty());
+  // kv-runner got SIGTERM and still wrote its complete output.
+  std::ifstream summary(harness.ScenarioDir(scenario) + "/summary.json");
+  CHECK(summary.good());
 }
 
 }  // namespace

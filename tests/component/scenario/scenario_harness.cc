@@ -64,6 +64,7 @@ v1::JobSpec ScenarioHarness::SimJob(int replicas, double time_scale) {
   job.set_cpu_pool_gb(8);
   job.set_nvme_pool_gb(16);
   job.mutable_engine_overrides()->set_sim_time_scale(time_scale);
+  job.mutable_engine_overrides()->set_num_gpu_blocks(2048);
   return job;
 }
 

@@ -1,0 +1,84 @@
+#include "agent/sampler/metric_catalog.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace kvbench::sampler {
+
+const std::vector<CatalogEntry>& VllmCatalog() {
+  static const auto* catalog = new std::vector<CatalogEntry>{
+      {keys::kPrefixHits, {"vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total"}},
+      {keys::kPrefixQueries,
+       {"vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total"}},
+      {keys::kExternalHits, {"vllm:external_prefix_cache_hits_total"}},
+      {keys::kExternalQueries, {"vllm:external_prefix_cache_queries_total"}},
+      {keys::kKvCacheUsage, {"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"}},
+      {keys::kPreemptions, {"vllm:num_preemptions_total", "vllm:num_preemptions"}},
+      {keys::kPrefillTime, {"vllm:request_prefill_time_seconds"}, true},
+      {keys::kQueueTime, {"vllm:request_queue_time_seconds"}, true},
+  };
+  return *catalog;
+}
+
+const std::vector<CatalogEntry>& LmcacheCatalog() {
+  // LMCache renamed its throughput histograms from *_gbs to *_GB_per_second (lmcache.md §3).
+  static const auto* catalog = new std::vector<CatalogEntry>{
+      {keys::kLookupRequested, {"lmcache_mp_lookup_requested_tokens_total"}},
+      {keys::kLookupHit, {"lmcache_mp_lookup_hit_tokens_total"}},
+      {keys::kEvictedChunks, {"lmcache_mp_l1_evicted_chunks_total"}},
+      {keys::kL1UsageRatio, {"lmcache_mp_l1_usage_ratio"}},
+      {keys::kL1UsageBytes, {"lmcache_mp_l1_memory_usage_bytes"}},
+      {keys::kL2UsageBytes, {"lmcache_mp_l2_usage_bytes"}},
+      {keys::kEvictionTicks, {"lmcache_mp_l1_eviction_loop_ticks_total"}},
+      {keys::kEvictionTriggered, {"lmcache_mp_l1_eviction_loop_triggered_total"}},
+      {keys::kL0L1Load,
+       {"lmcache_mp_l0_l1_load_throughput_GB_per_second", "lmcache_mp_l0_l1_load_throughput_gbs"},
+       true},
+      {keys::kL0L1Store,
+       {"lmcache_mp_l0_l1_store_throughput_GB_per_second",
+        "lmcache_mp_l0_l1_store_throughput_gbs"},
+       true},
+      {keys::kL2Load,
+       {"lmcache_mp_l2_load_throughput_GB_per_second", "lmcache_mp_l2_load_throughput_gbs"},
+       true},
+      {keys::kL2Store,
+       {"lmcache_mp_l2_store_throughput_GB_per_second", "lmcache_mp_l2_store_throughput_gbs"},
+       true},
+      {keys::kChunksLoaded, {"lmcache_mp_num_chunks_loaded_total"}},
+  };
+  return *catalog;
+}
+
+std::vector<std::pair<std::string, double>> SelectValues(
+    const prometheus_text::Exposition& exposition, const std::vector<CatalogEntry>& catalog) {
+  std::vector<std::pair<std::string, double>> values;
+  for (const CatalogEntry& entry : catalog) {
+    if (entry.histogram) {
+      std::optional<prometheus_text::Histogram> histogram =
+          prometheus_text::SumHistogram(exposition, {entry.names, {}});
+      if (histogram) {
+        values.emplace_back(absl::StrCat(entry.key, "_sum"), histogram->sum);
+        values.emplace_back(absl::StrCat(entry.key, "_count"), histogram->count);
+      }
+      continue;
+    }
+    if (std::optional<double> sum = prometheus_text::Sum(exposition, {entry.names, {}})) {
+      values.emplace_back(entry.key, *sum);
+    }
+  }
+  for (const prometheus_text::Sample& sample : exposition.samples) {
+    if (sample.name != "vllm:cache_config_info") continue;
+    double number = 0;
+    if (auto blocks = sample.Label("num_gpu_blocks");
+        blocks && absl::SimpleAtod(*blocks, &number)) {
+      values.emplace_back(keys::kNumGpuBlocks, number);
+    }
+    if (auto size = sample.Label("block_size"); size && absl::SimpleAtod(*size, &number)) {
+      values.emplace_back(keys::kBlockSize, number);
+    }
+    break;
+  }
+  return values;
+}
+
+}  // namespace kvbench::sampler

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/prometheus/exposition.h"
+
+namespace kvbench::sampler {
+
+// What the sampler keeps of a scrape: each entry's value (summed over the source's label sets:
+// engines, models) is stored under `key` in the Sample event and samples.jsonl. `names` lists
+// the metric's names across versions, newest first (reference/vllm.md §2, lmcache.md §3).
+// Histograms are stored as `<key>_sum` and `<key>_count`.
+struct CatalogEntry {
+  std::string key;
+  std::vector<std::string> names;
+  bool histogram = false;
+};
+
+// vLLM's /metrics (per replica).
+const std::vector<CatalogEntry>& VllmCatalog();
+// LMCache's /metrics (the cache server).
+const std::vector<CatalogEntry>& LmcacheCatalog();
+
+// Keys of the entries the sampler's math reads.
+namespace keys {
+inline constexpr char kPrefixHits[] = "vllm:prefix_cache_hits_total";
+inline constexpr char kPrefixQueries[] = "vllm:prefix_cache_queries_total";
+inline constexpr char kExternalHits[] = "vllm:external_prefix_cache_hits_total";
+inline constexpr char kExternalQueries[] = "vllm:external_prefix_cache_queries_total";
+inline constexpr char kKvCacheUsage[] = "vllm:kv_cache_usage_perc";
+inline constexpr char kPreemptions[] = "vllm:num_preemptions_total";
+inline constexpr char kPrefillTime[] = "vllm:request_prefill_time_seconds";
+inline constexpr char kQueueTime[] = "vllm:request_queue_time_seconds";
+inline constexpr char kNumGpuBlocks[] = "vllm:cache_config_info:num_gpu_blocks";
+inline constexpr char kBlockSize[] = "vllm:cache_config_info:block_size";
+inline constexpr char kLookupRequested[] = "lmcache_mp_lookup_requested_tokens_total";
+inline constexpr char kLookupHit[] = "lmcache_mp_lookup_hit_tokens_total";
+inline constexpr char kEvictedChunks[] = "lmcache_mp_l1_evicted_chunks_total";
+inline constexpr char kL1UsageRatio[] = "lmcache_mp_l1_usage_ratio";
+inline constexpr char kL1UsageBytes[] = "lmcache_mp_l1_memory_usage_bytes";
+inline constexpr char kL2UsageBytes[] = "lmcache_mp_l2_usage_bytes";
+inline constexpr char kEvictionTicks[] = "lmcache_mp_l1_eviction_loop_ticks_total";
+inline constexpr char kEvictionTriggered[] = "lmcache_mp_l1_eviction_loop_triggered_total";
+inline constexpr char kL0L1Load[] = "lmcache_mp_l0_l1_load_throughput_GB_per_second";
+inline constexpr char kL0L1Store[] = "lmcache_mp_l0_l1_store_throughput_GB_per_second";
+inline constexpr char kL2Load[] = "lmcache_mp_l2_load_throughput_GB_per_second";
+inline constexpr char kL2Store[] = "lmcache_mp_l2_store_throughput_GB_per_second";
+inline constexpr char kChunksLoaded[] = "lmcache_mp_num_chunks_loaded_total";
+}  // namespace keys
+
+// The catalog's values of one scrape: key → value for every entry present (absent stays absent),
+// histograms as key_sum/key_count, and vllm:cache_config_info's num_gpu_blocks and block_size
+// labels as numbers.
+std::vector<std::pair<std::string, double>> SelectValues(
+    const prometheus_text::Exposition& exposition, const std::vector<CatalogEntry>& catalog);
+
+}  // namespace kvbench::sampler

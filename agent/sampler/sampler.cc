@@ -1,0 +1,252 @@
+#include "agent/sampler/sampler.h"
+
+#include <algorithm>
+#include <fstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "agent/sampler/derived_metrics.h"
+#include "agent/sampler/metric_catalog.h"
+#include "agent/sampler/rate_math.h"
+#include "common/json/proto_json.h"
+#include "common/log/logging.h"
+#include "common/prometheus/exposition.h"
+
+namespace kvbench::sampler {
+namespace {
+
+std::vector<Point> ToPoints(const std::vector<double>& t, const std::vector<double>& v) {
+  std::vector<Point> points;
+  for (size_t i = 0; i < t.size(); ++i) points.push_back({t[i], v[i]});
+  return points;
+}
+
+v1::TimeSeries ToSeries(const std::string& name, const std::vector<Point>& points) {
+  v1::TimeSeries series;
+  series.set_name(name);
+  for (const Point& point : points) {
+    series.add_t_s(point.t_s);
+    series.add_value(point.value);
+  }
+  return series;
+}
+
+}  // namespace
+
+Sampler::Sampler(HttpClient* http, std::vector<ScrapeTarget> targets, Options options,
+                 std::function<void(const v1::Sample&)> on_sample)
+    : http_(http),
+      targets_(std::move(targets)),
+      options_(std::move(options)),
+      on_sample_(std::move(on_sample)) {}
+
+bool Sampler::Due(double t_s) const {
+  return !last_periodic_s_ || t_s >= *last_periodic_s_ + options_.period_s;
+}
+
+void Sampler::Scrape(const std::string& kind, double t_s) {
+  if (kind == "periodic" || kind == "before") last_periodic_s_ = t_s;
+  Tick tick{kind, t_s, {}};
+  std::ofstream out;
+  if (!options_.samples_path.empty()) out.open(options_.samples_path, std::ios::app);
+  for (const ScrapeTarget& target : targets_) {
+    absl::StatusOr<HttpResponse> response = http_->Get(target.url, options_.scrape_timeout);
+    if (!response.ok() || response->status != 200) {
+      KV_LOG_EVERY_N_SEC(WARNING, 30)
+          << "scrape failed source=" << target.source << " url=" << target.url << " error="
+          << (response.ok() ? absl::StrCat("HTTP ", response->status)
+                            : std::string(response.status().message()));
+      continue;
+    }
+    const prometheus_text::Exposition exposition = prometheus_text::Parse(response->body);
+    if (!exposition.errors.empty()) {
+      KV_LOG_EVERY_N_SEC(WARNING, 30) << "malformed metrics lines source=" << target.source
+                                      << " count=" << exposition.errors.size() << " first_line="
+                                      << exposition.errors.front().line << " error="
+                                      << exposition.errors.front().message;
+    }
+    v1::Sample sample;
+    sample.set_kind(kind);
+    sample.set_source(target.source);
+    sample.set_t_s(t_s);
+    for (auto& [key, value] :
+         SelectValues(exposition, target.lmcache ? LmcacheCatalog() : VllmCatalog())) {
+      (*sample.mutable_values())[key] = value;
+      tick.values[target.source][key] = value;
+    }
+    if (out.is_open()) out << ProtoToJson(sample) << "\n";
+    on_sample_(sample);
+  }
+  ticks_.push_back(std::move(tick));
+}
+
+Sampler::Column Sampler::Sum(const std::string& key, bool lmcache) const {
+  Column series;
+  for (const Tick& tick : ticks_) {
+    double total = 0;
+    bool any = false;
+    for (const ScrapeTarget& target : targets_) {
+      if (target.lmcache != lmcache) continue;
+      auto source = tick.values.find(target.source);
+      if (source == tick.values.end()) continue;
+      auto value = source->second.find(key);
+      if (value == source->second.end()) continue;
+      total += value->second;
+      any = true;
+    }
+    if (!any) continue;
+    series.t.push_back(tick.t_s);
+    series.v.push_back(total);
+  }
+  return series;
+}
+
+Sampler::Column Sampler::Mean(const std::string& key, bool lmcache) const {
+  Column series;
+  for (const Tick& tick : ticks_) {
+    double total = 0;
+    int count = 0;
+    for (const ScrapeTarget& target : targets_) {
+      if (target.lmcache != lmcache) continue;
+      auto source = tick.values.find(target.source);
+      if (source == tick.values.end()) continue;
+      auto value = source->second.find(key);
+      if (value == source->second.end()) continue;
+      total += value->second;
+      ++count;
+    }
+    if (count == 0) continue;
+    series.t.push_back(tick.t_s);
+    series.v.push_back(total / count);
+  }
+  return series;
+}
+
+std::optional<double> Sampler::FirstValue(const std::string& key) const {
+  for (const Tick& tick : ticks_) {
+    for (const auto& [source, values] : tick.values) {
+      if (auto it = values.find(key); it != values.end()) return it->second;
+    }
+  }
+  return std::nullopt;
+}
+
+v1::EngineMetrics Sampler::EngineResult() const {
+  v1::EngineMetrics engine;
+  auto hit_rate = [&](const char* hits, const char* queries) {
+    Column h = Sum(hits, false);
+    Column q = Sum(queries, false);
+    return ComputeHitRate(ToPoints(h.t, h.v), ToPoints(q.t, q.v), options_.period_s,
+                          options_.rate_window_s);
+  };
+  if (HitRate local = hit_rate(keys::kPrefixHits, keys::kPrefixQueries); local.value) {
+    engine.set_local_hit_rate(*local.value);
+  }
+  if (HitRate external = hit_rate(keys::kExternalHits, keys::kExternalQueries); external.value) {
+    engine.set_external_hit_rate(*external.value);
+  }
+  auto histogram_mean = [&](const std::string& key) -> std::optional<double> {
+    Column sums = Sum(key + "_sum", false);
+    Column counts = Sum(key + "_count", false);
+    if (ticks_.size() < 2 || sums.t.size() < 2 || counts.t.size() < 2) return std::nullopt;
+    return MeanBetween(HistogramTotals{sums.v.front(), counts.v.front()},
+                       HistogramTotals{sums.v.back(), counts.v.back()});
+  };
+  if (auto prefill = histogram_mean(keys::kPrefillTime)) engine.set_mean_prefill_time_s(*prefill);
+  if (auto queue = histogram_mean(keys::kQueueTime)) engine.set_mean_queue_time_s(*queue);
+  Column usage = Mean(keys::kKvCacheUsage, false);
+  if (auto mean = GaugeMean(ToPoints(usage.t, usage.v))) engine.set_kv_cache_usage_mean(*mean);
+  Column preemptions = Sum(keys::kPreemptions, false);
+  if (auto increase = CounterIncrease(ToPoints(preemptions.t, preemptions.v))) {
+    engine.set_num_preemptions(static_cast<int64_t>(*increase));
+  }
+  if (auto blocks = FirstValue(keys::kNumGpuBlocks)) {
+    engine.set_num_gpu_blocks(static_cast<int64_t>(*blocks));
+  }
+  if (auto size = FirstValue(keys::kBlockSize)) engine.set_block_size(static_cast<int32_t>(*size));
+  return engine;
+}
+
+std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
+  if (std::none_of(targets_.begin(), targets_.end(),
+                   [](const ScrapeTarget& target) { return target.lmcache; })) {
+    return std::nullopt;
+  }
+  v1::LmcacheMetrics lmcache;
+  auto increase = [&](const char* key) {
+    Column series = Sum(key, true);
+    return CounterIncrease(ToPoints(series.t, series.v));
+  };
+  auto max_of = [&](const char* key) -> std::optional<double> {
+    Column series = Sum(key, true);
+    if (series.v.empty()) return std::nullopt;
+    return *std::max_element(series.v.begin(), series.v.end());
+  };
+  // LMCache exports a throughput histogram only after its first store/load: absent from a
+  // successful "before" scrape means zero totals then; a failed scrape means unknown.
+  auto totals_at = [&](const Tick& tick, const std::string& key) -> std::optional<HistogramTotals> {
+    auto source = tick.values.find(kCacheServerSource);
+    if (source == tick.values.end()) return std::nullopt;
+    auto sum = source->second.find(key + "_sum");
+    auto count = source->second.find(key + "_count");
+    if (sum == source->second.end() || count == source->second.end()) {
+      return tick.kind == "before" ? std::optional<HistogramTotals>(HistogramTotals{})
+                                   : std::nullopt;
+    }
+    return HistogramTotals{sum->second, count->second};
+  };
+  auto throughput = [&](const std::string& key) -> std::optional<double> {
+    if (ticks_.size() < 2) return std::nullopt;
+    const std::optional<HistogramTotals> before = totals_at(ticks_.front(), key);
+    if (!before) return std::nullopt;
+    return ThroughputFromHistogram(before, totals_at(ticks_.back(), key));
+  };
+  const auto requested = increase(keys::kLookupRequested);
+  const auto hit = increase(keys::kLookupHit);
+  if (requested) lmcache.set_lookup_requested_tokens(static_cast<int64_t>(*requested));
+  if (hit) lmcache.set_lookup_hit_tokens(static_cast<int64_t>(*hit));
+  if (requested && hit && *requested > 0) lmcache.set_hit_rate(*hit / *requested);
+  if (auto evicted = increase(keys::kEvictedChunks)) {
+    lmcache.set_evicted_chunks(static_cast<int64_t>(*evicted));
+  }
+  Column ratio = Sum(keys::kL1UsageRatio, true);
+  if (auto mean = GaugeMean(ToPoints(ratio.t, ratio.v))) lmcache.set_l1_usage_ratio_mean(*mean);
+  if (auto bytes = max_of(keys::kL1UsageBytes)) {
+    lmcache.set_l1_usage_bytes_max(static_cast<int64_t>(*bytes));
+  }
+  if (auto bytes = max_of(keys::kL2UsageBytes)) {
+    lmcache.set_l2_usage_bytes_max(static_cast<int64_t>(*bytes));
+  }
+  if (auto ticks = increase(keys::kEvictionTicks)) {
+    lmcache.set_eviction_loop_ticks(static_cast<int64_t>(*ticks));
+  }
+  if (auto triggered = increase(keys::kEvictionTriggered)) {
+    lmcache.set_eviction_loop_triggered(static_cast<int64_t>(*triggered));
+  }
+  if (auto gbs = throughput(keys::kL0L1Load)) lmcache.set_l0_l1_load_gb_per_s(*gbs);
+  if (auto gbs = throughput(keys::kL0L1Store)) lmcache.set_l0_l1_store_gb_per_s(*gbs);
+  if (auto gbs = throughput(keys::kL2Load)) lmcache.set_l2_load_gb_per_s(*gbs);
+  if (auto gbs = throughput(keys::kL2Store)) lmcache.set_l2_store_gb_per_s(*gbs);
+  if (auto chunks = increase(keys::kChunksLoaded)) {
+    lmcache.set_chunks_loaded(static_cast<int64_t>(*chunks));
+  }
+  return lmcache;
+}
+
+std::vector<v1::TimeSeries> Sampler::Series() const {
+  std::vector<v1::TimeSeries> out;
+  auto hit_rate_series = [&](const char* name, const char* hits, const char* queries) {
+    Sampler::Column h = Sum(hits, false);
+    Sampler::Column q = Sum(queries, false);
+    HitRate rate = ComputeHitRate(ToPoints(h.t, h.v), ToPoints(q.t, q.v), options_.period_s,
+                                  options_.rate_window_s);
+    if (!rate.series.empty()) out.push_back(ToSeries(name, rate.series));
+  };
+  hit_rate_series("local_hit_rate", keys::kPrefixHits, keys::kPrefixQueries);
+  hit_rate_series("external_hit_rate", keys::kExternalHits, keys::kExternalQueries);
+  Sampler::Column usage = Mean(keys::kKvCacheUsage, false);
+  if (!usage.t.empty()) out.push_back(ToSeries("kv_cache_usage", ToPoints(usage.t, usage.v)));
+  return out;
+}
+
+}  // namespace kvbench::sampler

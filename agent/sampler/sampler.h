@@ -1,0 +1,86 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "common/http/http_client.h"
+#include "kvbench/v1/event.pb.h"
+#include "kvbench/v1/result.pb.h"
+
+namespace kvbench::sampler {
+
+// One /metrics endpoint a scenario samples: every vLLM replica directly (never through Caddy) and,
+// for CPU_RAM/NVME, the cache server.
+// The source name of the cache server's samples.
+inline constexpr char kCacheServerSource[] = "cache-server";
+
+struct ScrapeTarget {
+  std::string source;  // "replica-0", "cache-server"
+  std::string url;     // http://host:port/metrics
+  bool lmcache = false;
+};
+
+// DESIGN.md "Sampling": a "before" scrape just before traffic, a "periodic" one every period
+// during the replay, an "after" one when traffic ends. Each scrape of each target keeps the
+// catalog's values (metric_catalog.h), is appended to samples.jsonl (one Sample as JSON per line)
+// and handed to `on_sample` (the scenario's event stream). At the end it turns the series into
+// the result's engine and LMCache metrics with rate_math.h. Not thread-safe: the scenario's
+// thread drives it. A failed scrape is logged (rate-limited) and skipped: a missing point, not a
+// zero.
+class Sampler {
+ public:
+  struct Options {
+    double period_s = 15;        // already scaled for simulated engines
+    double rate_window_s = 300;  // idem
+    std::string samples_path;    // samples.jsonl; "" = not written
+    absl::Duration scrape_timeout = absl::Seconds(5);
+  };
+
+  Sampler(HttpClient* http, std::vector<ScrapeTarget> targets, Options options,
+          std::function<void(const v1::Sample&)> on_sample);
+
+  // Scrapes every target now. `kind` is "before", "periodic" or "after"; `t_s` is seconds since
+  // the replay started.
+  void Scrape(const std::string& kind, double t_s);
+  // True when a periodic scrape is due at `t_s` (one period after the previous one).
+  bool Due(double t_s) const;
+  double period_s() const { return options_.period_s; }
+
+  // Local/external hit rates (final-quarter mean of the windowed rate ratio, or the before/after
+  // diff for a run shorter than one period), mean prefill/queue time (before/after histogram
+  // diff, absent when the histogram is), KV cache usage mean, preemptions, cache config.
+  v1::EngineMetrics EngineResult() const;
+  // The cache server's metrics; nullopt without a cache server target.
+  std::optional<v1::LmcacheMetrics> LmcacheResult() const;
+  // Series for charts: local/external hit rate and KV cache usage over time.
+  std::vector<v1::TimeSeries> Series() const;
+
+ private:
+  struct Tick {
+    std::string kind;
+    double t_s = 0;
+    std::map<std::string, std::map<std::string, double>> values;  // source → key → value
+  };
+
+  // The sum over replicas (or the cache server) of `key` at each tick where any source has it.
+  struct Column {
+    std::vector<double> t;
+    std::vector<double> v;
+  };
+  Column Sum(const std::string& key, bool lmcache) const;
+  Column Mean(const std::string& key, bool lmcache) const;
+  std::optional<double> FirstValue(const std::string& key) const;
+
+  HttpClient* http_;
+  std::vector<ScrapeTarget> targets_;
+  Options options_;
+  std::function<void(const v1::Sample&)> on_sample_;
+  std::vector<Tick> ticks_;
+  std::optional<double> last_periodic_s_;
+};
+
+}  // namespace kvbench::sampler

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "agent/telemetry/disk_stats.h"
+#include "agent/telemetry/gpu_reading.h"
+#include "agent/telemetry/nvml_gpu_telemetry.h"
+#include "agent/telemetry/proc_readings.h"
+#include "common/time/clock.h"
+#include "kvbench/v1/result.pb.h"
+
+namespace kvbench::sampler {
+
+// Host telemetry on the sampler's ticks (issue #6): GPU power/utilization/memory through NVML
+// (loaded at run time; none on the node = gpu_available false, not an error), whole-machine CPU
+// from /proc/stat, each supervised process's CPU from /proc/<pid>/stat and, for NVME, the block
+// device under the L2 pool dir from /proc/diskstats. Not thread-safe: the scenario's thread
+// drives it. AMD GPUs (amd-smi/rocm-smi through agent/telemetry) are not wired in yet.
+class TelemetrySampler {
+ public:
+  struct Options {
+    std::vector<std::pair<std::string, int>> processes;  // (name, pid) to follow
+    std::string disk_path;  // NVME: the L2 pool dir; "" = no disk metrics
+    bool gpu = true;        // try NVML
+  };
+
+  // `clock` must outlive the sampler.
+  TelemetrySampler(Options options, Clock* clock);
+
+  // One reading of every source.
+  void Sample();
+
+  v1::HostTelemetry HostResult() const;
+  // nullopt without disk_path, or when its device has no /proc/diskstats line (then logged).
+  std::optional<v1::DiskMetrics> DiskResult() const;
+
+ private:
+  struct GpuTotals {
+    std::string name;
+    double power_sum = 0;
+    int power_n = 0;
+    double util_sum = 0;
+    int util_n = 0;
+    std::optional<int64_t> memory_used_max;
+    std::optional<int64_t> memory_total;
+  };
+  template <typename T>
+  struct Span {  // the first and last reading, with when they were taken
+    std::optional<T> first, last;
+    absl::Duration first_at, last_at;
+    void Add(T value, absl::Duration at);
+  };
+
+  Options options_;
+  Clock* clock_;
+  std::unique_ptr<telemetry::NvmlGpuTelemetry> nvml_;
+  std::optional<telemetry::BlockDevice> disk_;
+  std::map<int, GpuTotals> gpus_;
+  Span<telemetry::CpuTimes> cpu_;
+  std::map<std::string, Span<telemetry::ProcessCpuTicks>> processes_;
+  Span<telemetry::DiskStatsReading> disk_readings_;
+};
+
+}  // namespace kvbench::sampler

@@ -1,0 +1,300 @@
+#include "agent/sampler/rate_math.h"
+
+#include <catch2/catch.hpp>
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace kvbench::sampler {
+namespace {
+
+// Points at t0, t0 + step, ... with the given values.
+std::vector<Point> Series(double t0, double step, const std::vector<double>& values) {
+  std::vector<Point> points;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    points.push_back({t0 + static_cast<double>(i) * step, values[i]});
+  }
+  return points;
+}
+
+// value(t) = f(t) sampled every `step` seconds over [0, end].
+template <typename F>
+std::vector<Point> Sampled(double step, double end, F f) {
+  std::vector<Point> points;
+  for (double t = 0; t <= end; t += step) points.push_back({t, f(t)});
+  return points;
+}
+
+void CheckOptional(const std::optional<double>& got, const std::optional<double>& expected) {
+  REQUIRE(got.has_value() == expected.has_value());
+  if (expected) CHECK(*got == Approx(*expected).margin(1e-12));
+}
+
+struct RateCase {
+  const char* name;
+  std::vector<Point> points;
+  double t;
+  double window;
+  std::optional<double> expected;
+};
+
+// Notation in the comments: the window (t - w, t]; n samples in it; inc = the reset-corrected
+// increase; s = last.t - first.t; avg = s / (n - 1), threshold 1.1 x avg; start = first.t - (t - w)
+// and end = t - last.t after the threshold test (>= 1.1 x avg becomes avg / 2) and the zero clamp
+// (start <= s x first.value / inc); rate = inc x (s + start + end) / s / w.
+TEST_CASE("PromRate follows PromQL extrapolatedRate", "[sampler]") {
+  const std::vector<RateCase> cases = {
+      // (0, 300] holds t = 15..300 (20 samples; t = 0 is on the open edge): inc 285, s 285,
+      // avg 15; start 15 < 16.5 kept; clamp 285 x 15 / 285 = 15; end 0.
+      // rate = 285 x 300 / 285 / 300 = 1.
+      {"steady 1/s, 15 s samples, 300 s window", Sampled(15, 600, [](double t) { return t; }), 300,
+       300, 1.0},
+      // (-255, 45]: all 4; inc 90, s 45; start 255 >= 16.5 -> 7.5; clamp 45 x 0 / 90 = 0 -> 0;
+      // end 0. rate = 90 x 45 / 45 / 300 = 0.3: divided by the whole window, not the 45 s seen.
+      {"counter born mid-window: zero clamp, whole-window divisor", Series(0, 15, {0, 30, 60, 90}),
+       45, 300, 0.3},
+      // 0, 15, 30, 45, reset, 5, 20, 35 at t = 0..90: inc = 35 - 0 + 45 (the pre-reset value)
+      // = 80; start 210 -> 7.5 -> clamp 0; end 0. rate = 80 / 300.
+      {"counter 0,15,30,45 reset to 5,20,35", Series(0, 15, {0, 15, 30, 45, 5, 20, 35}), 90, 300,
+       80.0 / 300},
+      // (40, 100]: 100, 115, 10, 25 at t = 45..90; inc = 25 - 100 + 115 = 40; s 45, avg 15;
+      // start 5 (clamp 45 x 100 / 40 = 112.5 not shorter); end 10; both < 16.5.
+      // rate = 40 x (45 + 5 + 10) / 45 / 60 = 8/9.
+      {"reset inside window, extrapolated to both edges", Series(45, 15, {100, 115, 10, 25}), 100,
+       60, 8.0 / 9},
+      // (-20, 100]: all 3; inc 30, s 30, avg 15; start 20 >= 16.5 -> 7.5 (clamp 1000); end 70
+      // -> 7.5. rate = 30 x 45 / 30 / 120 = 0.375.
+      {"series covers part of the window: half an interval each side",
+       Series(0, 15, {1000, 1015, 1030}), 100, 120, 0.375},
+      // (-14, 46]: start 14, end 16, both < 16.5: full extrapolation.
+      // rate = 30 x (30 + 14 + 16) / 30 / 60 = 1.
+      {"edges within 1.1 x avg: extrapolated all the way", Series(0, 15, {1000, 1015, 1030}), 46,
+       60, 1.0},
+      // (-13.5, 46.5]: start 13.5 kept; end 16.5 = 1.1 x 15 is not "close" -> 7.5.
+      // rate = 30 x (30 + 13.5 + 7.5) / 30 / 60 = 0.85.
+      {"edge at exactly 1.1 x avg: half an interval", Series(0, 15, {1000, 1015, 1030}), 46.5, 60,
+       0.85},
+      // (0, 60]: 5, 20, 35 at t = 30..60; inc 30, s 30; start 30 -> 7.5; clamp 30 x 5 / 30 = 5.
+      // rate = 30 x (30 + 5) / 30 / 60 = 35 / 60.
+      {"zero clamp shorter than half an interval", Series(30, 15, {5, 20, 35}), 60, 60, 35.0 / 60},
+      // As above with 12, 27, 42: start 30 -> 7.5; clamp 12 is longer, so 7.5 stays.
+      // rate = 30 x 37.5 / 30 / 60 = 0.625. (Before Prometheus 2.51 the clamp came first and
+      // gave start 12: 0.7.)
+      {"zero clamp after the 1.1 x test (Prometheus >= 2.51)", Series(30, 15, {12, 27, 42}), 60, 60,
+       0.625},
+      // (0, 30]: the sample at t = 0 is excluded; (15, 20), (30, 30): inc 10, s 15; start 15
+      // (clamp 15 x 20 / 10 = 30). rate = 10 x 30 / 15 / 30 = 2/3. (Prometheus 2.x, left-closed,
+      // would take all three: 30 / 30 = 1.)
+      {"sample at t - window excluded (left-open)", Series(0, 15, {0, 20, 30}), 30, 30, 2.0 / 3},
+      // (0, 30]: (15, 15), (30, 30); the sample at 45 is after t. inc 15; start 15 (clamp 15).
+      // rate = 15 x 30 / 15 / 30 = 1.
+      {"samples after t ignored", Series(0, 15, {0, 15, 30, 1000}), 30, 30, 1.0},
+      // inc 0: no clamp; rate 0 x ... = 0, a measured zero.
+      {"flat counter: 0, not null", Series(0, 15, {7, 7, 7}), 30, 60, 0.0},
+      {"no points: null", {}, 30, 300, std::nullopt},
+      // (0, 15] holds only t = 15.
+      {"one sample in window: null", Series(0, 15, {0, 15}), 15, 15, std::nullopt},
+      {"window after the series: null", Series(0, 15, {0, 15, 30}), 100, 30, std::nullopt},
+      {"zero window: null", Series(0, 15, {0, 15, 30}), 30, 0, std::nullopt},
+      {"samples sharing one timestamp: null", {{10, 1}, {10, 2}}, 10, 30, std::nullopt},
+  };
+  for (const RateCase& c : cases) {
+    INFO(c.name);
+    CheckOptional(PromRate(c.points, c.t, c.window), c.expected);
+  }
+}
+
+TEST_CASE("WindowedRate steps from the first point and skips steps without a rate", "[sampler]") {
+  // v = 2t at t = 0..60, step 15, window 30 (two samples per window):
+  // t=0: one sample, left out. t=15: (0,0),(15,30): inc 30, start 15 -> clamp 0 -> rate 30/30 = 1.
+  // t=30..60: e.g. (15,30),(30,60): inc 30, start 15 (clamp 15 x 30/30 = 15) -> 60/30 = 2.
+  const auto series = WindowedRate(Sampled(15, 60, [](double t) { return 2 * t; }), 15, 30);
+  REQUIRE(series.size() == 4);
+  const double expected_t[] = {15, 30, 45, 60};
+  const double expected_rate[] = {1, 2, 2, 2};
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    INFO("step " << i);
+    CHECK(series[i].t_s == expected_t[i]);
+    CHECK(series[i].value == Approx(expected_rate[i]));
+  }
+  CHECK(WindowedRate({}, 15, 300).empty());
+  CHECK(WindowedRate({{0, 5}}, 15, 300).empty());
+}
+
+TEST_CASE("WindowedRate at the sampler's 15 s / 300 s ramps up over the first window",
+          "[sampler]") {
+  // 10/s from 0 at t = 0, sampled to t = 900. For t < 300 the window reaches back past t = 0, so
+  // all samples 0..t are in it; the clamp stops extrapolation at the zero point (t = 0): rate =
+  // 10t / 300. At t >= 300 the window is full: 10.
+  const auto series = WindowedRate(Sampled(15, 900, [](double t) { return 10 * t; }), 15, 300);
+  REQUIRE(series.size() == 60);  // t = 15..900
+  for (const Point& p : series) {
+    INFO("t=" << p.t_s);
+    CHECK(p.value == Approx(p.t_s < 300 ? 10 * p.t_s / 300 : 10.0));
+  }
+  CHECK(*FinalQuarterMean(series) == Approx(10));
+}
+
+TEST_CASE("FinalQuarterMean averages the last ceil(n/4) points", "[sampler]") {
+  struct Case {
+    std::vector<double> values;
+    std::optional<double> expected;
+  };
+  const std::vector<Case> cases = {
+      {{}, std::nullopt},
+      {{7}, 7.0},                          // ceil(1/4) = 1
+      {{1, 2, 3, 4}, 4.0},                 // 1 point
+      {{1, 2, 3, 4, 5}, 4.5},              // 2 points: (4 + 5) / 2
+      {{1, 2, 3, 4, 5, 6, 7, 8}, 7.5},     // 2 points: (7 + 8) / 2
+      {{0, 0, 0, 0, 0, 3, 6, 9, 12}, 9.0}  // 3 points: (6 + 9 + 12) / 3
+  };
+  for (const Case& c : cases) {
+    INFO("n=" << c.values.size());
+    CheckOptional(FinalQuarterMean(Series(0, 15, c.values)), c.expected);
+  }
+}
+
+TEST_CASE("ComputeHitRate: final-quarter mean of rate(hits) / rate(queries)", "[sampler]") {
+  // Step 15, window 30: each window (t - 30, t] holds the samples at t - 15 and t; start 15
+  // unless the zero clamp (15 x first / inc) is shorter; end 0.
+  //   t:       0    15    30    45    60    75    90
+  //   queries: 0   150   300   450   600   750   900
+  //   hits:    0     0    30   105   180   255   345
+  // rate(queries): t=15: inc 150, clamp 0 -> 150/30 = 5; t>=30: inc 150, clamp >= 15 -> 300/30
+  // = 10. rate(hits): t=15: inc 0 -> 0; t=30: inc 30, clamp 0 -> 30/30 = 1; t=45: inc 75, clamp
+  // 15 x 30/75 = 6 -> 75 x 21/15 / 30 = 3.5; t=60, 75: inc 75, clamp 21 / 27 -> 150/30 = 5;
+  // t=90: inc 90 -> 180/30 = 6.
+  // Ratios: 0, 0.1, 0.35, 0.5, 0.5, 0.6; final quarter = last 2: (0.5 + 0.6) / 2 = 0.55.
+  // (The whole-run diff would give 345 / 900 = 0.383: the warm-up drags it down.)
+  const auto queries = Series(0, 15, {0, 150, 300, 450, 600, 750, 900});
+  const auto hits = Series(0, 15, {0, 0, 30, 105, 180, 255, 345});
+  const HitRate hit_rate = ComputeHitRate(hits, queries, 15, 30);
+  const double expected[] = {0, 0.1, 0.35, 0.5, 0.5, 0.6};
+  REQUIRE(hit_rate.series.size() == 6);
+  for (std::size_t i = 0; i < hit_rate.series.size(); ++i) {
+    INFO("step " << i);
+    CHECK(hit_rate.series[i].t_s == 15.0 * static_cast<double>(i + 1));
+    CHECK(hit_rate.series[i].value == Approx(expected[i]).margin(1e-12));
+  }
+  REQUIRE(hit_rate.value.has_value());
+  CHECK(*hit_rate.value == Approx(0.55));
+}
+
+TEST_CASE("ComputeHitRate at 15 s / 300 s reports the plateau, not the warm-up", "[sampler]") {
+  // Queries 100 tokens/s from t = 0; hits 0 until t = 300, then 50/s; run to t = 900.
+  // 60 steps (t = 15..900); the final quarter is t = 690..900, whose windows (t-300, t] start
+  // after 300: rate(hits) = 50 (clamp t0 - 300 >= 90 > 15 never binds), rate(queries) = 100.
+  // Value 0.5; the whole-run diff would be 30000 / 90000 = 0.333.
+  const auto queries = Sampled(15, 900, [](double t) { return 100 * t; });
+  const auto hits = Sampled(15, 900, [](double t) { return t <= 300 ? 0.0 : 50 * (t - 300); });
+  const HitRate hit_rate = ComputeHitRate(hits, queries, 15, 300);
+  CHECK(hit_rate.series.size() == 60);
+  REQUIRE(hit_rate.value.has_value());
+  CHECK(*hit_rate.value == Approx(0.5));
+}
+
+TEST_CASE("ComputeHitRate falls back to the before/after diff on short runs", "[sampler]") {
+  struct Case {
+    const char* name;
+    std::vector<Point> hits;
+    std::vector<Point> queries;
+    std::optional<double> expected;
+  };
+  const std::vector<Case> cases = {
+      // Before and after only: Δhits / Δqueries = 40 / 100.
+      {"before and after, 10 s apart", {{0, 1000}, {10, 1040}}, {{0, 5000}, {10, 5100}}, 0.4},
+      // Three points but all within one 15 s step: the grid holds only t = 0, no rate.
+      {"three points within one step",
+       {{0, 0}, {5, 20}, {10, 40}},
+       {{0, 0}, {5, 50}, {10, 100}},
+       0.4},
+      // The server restarted in between: Δhits = 30 - 1000 + 1000 = 30; Δqueries = 100.
+      {"counter reset between before and after",
+       {{0, 1000}, {10, 30}},
+       {{0, 5000}, {10, 100}},
+       0.3},
+      {"no queries: null, not 0", {{0, 10}, {10, 10}}, {{0, 50}, {10, 50}}, std::nullopt},
+      {"only the before scrape: null", {{0, 10}}, {{0, 50}}, std::nullopt},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const HitRate hit_rate = ComputeHitRate(c.hits, c.queries, 15, 300);
+    CHECK(hit_rate.series.empty());
+    CheckOptional(hit_rate.value, c.expected);
+  }
+}
+
+TEST_CASE("ComputeHitRate is null, not 0, when a counter is absent or never moves", "[sampler]") {
+  const auto queries = Series(0, 15, {0, 100, 200, 300});
+  const auto hits = Series(0, 15, {0, 50, 100, 150});
+  CHECK(*ComputeHitRate(hits, queries, 15, 300).value == Approx(0.5));
+
+  const HitRate no_hits = ComputeHitRate({}, queries, 15, 300);
+  CHECK(no_hits.series.empty());
+  CHECK_FALSE(no_hits.value.has_value());
+
+  const HitRate no_queries = ComputeHitRate(hits, {}, 15, 300);
+  CHECK(no_queries.series.empty());
+  CHECK_FALSE(no_queries.value.has_value());
+
+  // rate(queries) = 0 at every step: no ratio anywhere, and Δqueries = 0.
+  const auto flat = Series(0, 15, {40, 40, 40, 40});
+  const HitRate idle = ComputeHitRate(flat, flat, 15, 300);
+  CHECK(idle.series.empty());
+  CHECK_FALSE(idle.value.has_value());
+}
+
+TEST_CASE("MeanBetween is Δsum / Δcount, null when missing or empty", "[sampler]") {
+  using H = HistogramTotals;
+  struct Case {
+    const char* name;
+    std::optional<H> before;
+    std::optional<H> after;
+    std::optional<double> expected;
+  };
+  const std::vector<Case> cases = {
+      // Prefill seconds: (37.5 - 12.5) / (30 - 10) = 1.25 s.
+      {"mean prefill time", H{12.5, 10}, H{37.5, 30}, 1.25},
+      {"from zero", H{0, 0}, H{6, 4}, 1.5},
+      {"no observations during the run: null", H{12.5, 10}, H{12.5, 10}, std::nullopt},
+      {"count went down (server restarted): null", H{12.5, 10}, H{3, 2}, std::nullopt},
+      {"histogram missing before: null", std::nullopt, H{6, 4}, std::nullopt},
+      {"histogram missing after: null", H{0, 0}, std::nullopt, std::nullopt},
+      {"histogram missing: null", std::nullopt, std::nullopt, std::nullopt},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    CheckOptional(MeanBetween(c.before, c.after), c.expected);
+  }
+}
+
+TEST_CASE("GaugeMean averages the samples", "[sampler]") {
+  CheckOptional(GaugeMean(Series(0, 15, {0.2, 0.4, 0.9})), 0.5);  // 1.5 / 3
+  CheckOptional(GaugeMean(Series(0, 15, {0.0, 0.0})), 0.0);
+  CheckOptional(GaugeMean({}), std::nullopt);
+}
+
+TEST_CASE("CounterIncrease handles resets", "[sampler]") {
+  struct Case {
+    const char* name;
+    std::vector<double> values;
+    std::optional<double> expected;
+  };
+  const std::vector<Case> cases = {
+      {"steady", {0, 15, 30, 45}, 45.0},
+      // 100 -> 150 (+50), reset, 20 (+20), 50 (+30): 50 - 100 + 150 = 100.
+      {"one reset", {100, 150, 20, 50}, 100.0},
+      // 10 -> 5 (+5 after a reset), 5 -> 3 (+3), 3 -> 8 (+5): 8 - 10 + 10 + 5 = 13.
+      {"two resets", {10, 5, 3, 8}, 13.0},
+      {"flat: 0", {7, 7}, 0.0},
+      {"one point: null", {7}, std::nullopt},
+      {"no points: null", {}, std::nullopt},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    CheckOptional(CounterIncrease(Series(0, 15, c.values)), c.expected);
+  }
+}
+
+}  // namespace
+}  // namespace kvbench::sampler
