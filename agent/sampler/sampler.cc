@@ -80,29 +80,8 @@ void Sampler::Scrape(const std::string& kind, double t_s) {
   ticks_.push_back(std::move(tick));
 }
 
-Sampler::Column Sampler::Sum(const std::string& key, bool lmcache) const {
-  Column series;
-  for (const Tick& tick : ticks_) {
-    double total = 0;
-    bool any = false;
-    for (const ScrapeTarget& target : targets_) {
-      if (target.lmcache != lmcache) continue;
-      auto source = tick.values.find(target.source);
-      if (source == tick.values.end()) continue;
-      auto value = source->second.find(key);
-      if (value == source->second.end()) continue;
-      total += value->second;
-      any = true;
-    }
-    if (!any) continue;
-    series.t.push_back(tick.t_s);
-    series.v.push_back(total);
-  }
-  return series;
-}
-
-Sampler::Column Sampler::Mean(const std::string& key, bool lmcache) const {
-  Column series;
+Sampler::Column Sampler::Reduce(const std::string& key, bool lmcache, bool mean) const {
+  Column column;
   for (const Tick& tick : ticks_) {
     double total = 0;
     int count = 0;
@@ -115,11 +94,11 @@ Sampler::Column Sampler::Mean(const std::string& key, bool lmcache) const {
       total += value->second;
       ++count;
     }
-    if (count == 0) continue;
-    series.t.push_back(tick.t_s);
-    series.v.push_back(total / count);
+    if (count == 0) continue;  // absent at this tick (every source failed or lacks it)
+    column.t.push_back(tick.t_s);
+    column.v.push_back(mean ? total / count : total);
   }
-  return series;
+  return column;
 }
 
 std::optional<double> Sampler::FirstValue(const std::string& key) const {
@@ -134,8 +113,8 @@ std::optional<double> Sampler::FirstValue(const std::string& key) const {
 v1::EngineMetrics Sampler::EngineResult() const {
   v1::EngineMetrics engine;
   auto hit_rate = [&](const char* hits, const char* queries) {
-    Column h = Sum(hits, false);
-    Column q = Sum(queries, false);
+    Column h = Reduce(hits, false, /*mean=*/false);
+    Column q = Reduce(queries, false, /*mean=*/false);
     return ComputeHitRate(ToPoints(h.t, h.v), ToPoints(q.t, q.v), options_.period_s,
                           options_.rate_window_s);
   };
@@ -146,17 +125,17 @@ v1::EngineMetrics Sampler::EngineResult() const {
     engine.set_external_hit_rate(*external.value);
   }
   auto histogram_mean = [&](const std::string& key) -> std::optional<double> {
-    Column sums = Sum(key + "_sum", false);
-    Column counts = Sum(key + "_count", false);
+    Column sums = Reduce(key + "_sum", false, /*mean=*/false);
+    Column counts = Reduce(key + "_count", false, /*mean=*/false);
     if (ticks_.size() < 2 || sums.t.size() < 2 || counts.t.size() < 2) return std::nullopt;
     return MeanBetween(HistogramTotals{sums.v.front(), counts.v.front()},
                        HistogramTotals{sums.v.back(), counts.v.back()});
   };
   if (auto prefill = histogram_mean(keys::kPrefillTime)) engine.set_mean_prefill_time_s(*prefill);
   if (auto queue = histogram_mean(keys::kQueueTime)) engine.set_mean_queue_time_s(*queue);
-  Column usage = Mean(keys::kKvCacheUsage, false);
+  Column usage = Reduce(keys::kKvCacheUsage, false, /*mean=*/true);
   if (auto mean = GaugeMean(ToPoints(usage.t, usage.v))) engine.set_kv_cache_usage_mean(*mean);
-  Column preemptions = Sum(keys::kPreemptions, false);
+  Column preemptions = Reduce(keys::kPreemptions, false, /*mean=*/false);
   if (auto increase = CounterIncrease(ToPoints(preemptions.t, preemptions.v))) {
     engine.set_num_preemptions(static_cast<int64_t>(*increase));
   }
@@ -174,11 +153,11 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
   }
   v1::LmcacheMetrics lmcache;
   auto increase = [&](const char* key) {
-    Column series = Sum(key, true);
+    Column series = Reduce(key, true, /*mean=*/false);
     return CounterIncrease(ToPoints(series.t, series.v));
   };
   auto max_of = [&](const char* key) -> std::optional<double> {
-    Column series = Sum(key, true);
+    Column series = Reduce(key, true, /*mean=*/false);
     if (series.v.empty()) return std::nullopt;
     return *std::max_element(series.v.begin(), series.v.end());
   };
@@ -209,7 +188,7 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
   if (auto evicted = increase(keys::kEvictedChunks)) {
     lmcache.set_evicted_chunks(static_cast<int64_t>(*evicted));
   }
-  Column ratio = Sum(keys::kL1UsageRatio, true);
+  Column ratio = Reduce(keys::kL1UsageRatio, true, /*mean=*/true);
   if (auto mean = GaugeMean(ToPoints(ratio.t, ratio.v))) lmcache.set_l1_usage_ratio_mean(*mean);
   if (auto bytes = max_of(keys::kL1UsageBytes)) {
     lmcache.set_l1_usage_bytes_max(static_cast<int64_t>(*bytes));
@@ -236,15 +215,15 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
 std::vector<v1::TimeSeries> Sampler::Series() const {
   std::vector<v1::TimeSeries> out;
   auto hit_rate_series = [&](const char* name, const char* hits, const char* queries) {
-    Sampler::Column h = Sum(hits, false);
-    Sampler::Column q = Sum(queries, false);
+    Sampler::Column h = Reduce(hits, false, /*mean=*/false);
+    Sampler::Column q = Reduce(queries, false, /*mean=*/false);
     HitRate rate = ComputeHitRate(ToPoints(h.t, h.v), ToPoints(q.t, q.v), options_.period_s,
                                   options_.rate_window_s);
     if (!rate.series.empty()) out.push_back(ToSeries(name, rate.series));
   };
   hit_rate_series("local_hit_rate", keys::kPrefixHits, keys::kPrefixQueries);
   hit_rate_series("external_hit_rate", keys::kExternalHits, keys::kExternalQueries);
-  Sampler::Column usage = Mean(keys::kKvCacheUsage, false);
+  Sampler::Column usage = Reduce(keys::kKvCacheUsage, false, /*mean=*/true);
   if (!usage.t.empty()) out.push_back(ToSeries("kv_cache_usage", ToPoints(usage.t, usage.v)));
   return out;
 }

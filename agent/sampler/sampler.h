@@ -66,13 +66,13 @@ class Sampler {
     std::map<std::string, std::map<std::string, double>> values;  // source → key → value
   };
 
-  // The sum over replicas (or the cache server) of `key` at each tick where any source has it.
+  // `key` at each tick where any source has it: summed over the replicas (counters), or their
+  // mean (`mean`: gauges such as KV cache usage); `lmcache` picks the cache server instead.
   struct Column {
     std::vector<double> t;
     std::vector<double> v;
   };
-  Column Sum(const std::string& key, bool lmcache) const;
-  Column Mean(const std::string& key, bool lmcache) const;
+  Column Reduce(const std::string& key, bool lmcache, bool mean) const;
   std::optional<double> FirstValue(const std::string& key) const;
 
   HttpClient* http_;

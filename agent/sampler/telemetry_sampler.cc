@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "agent/sampler/derived_metrics.h"
 #include "agent/telemetry/proc_stat.h"
 #include "common/log/logging.h"
@@ -25,7 +26,18 @@ TelemetrySampler::TelemetrySampler(Options options, Clock* clock)
   if (options_.gpu) {
     std::string reason;
     nvml_ = telemetry::NvmlGpuTelemetry::Open(&reason);
-    if (nvml_ == nullptr) KV_LOG(INFO) << "GPU telemetry unavailable reason=" << reason;
+    if (nvml_ == nullptr && options_.amd_runner) {
+      absl::StatusOr<std::unique_ptr<telemetry::AmdSmiGpuTelemetry>> amd =
+          telemetry::AmdSmiGpuTelemetry::Open(options_.amd_runner);
+      if (amd.ok()) {
+        amd_ = *std::move(amd);
+      } else {
+        absl::StrAppend(&reason, "; AMD: ", amd.status().message());
+      }
+    }
+    if (nvml_ == nullptr && amd_ == nullptr) {
+      KV_LOG(INFO) << "GPU telemetry unavailable reason=" << reason;
+    }
   }
   if (!options_.disk_path.empty()) {
     absl::StatusOr<telemetry::BlockDevice> device = telemetry::DeviceForPath(options_.disk_path);
@@ -40,23 +52,13 @@ TelemetrySampler::TelemetrySampler(Options options, Clock* clock)
 
 void TelemetrySampler::Sample() {
   const absl::Duration now = clock_->Monotonic();
-  if (nvml_ != nullptr) {
-    for (const telemetry::GpuReading& reading : nvml_->Read()) {
-      GpuTotals& totals = gpus_[reading.index];
-      totals.name = reading.name;
-      if (reading.power_w) {
-        totals.power_sum += *reading.power_w;
-        ++totals.power_n;
-      }
-      if (reading.utilization_pct) {
-        totals.util_sum += *reading.utilization_pct;
-        ++totals.util_n;
-      }
-      if (reading.memory_used_bytes) {
-        totals.memory_used_max =
-            std::max(totals.memory_used_max.value_or(0), *reading.memory_used_bytes);
-      }
-      if (reading.memory_total_bytes) totals.memory_total = reading.memory_total_bytes;
+  if (nvml_ != nullptr) AddGpuReadings(nvml_->Read());
+  if (amd_ != nullptr) {
+    absl::StatusOr<std::vector<telemetry::GpuReading>> readings = amd_->Read();
+    if (readings.ok()) {
+      AddGpuReadings(*readings);
+    } else {
+      KV_LOG_EVERY_N_SEC(WARNING, 60) << "AMD GPU telemetry failed: " << readings.status().message();
     }
   }
   if (absl::StatusOr<telemetry::CpuTimes> cpu = telemetry::ReadCpuTimes(); cpu.ok()) {
@@ -73,9 +75,29 @@ void TelemetrySampler::Sample() {
   }
 }
 
+void TelemetrySampler::AddGpuReadings(const std::vector<telemetry::GpuReading>& readings) {
+  for (const telemetry::GpuReading& reading : readings) {
+    GpuTotals& totals = gpus_[reading.index];
+    totals.name = reading.name;
+    if (reading.power_w) {
+      totals.power_sum += *reading.power_w;
+      ++totals.power_n;
+    }
+    if (reading.utilization_pct) {
+      totals.util_sum += *reading.utilization_pct;
+      ++totals.util_n;
+    }
+    if (reading.memory_used_bytes) {
+      totals.memory_used_max =
+          std::max(totals.memory_used_max.value_or(0), *reading.memory_used_bytes);
+    }
+    if (reading.memory_total_bytes) totals.memory_total = reading.memory_total_bytes;
+  }
+}
+
 v1::HostTelemetry TelemetrySampler::HostResult() const {
   v1::HostTelemetry host;
-  host.set_gpu_available(nvml_ != nullptr);
+  host.set_gpu_available(nvml_ != nullptr || amd_ != nullptr);
   for (const auto& [index, totals] : gpus_) {
     v1::GpuTelemetry* gpu = host.add_gpus();
     gpu->set_index(index);

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "agent/telemetry/amd_smi_gpu_telemetry.h"
+#include "agent/telemetry/command_runner.h"
 #include "agent/telemetry/disk_stats.h"
 #include "agent/telemetry/gpu_reading.h"
 #include "agent/telemetry/nvml_gpu_telemetry.h"
@@ -19,14 +21,16 @@ namespace kvbench::sampler {
 // Host telemetry on the sampler's ticks (issue #6): GPU power/utilization/memory through NVML
 // (loaded at run time; none on the node = gpu_available false, not an error), whole-machine CPU
 // from /proc/stat, each supervised process's CPU from /proc/<pid>/stat and, for NVME, the block
-// device under the L2 pool dir from /proc/diskstats. Not thread-safe: the scenario's thread
-// drives it. AMD GPUs (amd-smi/rocm-smi through agent/telemetry) are not wired in yet.
+// device under the L2 pool dir from /proc/diskstats. Without NVML, AMD GPUs are read through
+// amd-smi (or rocm-smi) when on PATH. Not thread-safe: the scenario's thread drives it.
 class TelemetrySampler {
  public:
   struct Options {
     std::vector<std::pair<std::string, int>> processes;  // (name, pid) to follow
     std::string disk_path;  // NVME: the L2 pool dir; "" = no disk metrics
-    bool gpu = true;        // try NVML
+    bool gpu = true;        // try NVML, then (AMD nodes) amd-smi / rocm-smi
+    // Runs amd-smi / rocm-smi (LauncherCommandRunner); unset = NVML only.
+    telemetry::CommandRunner amd_runner;
   };
 
   // `clock` must outlive the sampler.
@@ -40,6 +44,8 @@ class TelemetrySampler {
   std::optional<v1::DiskMetrics> DiskResult() const;
 
  private:
+  void AddGpuReadings(const std::vector<telemetry::GpuReading>& readings);
+
   struct GpuTotals {
     std::string name;
     double power_sum = 0;
@@ -59,6 +65,7 @@ class TelemetrySampler {
   Options options_;
   Clock* clock_;
   std::unique_ptr<telemetry::NvmlGpuTelemetry> nvml_;
+  std::unique_ptr<telemetry::AmdSmiGpuTelemetry> amd_;  // only without NVML
   std::optional<telemetry::BlockDevice> disk_;
   std::map<int, GpuTotals> gpus_;
   Span<telemetry::CpuTimes> cpu_;

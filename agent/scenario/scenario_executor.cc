@@ -12,6 +12,7 @@
 #include "agent/runner/runner_argv.h"
 #include "agent/runner/runner_options.h"
 #include "agent/scenario/scenario_result_builder.h"
+#include "agent/telemetry/launcher_command_runner.h"
 #include "common/json/proto_json.h"
 #include "common/status/status_macros.h"
 
@@ -270,6 +271,9 @@ std::unique_ptr<sampler::TelemetrySampler> ScenarioExecutor::MakeTelemetrySample
     if (std::optional<int> pid = supervisor_->pid(name)) options.processes.emplace_back(name, *pid);
   }
   options.disk_path = plan.wiring.nvme_dir;
+  if (job_.build() == v1::AMD) {
+    options.amd_runner = telemetry::LauncherCommandRunner(env_.launcher, ScenarioFile("logs"));
+  }
   return std::make_unique<sampler::TelemetrySampler>(options, env_.clock);
 }
 

@@ -16,6 +16,7 @@
 #include "tests/support/prometheus_text.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait_for.h"
 
 namespace kvbench::testing {
 namespace {
@@ -168,11 +169,16 @@ TEST_CASE("Offload: with a tiny L1 the chunks go to disk files and come back fro
   const auto conversations = Conversations(/*users=*/4, /*rounds=*/2);
   std::string metrics = Replay(replica, conversations);
 
-  size_t files = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(l2)) {
-    if (entry.is_regular_file() && entry.file_size() > 0) ++files;
-  }
-  CHECK(files >= 8);
+  // L2 stores complete asynchronously after the responses: wait for the files, bounded.
+  auto files = [&] {
+    size_t count = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(l2)) {
+      if (entry.is_regular_file() && entry.file_size() > 0) ++count;
+    }
+    return count;
+  };
+  CHECK(WaitFor([&] { return files() >= 8; }, absl::Seconds(10)));
+  INFO("files: " << files());
   auto client = Client();
   std::string cache_metrics = cache.Metrics(*client);
   CHECK(SumOfSamples(cache_metrics, "lmcache_mp_lookup_hit_l2_tokens_total") > 0);
