@@ -13,6 +13,9 @@ PACKAGES=(
   catch2 libsqlite3-dev cppzmq-dev libzmq3-dev libcli11-dev
   # used by the end-to-end tests
   curl
+  # Prometheus 2.42 + promtool: e2e.prometheus_crosscheck checks our rate math against PromQL on
+  # its own instance (a host with systemd also gets the package's service on :9090)
+  prometheus
   # the load balancer in front of 2+ replicas (agent/tiers; ../shared/reference/caddy.md)
   caddy
   # used by the benchmarks (tests/bench)

@@ -26,12 +26,17 @@ double ResetCorrectedIncrease(std::vector<Point>::const_iterator begin,
 
 }  // namespace
 
-std::optional<double> PromRate(const std::vector<Point>& points, double t_s, double window_s) {
+std::optional<double> PromRate(const std::vector<Point>& points, double t_s, double window_s,
+                               WindowEdge edge) {
   if (!(window_s > 0)) return std::nullopt;
   const double range_start = t_s - window_s;
-  // Left-open, right-closed: (range_start, t_s].
-  const auto begin = std::upper_bound(points.begin(), points.end(), range_start,
-                                      [](double t, const Point& p) { return t < p.t_s; });
+  // Right-closed; left-open (range_start, t_s] or left-closed [range_start, t_s].
+  const auto begin =
+      edge == WindowEdge::kLeftOpen
+          ? std::upper_bound(points.begin(), points.end(), range_start,
+                             [](double t, const Point& p) { return t < p.t_s; })
+          : std::lower_bound(points.begin(), points.end(), range_start,
+                             [](const Point& p, double t) { return p.t_s < t; });
   const auto end = std::upper_bound(begin, points.end(), t_s,
                                     [](double t, const Point& p) { return t < p.t_s; });
   const std::ptrdiff_t n = end - begin;
@@ -55,7 +60,8 @@ std::optional<double> PromRate(const std::vector<Point>& points, double t_s, dou
   return increase * (sampled + to_start + to_end) / sampled / window_s;
 }
 
-std::vector<Point> WindowedRate(const std::vector<Point>& points, double step_s, double window_s) {
+std::vector<Point> WindowedRate(const std::vector<Point>& points, double step_s, double window_s,
+                                WindowEdge edge) {
   KV_CHECK(step_s > 0) << "WindowedRate: step_s=" << step_s;
   std::vector<Point> series;
   if (points.empty()) return series;
@@ -65,7 +71,7 @@ std::vector<Point> WindowedRate(const std::vector<Point>& points, double step_s,
   for (int64_t k = 0;; ++k) {
     const double t = first_t + static_cast<double>(k) * step_s;
     if (t > last_t) break;
-    if (const auto rate = PromRate(points, t, window_s)) series.push_back({t, *rate});
+    if (const auto rate = PromRate(points, t, window_s, edge)) series.push_back({t, *rate});
   }
   return series;
 }
@@ -94,15 +100,15 @@ std::optional<double> BeforeAfterRatio(const std::vector<Point>& hits,
 }  // namespace
 
 HitRate ComputeHitRate(const std::vector<Point>& hits, const std::vector<Point>& queries,
-                       double step_s, double window_s) {
+                       double step_s, double window_s, WindowEdge edge) {
   KV_CHECK(step_s > 0) << "ComputeHitRate: step_s=" << step_s;
   HitRate result;
   // The "before" scrape plus at least two more: enough for a rolling rate.
   constexpr std::size_t kMinPointsForSeries = 3;
   if (hits.size() >= kMinPointsForSeries && queries.size() >= kMinPointsForSeries) {
-    for (const Point& step : WindowedRate(queries, step_s, window_s)) {
+    for (const Point& step : WindowedRate(queries, step_s, window_s, edge)) {
       if (!(step.value > 0)) continue;
-      const std::optional<double> hit_rate = PromRate(hits, step.t_s, window_s);
+      const std::optional<double> hit_rate = PromRate(hits, step.t_s, window_s, edge);
       if (hit_rate) result.series.push_back({step.t_s, *hit_rate / step.value});
     }
   }

@@ -1,5 +1,6 @@
 #include "agent/sampler/rate_math.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstddef>
 #include <optional>
@@ -101,6 +102,33 @@ TEST_CASE("PromRate follows PromQL extrapolatedRate", "[sampler]") {
   for (const RateCase& c : cases) {
     INFO(c.name);
     CheckOptional(PromRate(c.points, c.t, c.window), c.expected);
+    CheckOptional(PromRate(c.points, c.t, c.window, WindowEdge::kLeftOpen), c.expected);
+    // Prometheus 2.x's left-closed window selects the same samples unless one sits on t - w.
+    const bool sample_on_edge =
+        std::any_of(c.points.begin(), c.points.end(),
+                    [&](const Point& p) { return p.t_s == c.t - c.window; });
+    if (!sample_on_edge) {
+      CheckOptional(PromRate(c.points, c.t, c.window, WindowEdge::kLeftClosed), c.expected);
+    }
+  }
+}
+
+TEST_CASE("PromRate with a left-closed window (Prometheus 2.x) keeps the sample at t - w",
+          "[sampler]") {
+  const std::vector<RateCase> cases = {
+      // [0, 30]: all three; inc 30, s 30, avg 15; start 0; end 0. rate = 30 x 30 / 30 / 30 = 1
+      // (left-open: 2/3, above).
+      {"sample at t - window included", Series(0, 15, {0, 20, 30}), 30, 30, 1.0},
+      // [0, 300] holds t = 0..300 (21 samples); inc 300, s 300; start 0. rate = 1 as left-open.
+      {"steady 1/s, 15 s samples, 300 s window", Sampled(15, 600, [](double t) { return t; }), 300,
+       300, 1.0},
+      // [0, 15]: (0, 0), (15, 15): two samples where left-open (0, 15] has one.
+      // inc 15, s 15; start 0; end 0. rate = 15 / 15 = 1.
+      {"two samples only with the edge one", Series(0, 15, {0, 15}), 15, 15, 1.0},
+  };
+  for (const RateCase& c : cases) {
+    INFO(c.name);
+    CheckOptional(PromRate(c.points, c.t, c.window, WindowEdge::kLeftClosed), c.expected);
   }
 }
 
@@ -178,6 +206,31 @@ TEST_CASE("ComputeHitRate: final-quarter mean of rate(hits) / rate(queries)", "[
   }
   REQUIRE(hit_rate.value.has_value());
   CHECK(*hit_rate.value == Approx(0.55));
+}
+
+TEST_CASE("ComputeHitRate with a left-closed window steps like Prometheus 2.x", "[sampler]") {
+  // The table above with windows [t - 30, t]: three samples each from t = 30 (start 0, end 0),
+  // two at t = 15 (start 15 < 16.5 kept, then clamped to 0). rate(queries): t=15: 150 x 15 / 15 /
+  // 30 = 5; t>=30: 300 / 30 = 10. rate(hits) = inc / 30: 0, 30, 105, 150, 150, 165 at t = 15..90.
+  // Ratios: 0, 0.1, 0.35, 0.5, 0.5, 0.55 (left-open: 0.6 at t = 90, whose window then drops the
+  // sample at t = 60); final quarter (0.5 + 0.55) / 2 = 0.525.
+  const auto queries = Series(0, 15, {0, 150, 300, 450, 600, 750, 900});
+  const auto hits = Series(0, 15, {0, 0, 30, 105, 180, 255, 345});
+  const HitRate hit_rate = ComputeHitRate(hits, queries, 15, 30, WindowEdge::kLeftClosed);
+  const double expected[] = {0, 0.1, 0.35, 0.5, 0.5, 0.55};
+  REQUIRE(hit_rate.series.size() == 6);
+  for (std::size_t i = 0; i < hit_rate.series.size(); ++i) {
+    INFO("step " << i);
+    CHECK(hit_rate.series[i].t_s == 15.0 * static_cast<double>(i + 1));
+    CHECK(hit_rate.series[i].value == Approx(expected[i]).margin(1e-12));
+  }
+  REQUIRE(hit_rate.value.has_value());
+  CHECK(*hit_rate.value == Approx(0.525));
+  // WindowedRate passes the edge through: the same rates of queries.
+  const auto rates = WindowedRate(queries, 15, 30, WindowEdge::kLeftClosed);
+  REQUIRE(rates.size() == 6);
+  CHECK(rates[0].value == Approx(5));
+  CHECK(rates[5].value == Approx(10));
 }
 
 TEST_CASE("ComputeHitRate at 15 s / 300 s reports the plateau, not the warm-up", "[sampler]") {

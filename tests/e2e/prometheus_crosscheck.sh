@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Cross-check against the real thing (issue #6): a real Prometheus is given the very samples our
+# sampler recorded from a kvsim-vllm run, and our rate(hits), rate(queries) and hit-rate series
+# (agent/sampler/rate_math.h) must equal PromQL's rate(x[W]) at the same steps within 1%.
+#
+# Debian 12's Prometheus is 2.42, whose range selectors are left-closed [t - W, t]; ours default
+# to Prometheus 3's left-open (t - W, t]. So two comparisons:
+#   1. WindowEdge::kLeftClosed at the sampler's own steps (first sample + k x period), like with
+#      like: at k = W / period the window starts exactly on the "before" sample.
+#   2. Our default, left-open, at steps offset by half a period, where no sample sits on a
+#      window's edge and both semantics select the same samples.
+# One replica: the sampler sums the counters over replicas and then takes rate(); PromQL's
+# sum(rate()) sums per-replica rates, which extrapolate differently. With one series they agree.
+# Skips (exit 77) only when Prometheus is not installed (deploy/setup.sh installs it).
+source "$(dirname "$0")/lib.sh"
+for tool in prometheus promtool; do
+  if ! command -v "$tool" >/dev/null || ! "$tool" --version >/dev/null 2>&1; then
+    echo "SKIP: $tool is not installed or does not run (deploy/setup.sh installs 'prometheus')"
+    exit 77
+  fi
+done
+export KV_DATASET_MIRROR="$KV_SHARED_DATASETS"
+rates="$KV_BIN/kv-sample-rates"
+
+# Sampling at 2 s simulated = 1 s real (sim_time_scale 0.5), rate window 8 s = 4 s real: the
+# ~12 s replay makes ~12 steps and three full windows.
+readonly period_s=2 window_s=8 time_scale=0.5
+step="$(awk "BEGIN { print $period_s * $time_scale }")"
+window="$(awk "BEGIN { print $window_s * $time_scale }")"
+window_ms="$(awk "BEGIN { print $window * 1000 }")"
+half_step="$(awk "BEGIN { print $step / 2 }")"
+cat > "$WORK/spec.json" <<EOF
+{
+  "name": "prometheus-crosscheck",
+  "model": "meta-llama/Llama-3.1-8B-Instruct",
+  "build": "NVIDIA",
+  "engine": "sim",
+  "tiers": ["CPU_RAM"],
+  "replicas": 1,
+  "dataset": {"code": "tau2-bench-v1", "path": "tau2_airline_gpt-4.1_results.json"},
+  "num_rounds": 10,
+  "concurrency": [2],
+  "sessions": 10,
+  "osl": 64,
+  "sampling": {"period_s": $period_s, "rate_window_s": $window_s},
+  "engine_overrides": {"num_gpu_blocks": 2048, "sim_time_scale": $time_scale},
+  "seed": 7
+}
+EOF
+"$KV_BIN/kvctl" run "$WORK/spec.json" --profiles "$KV_SOURCE/deploy/profiles" \
+  --out "$WORK/results" >"$WORK/kvctl.out" 2>&1 || { cat "$WORK/kvctl.out" >&2; fail "kvctl run failed"; }
+samples="$(ls "$WORK"/results/prometheus-crosscheck-*/00-cpu-ram-c2/samples.jsonl)"
+
+# The samples as OpenMetrics, at a fixed epoch base (2023-11-14), into TSDB blocks.
+readonly epoch_s=1700000000
+"$rates" openmetrics --samples "$samples" --epoch_s "$epoch_s" > "$WORK/samples.om"
+promtool tsdb create-blocks-from openmetrics "$WORK/samples.om" "$WORK/tsdb" \
+  >"$WORK/promtool.out" 2>&1 ||
+  { cat "$WORK/promtool.out" >&2; fail "promtool tsdb create-blocks-from failed"; }
+printf 'global:\n  scrape_interval: 1m\n' > "$WORK/prometheus.yml"  # no scrape jobs
+
+# Prometheus on a free port: it cannot report the port of :0, so try a few random ones.
+prometheus_ready() {
+  kill -0 "$prometheus_pid" 2>/dev/null || return 0  # exited: stop waiting
+  curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null
+}
+prometheus_pid=""
+for attempt in 1 2 3 4 5; do
+  port=$((20000 + RANDOM % 20000))
+  prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
+    --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$port" \
+    >"$WORK/prometheus.log" 2>&1 &
+  prometheus_pid=$!
+  PIDS+=("$prometheus_pid")
+  wait_until 60 prometheus_ready ||
+    fail "Prometheus not ready in 60 s: $(tail -5 "$WORK/prometheus.log")"
+  kill -0 "$prometheus_pid" 2>/dev/null && break
+  grep -q "address already in use" "$WORK/prometheus.log" ||
+    fail "Prometheus exited: $(tail -5 "$WORK/prometheus.log")"
+  prometheus_pid=""
+done
+[ -n "$prometheus_pid" ] || fail "no free port for Prometheus after 5 tries"
+echo "$(prometheus --version 2>&1 | head -1) on 127.0.0.1:$port; step ${step}s, window ${window}s"
+
+# query_range NAME EXPR START END: PromQL's answer at START + k x step into $WORK/promql/NAME.json.
+query_range() {
+  curl -sf --get "http://127.0.0.1:$port/api/v1/query_range" --data-urlencode "query=$2" \
+    --data-urlencode "start=$3" --data-urlencode "end=$4" --data-urlencode "step=$step" \
+    > "$WORK/promql/$1.json" || fail "query_range $2 failed"
+}
+hits="sum(rate(vllm:prefix_cache_hits_total[${window_ms}ms]))"
+queries="sum(rate(vllm:prefix_cache_queries_total[${window_ms}ms]))"
+read -r first last < <("$rates" range --samples "$samples" --epoch_s "$epoch_s")
+status=0
+for check in "left_closed 0" "left_open $half_step"; do
+  read -r edge offset <<< "$check"
+  start="$(awk "BEGIN { printf \"%.3f\", $first + $offset }")"
+  mkdir -p "$WORK/promql" && rm -f "$WORK/promql"/*.json
+  query_range hits "$hits" "$start" "$last"
+  query_range queries "$queries" "$start" "$last"
+  query_range hit_rate "$hits / $queries" "$start" "$last"
+  echo "--- ours ($edge) vs Prometheus 2.42 at steps first sample + $offset s + k x $step s"
+  "$rates" compare --samples "$samples" --epoch_s "$epoch_s" --step_s "$step" --window_s "$window" \
+    --offset_s "$offset" --edge "$edge" --promql_dir "$WORK/promql" --tolerance 0.01 || status=1
+done
+
+kill -TERM "$prometheus_pid"
+wait "$prometheus_pid" 2>/dev/null || true
+[ "$status" -eq 0 ] || fail "our rate series differ from PromQL's (above)"
+echo "PASS"
