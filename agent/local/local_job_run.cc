@@ -14,6 +14,7 @@
 #include "agent/supervisor/supervisor.h"
 #include "agent/tiers/profile_set.h"
 #include "common/http/curl_http_client.h"
+#include "common/log/logging.h"
 #include "common/net/port_allocator.h"
 #include "common/process/posix_process_launcher.h"
 #include "common/status/status_macros.h"
@@ -67,8 +68,12 @@ absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
   ProgramResolver programs(ProgramResolver::SelfBinDir());
   datasets::DatasetResolver datasets(datasets::DatasetResolver::Roots("", options.dataset_mirror),
                                      /*allow_user_paths=*/true);
-  const std::string run_dir = absl::StrCat(job_dir, "/run");
-  Supervisor::KillOrphans(run_dir);
+  // Pid files live beside all runs of this --out folder, so a run kills what a crashed earlier
+  // run left behind (its replicas would hold ports, GPUs and memory).
+  const std::string run_dir = absl::StrCat(options.out_dir, "/.run");
+  if (const int orphans = Supervisor::KillOrphans(run_dir); orphans > 0) {
+    KV_LOG(WARNING) << "killed processes a previous kvctl run left behind count=" << orphans;
+  }
 
   std::vector<LocalScenarioOutcome> outcomes;
   for (const v1::Scenario& scenario : scenarios) {
