@@ -17,9 +17,9 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
   // Profiles decide what this node runs: a broken one is a start-up error, not a failed job.
   absl::StatusOr<tiers::ProfileSet> profiles = tiers::ProfileSet::LoadDir(config.profiles_dir());
   if (!profiles.ok()) {
-    return absl::Status(profiles.status().code(),
-                        absl::StrCat("profiles_dir ", config.profiles_dir(), ": ",
-                                     profiles.status().message()));
+    return absl::Status(
+        profiles.status().code(),
+        absl::StrCat("profiles_dir ", config.profiles_dir(), ": ", profiles.status().message()));
   }
   // Children of a previous agent that died without stopping them: they would hold GPUs and
   // ports (their pid files are in run/).
@@ -30,8 +30,8 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
       new Agent(std::move(config), *std::move(profiles), clock, executor, registry));
 }
 
-Agent::Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock,
-             Executor* executor, prometheus::Registry* registry)
+Agent::Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Executor* executor,
+             prometheus::Registry* registry)
     : config_(std::move(config)),
       profiles_(std::move(profiles)),
       clock_(clock),
@@ -50,9 +50,8 @@ Agent::Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock,
                              .Add({})) {}
 
 void Agent::Start() {
-  KV_LOG(INFO) << "agent started agent_id=" << config_.agent_id()
-               << " work_dir=" << layout_.root() << " profiles=" << profiles_.names().size()
-               << " config=" << ProtoToJson(config_);
+  KV_LOG(INFO) << "agent started agent_id=" << config_.agent_id() << " work_dir=" << layout_.root()
+               << " profiles=" << profiles_.names().size() << " config=" << ProtoToJson(config_);
   if (config_.insecure() && !config_.controller_address().empty()) {
     KV_LOG(WARNING) << "insecure mode: the controller link is not authenticated or encrypted";
   }

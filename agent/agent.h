@@ -1,9 +1,9 @@
 #pragma once
 
-#include <memory>
-
 #include <prometheus/gauge.h>
 #include <prometheus/registry.h>
+
+#include <memory>
 
 #include "absl/status/statusor.h"
 #include "agent/tiers/profile_set.h"

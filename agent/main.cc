@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   RealClock clock;
   EventLoop loop("agent");
-  std::string metrics_listen = config->metrics_listen().empty() ? agent::kDefaultMetricsListen
-                                                                : config->metrics_listen();
+  std::string metrics_listen =
+      config->metrics_listen().empty() ? agent::kDefaultMetricsListen : config->metrics_listen();
   absl::StatusOr<std::unique_ptr<MetricsServer>> metrics = MetricsServer::Create(metrics_listen);
   if (!metrics.ok()) return Fail(metrics.status());
   auto loop_metrics = std::make_shared<LoopMetricsCollector>("agent", &loop);

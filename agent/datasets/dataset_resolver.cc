@@ -69,8 +69,8 @@ absl::StatusOr<std::string> DatasetResolver::ResolveUnder(const std::string& roo
   if (real.empty()) return absl::NotFoundError(candidate);
   const std::string real_root = RealPath(root);
   if (real_root.empty() || !(real == real_root || absl::StartsWith(real, real_root + "/"))) {
-    return absl::InvalidArgumentError(absl::StrCat("dataset.path \"", path, "\" resolves to ",
-                                                   real, ", outside the dataset root ", root));
+    return absl::InvalidArgumentError(absl::StrCat("dataset.path \"", path, "\" resolves to ", real,
+                                                   ", outside the dataset root ", root));
   }
   return real;
 }
@@ -80,16 +80,16 @@ absl::StatusOr<std::string> DatasetResolver::Resolve(const v1::DatasetRef& ref) 
   if (!ref.path().empty()) {
     if (allow_user_paths_ && Exists(ref.path())) return RealPath(ref.path());
     if (absl::StartsWith(ref.path(), "/") || HasParentComponent(ref.path())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "dataset.path \"", ref.path(),
-          "\" must be relative to the agent's dataset directories, without \"..\""));
+      return absl::InvalidArgumentError(
+          absl::StrCat("dataset.path \"", ref.path(),
+                       "\" must be relative to the agent's dataset directories, without \"..\""));
     }
     wanted.push_back(ref.path());
   } else {
     wanted = KnownDatasetFiles(ref.code());
     if (wanted.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "dataset \"", ref.code(), "\" has no known file: set dataset.path"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("dataset \"", ref.code(), "\" has no known file: set dataset.path"));
     }
   }
   for (const std::string& path : wanted) {

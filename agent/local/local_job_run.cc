@@ -46,9 +46,8 @@ std::string LocalJobRun::FindProfilesDir(const std::string& configured) {
 }
 
 absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
-    const v1::JobSpec& spec, const std::vector<v1::Scenario>& scenarios,
-    const std::string& job_id, const LocalRunOptions& options, const EventCallback& on_event,
-    std::atomic<bool>* cancel) {
+    const v1::JobSpec& spec, const std::vector<v1::Scenario>& scenarios, const std::string& job_id,
+    const LocalRunOptions& options, const EventCallback& on_event, std::atomic<bool>* cancel) {
   KV_ASSIGN_OR_RETURN(tiers::ProfileSet profiles,
                       tiers::ProfileSet::LoadDir(FindProfilesDir(options.profiles_dir)));
   const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);

@@ -26,8 +26,8 @@ struct LocalRunOptions {
 // One scenario's outcome in a local run.
 struct LocalScenarioOutcome {
   v1::Scenario scenario;
-  absl::Status status;          // OK, or why it failed / was cancelled
-  v1::ScenarioResult result;    // when OK
+  absl::Status status;        // OK, or why it failed / was cancelled
+  v1::ScenarioResult result;  // when OK
 };
 
 // Runs a whole job in this process, with an embedded agent and no daemons (DESIGN.md: `kvctl

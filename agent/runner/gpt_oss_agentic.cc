@@ -23,8 +23,8 @@ void SanitizeText(nlohmann::json* value) {
 
 const std::vector<std::string>& HarmonyControlTokens() {
   static const std::vector<std::string> tokens = {
-      "<|start|>", "<|end|>",    "<|message|>",   "<|channel|>",     "<|constrain|>",
-      "<|return|>", "<|call|>",  "<|endoftext|>", "<|startoftext|>", "<|endofprompt|>"};
+      "<|start|>",  "<|end|>",  "<|message|>",   "<|channel|>",     "<|constrain|>",
+      "<|return|>", "<|call|>", "<|endoftext|>", "<|startoftext|>", "<|endofprompt|>"};
   return tokens;
 }
 

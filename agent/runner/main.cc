@@ -2,10 +2,9 @@
 //   kv-runner --base-url URL --model M --num-users C --num-rounds R --dataset CODE
 //             --dataset-path P [--sessions N] [--isl I] [--osl O] --output J --summary S ...
 //   kv-runner inspect --dataset CODE --dataset-path P [--num-rounds N] [--json]
+#include <CLI/CLI.hpp>
 #include <atomic>
 #include <iostream>
-
-#include <CLI/CLI.hpp>
 
 #include "agent/runner/inspect_command.h"
 #include "agent/runner/replay_command.h"

@@ -3,9 +3,8 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "agent/results/reuse_opportunity.h"
@@ -16,8 +15,8 @@ namespace {
 // Reads /tokenize's answer ({"count", "tokens": [ids], ...}) into a PromptCount.
 absl::StatusOr<PromptCount> ParseTokenizeAnswer(int http_status, const std::string& body) {
   if (http_status != 200) {
-    return absl::UnavailableError(absl::StrCat("answered HTTP ", http_status, ": ",
-                                               body.substr(0, 200)));
+    return absl::UnavailableError(
+        absl::StrCat("answered HTTP ", http_status, ": ", body.substr(0, 200)));
   }
   nlohmann::json answer = nlohmann::json::parse(body, nullptr, false);
   if (!answer.is_object() || !answer.contains("tokens") || !answer["tokens"].is_array()) {
@@ -40,7 +39,10 @@ class CountRun {
  public:
   CountRun(AsyncHttpClient* client, AsyncHttpRequest base, const std::vector<std::string>* bodies,
            const std::atomic<bool>* stop)
-      : client_(client), base_(std::move(base)), bodies_(bodies), stop_(stop),
+      : client_(client),
+        base_(std::move(base)),
+        bodies_(bodies),
+        stop_(stop),
         counts_(bodies->size()) {}
 
   class Worker final : public AsyncHttpObserver {
@@ -88,11 +90,11 @@ class CountRun {
       if (count.ok()) {
         counts_[index] = std::move(*count);
       } else if (error_.ok()) {
-        error_ = count.status().code() == absl::StatusCode::kCancelled
-                     ? count.status()
-                     : absl::UnavailableError(absl::StrCat("POST ", base_.url, " for prompt ",
-                                                           index + 1, ": ",
-                                                           count.status().message()));
+        error_ =
+            count.status().code() == absl::StatusCode::kCancelled
+                ? count.status()
+                : absl::UnavailableError(absl::StrCat("POST ", base_.url, " for prompt ", index + 1,
+                                                      ": ", count.status().message()));
       }
     }
     StartNext(worker);
@@ -132,8 +134,8 @@ class CountRun {
 
 }  // namespace
 
-PromptCounter::PromptCounter(AsyncHttpClient* client, std::string base_url,
-                             absl::Duration timeout, const std::atomic<bool>* stop)
+PromptCounter::PromptCounter(AsyncHttpClient* client, std::string base_url, absl::Duration timeout,
+                             const std::atomic<bool>* stop)
     : client_(client), url_(std::move(base_url) + "/tokenize"), timeout_(timeout), stop_(stop) {}
 
 absl::StatusOr<std::vector<PromptCount>> PromptCounter::Count(

@@ -91,9 +91,8 @@ absl::Status Replay::Warmup() {
   return absl::OkStatus();
 }
 
-std::vector<Replay::PreparedUser> Replay::Prepare(
-    const std::vector<datasets::VirtualUser>& users,
-    std::vector<std::string>* tokenize_bodies) const {
+std::vector<Replay::PreparedUser> Replay::Prepare(const std::vector<datasets::VirtualUser>& users,
+                                                  std::vector<std::string>* tokenize_bodies) const {
   const BodyOptions body_options = BodyOptionsFrom(options_);
   std::vector<PreparedUser> prepared(users.size());
   for (size_t i = 0; i < users.size(); ++i) {
@@ -154,8 +153,7 @@ absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser
     auto slot = std::make_unique<Slot>();
     Slot* raw = slot.get();
     slot->exchange = std::make_unique<RoundExchange>(
-        &clock_, stop_,
-        [this, raw](RequestRecord record, bool cancelled) {
+        &clock_, stop_, [this, raw](RequestRecord record, bool cancelled) {
           OnRoundDone(raw, std::move(record), cancelled);
         });
     slots_.push_back(std::move(slot));
@@ -210,7 +208,8 @@ void Replay::StartRound(Slot* slot) {
   record.round = static_cast<int>(slot->round) + 1;
   record.scheduled_s = slot->scheduled_s;
   record.attempts = slot->attempt;
-  if (!user.counts.empty()) record.prompt_tokens = static_cast<int>(user.counts[slot->round].tokens);
+  if (!user.counts.empty())
+    record.prompt_tokens = static_cast<int>(user.counts[slot->round].tokens);
   const AsyncHttpRequest request = ChatRequest(options_, record.user_id, user.bodies[slot->round]);
   slot->exchange->Send(client_, request, std::move(record));
 }
@@ -252,9 +251,8 @@ results::ReuseOpportunity Replay::ComputeReuse(const std::vector<RequestRecord>&
   for (const PreparedUser& user : prepared_) by_id[user.user->user_id] = &user;
   std::vector<const RequestRecord*> sent;
   for (const RequestRecord& record : records) sent.push_back(&record);
-  std::sort(sent.begin(), sent.end(), [](const RequestRecord* a, const RequestRecord* b) {
-    return a->sent_s < b->sent_s;
-  });
+  std::sort(sent.begin(), sent.end(),
+            [](const RequestRecord* a, const RequestRecord* b) { return a->sent_s < b->sent_s; });
   std::vector<results::PromptTokens> prompts;
   prompts.reserve(sent.size());
   for (const RequestRecord* record : sent) {

@@ -4,11 +4,10 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -74,9 +73,9 @@ class Replay {
  private:
   struct PreparedUser {
     const datasets::VirtualUser* user = nullptr;
-    std::vector<std::string> bodies;       // chat bodies, one per round
-    std::vector<PromptCount> counts;       // per round, when counted
-    size_t sendable_rounds = 0;            // rounds before the first over ISL
+    std::vector<std::string> bodies;  // chat bodies, one per round
+    std::vector<PromptCount> counts;  // per round, when counted
+    size_t sendable_rounds = 0;       // rounds before the first over ISL
   };
   struct Slot;
 

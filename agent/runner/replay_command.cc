@@ -54,8 +54,8 @@ absl::StatusOr<std::unique_ptr<AsyncHttpClient>> MakeClient(const RunnerOptions&
     KV_ASSIGN_OR_RETURN(auto client, BeastHttpClient::Create(client_options));
     return std::unique_ptr<AsyncHttpClient>(std::move(client));
   }
-  return absl::InvalidArgumentError(absl::StrCat("--http-client must be curl-multi or beast, not \"",
-                                                 options.http_client, "\""));
+  return absl::InvalidArgumentError(
+      absl::StrCat("--http-client must be curl-multi or beast, not \"", options.http_client, "\""));
 }
 
 absl::Status WriteSummary(const std::string& path, const nlohmann::json& summary) {
@@ -72,13 +72,13 @@ absl::Status RunReplayCommand(const RunnerOptions& options, const std::atomic<bo
   KV_RETURN_IF_ERROR(Validate(options));
   KV_ASSIGN_OR_RETURN(datasets::Dataset dataset,
                       datasets::LoadDataset(options.dataset, options.dataset_path));
-  KV_ASSIGN_OR_RETURN(std::vector<datasets::VirtualUser> users,
-                      datasets::ChunkIntoUsers(dataset, options.num_rounds,
-                                               options.min_chunk_rounds));
+  KV_ASSIGN_OR_RETURN(
+      std::vector<datasets::VirtualUser> users,
+      datasets::ChunkIntoUsers(dataset, options.num_rounds, options.min_chunk_rounds));
   if (users.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "dataset ", options.dataset_path, " gives 0 virtual users for --num-rounds ",
-        options.num_rounds));
+    return absl::FailedPreconditionError(absl::StrCat("dataset ", options.dataset_path,
+                                                      " gives 0 virtual users for --num-rounds ",
+                                                      options.num_rounds));
   }
   const int ceiling = static_cast<int>(users.size());
   const int requested = options.requested_sessions();
@@ -92,9 +92,8 @@ absl::Status RunReplayCommand(const RunnerOptions& options, const std::atomic<bo
   KV_LOG(INFO) << "replay start base_url=" << options.base_url << " model=" << options.model
                << " concurrency=" << options.concurrency << " num_rounds=" << options.num_rounds
                << " sessions_requested=" << requested << " dataset_ceiling=" << ceiling
-               << " warmup=" << options.warmup << " isl=" << options.isl
-               << " osl=" << options.osl << " http_client=" << options.http_client
-               << " io_threads=" << options.io_threads;
+               << " warmup=" << options.warmup << " isl=" << options.isl << " osl=" << options.osl
+               << " http_client=" << options.http_client << " io_threads=" << options.io_threads;
 
   Replay replay(client.get(), options, writer.get(), stop);
   KV_RETURN_IF_ERROR(replay.Warmup());

@@ -10,8 +10,7 @@ nlohmann::json PromptBase(const BodyOptions& options, const nlohmann::json& mess
                           const nlohmann::json& tools) {
   nlohmann::json body;
   body["model"] = options.model;
-  body["messages"] =
-      options.sanitize_harmony_tokens ? SanitizeHarmonyTokens(messages) : messages;
+  body["messages"] = options.sanitize_harmony_tokens ? SanitizeHarmonyTokens(messages) : messages;
   if (tools.is_array() && !tools.empty()) body["tools"] = tools;
   return body;
 }

@@ -1,18 +1,17 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace kvbench::runner {
 
 // What shapes every replayed body (from kv-runner's flags).
 struct BodyOptions {
   std::string model;
-  int osl = 0;                          // 0 = the recorded output length
+  int osl = 0;                           // 0 = the recorded output length
   bool sanitize_harmony_tokens = false;  // gpt_oss_agentic.h
-  bool ask_mode = false;                // tool_choice "auto" (else "none") when tools are declared
+  bool ask_mode = false;                 // tool_choice "auto" (else "none") when tools are declared
 };
 
 // The chat-completions body of one replayed round (pure; serialized before timing starts):

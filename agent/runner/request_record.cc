@@ -104,7 +104,8 @@ absl::StatusOr<RequestRecord> ParseJsonLine(absl::string_view line) {
   KV_ASSIGN_OR_RETURN(record.round, GetInt(object, "round"));
   KV_ASSIGN_OR_RETURN(record.scheduled_s, GetDouble(object, "scheduled_s"));
   KV_ASSIGN_OR_RETURN(record.sent_s, GetDouble(object, "sent_s"));
-  KV_ASSIGN_OR_RETURN(record.first_token_s, GetOptional<double>(object, "first_token_s", GetDouble));
+  KV_ASSIGN_OR_RETURN(record.first_token_s,
+                      GetOptional<double>(object, "first_token_s", GetDouble));
   KV_ASSIGN_OR_RETURN(record.end_s, GetDouble(object, "end_s"));
   KV_ASSIGN_OR_RETURN(record.ttft_s, GetOptional<double>(object, "ttft_s", GetDouble));
   KV_ASSIGN_OR_RETURN(record.prompt_tokens, GetInt(object, "prompt_tokens"));
@@ -113,8 +114,7 @@ absl::StatusOr<RequestRecord> ParseJsonLine(absl::string_view line) {
   KV_ASSIGN_OR_RETURN(record.http_status, GetInt(object, "http_status"));
   KV_ASSIGN_OR_RETURN(record.error, GetOptional<std::string>(object, "error", GetString));
   // Optional: records written before --agentic-max-attempts existed have no attempts key.
-  KV_ASSIGN_OR_RETURN(std::optional<int> attempts,
-                      GetOptional<int>(object, "attempts", GetInt));
+  KV_ASSIGN_OR_RETURN(std::optional<int> attempts, GetOptional<int>(object, "attempts", GetInt));
   record.attempts = attempts.value_or(1);
   return record;
 }

@@ -13,18 +13,18 @@ namespace kvbench::runner {
 struct RequestRecord {
   std::string user_id;
   std::string session_id;
-  int round = 0;                // 1-based within the virtual user
-  double scheduled_s = 0;       // when it was due (the previous round's end, or the start)
-  double sent_s = 0;            // when its first byte was handed to the socket
+  int round = 0;                        // 1-based within the virtual user
+  double scheduled_s = 0;               // when it was due (the previous round's end, or the start)
+  double sent_s = 0;                    // when its first byte was handed to the socket
   std::optional<double> first_token_s;  // first streamed token of any kind
-  double end_s = 0;             // end of the response (or of the failure)
+  double end_s = 0;                     // end of the response (or of the failure)
   std::optional<double> ttft_s;         // first_token_s - scheduled_s
-  int prompt_tokens = 0;        // server's usage when reported, else counted
+  int prompt_tokens = 0;                // server's usage when reported, else counted
   int output_tokens = 0;
-  std::optional<int> cached_tokens;     // usage.prompt_tokens_details.cached_tokens, if reported
-  int http_status = 0;          // 0 when no response arrived
-  std::optional<std::string> error;     // null on success; e.g. "truncated_stream", "timeout"
-  int attempts = 1;             // > 1 only when --agentic-max-attempts sent it again
+  std::optional<int> cached_tokens;  // usage.prompt_tokens_details.cached_tokens, if reported
+  int http_status = 0;               // 0 when no response arrived
+  std::optional<std::string> error;  // null on success; e.g. "truncated_stream", "timeout"
+  int attempts = 1;                  // > 1 only when --agentic-max-attempts sent it again
 
   bool ok() const { return !error.has_value(); }
 };

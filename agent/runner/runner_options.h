@@ -10,7 +10,8 @@ namespace kvbench::runner {
 // Defaults of kv-runner's flags, as the methodology fixes them (DESIGN.md "Replay semantics").
 inline constexpr int kDefaultMinChunkRounds = 5;
 inline constexpr int kDefaultWarmupRequests = 4;
-inline constexpr int kDefaultRequestTimeoutSeconds = 64800;  // 18 h: a request never times out early
+inline constexpr int kDefaultRequestTimeoutSeconds =
+    64800;  // 18 h: a request never times out early
 inline constexpr int kDefaultAgenticMaxAttempts = 3;
 // Output tokens of one warmup request.
 inline constexpr int kWarmupMaxTokens = 8;
@@ -22,24 +23,24 @@ inline constexpr int kDefaultIoThreads = 1;
 
 // kv-runner's effective replay configuration (flags, validated in main).
 struct RunnerOptions {
-  std::string base_url;          // http://host:port, no trailing slash
+  std::string base_url;  // http://host:port, no trailing slash
   std::string model;
-  int concurrency = 1;           // --num-users: slots, users running at once
+  int concurrency = 1;  // --num-users: slots, users running at once
   int num_rounds = 0;
-  std::string dataset;           // dataset code
+  std::string dataset;  // dataset code
   std::string dataset_path;
-  bool agentic_traces = false;   // accepted; the replay always sends the recorded messages
+  bool agentic_traces = false;  // accepted; the replay always sends the recorded messages
   int min_chunk_rounds = kDefaultMinChunkRounds;
   int warmup = kDefaultWarmupRequests;
   absl::Duration request_timeout = absl::Seconds(kDefaultRequestTimeoutSeconds);
-  std::string tokenizer;         // accepted; /tokenize counts with the served model's tokenizer
-  int isl = 0;                   // 0 = no depth limit
-  int osl = 0;                   // 0 = recorded output length
+  std::string tokenizer;  // accepted; /tokenize counts with the served model's tokenizer
+  int isl = 0;            // 0 = no depth limit
+  int osl = 0;            // 0 = recorded output length
   uint64_t seed = kDefaultSeed;
-  int sessions = 0;              // users to replay; 0 = concurrency
-  std::string output_path;       // requests JSONL; empty = none
-  std::string summary_path;      // summary JSON; empty = none
-  bool count_prompts = true;     // count prompts via /tokenize before the run (reuse opportunity)
+  int sessions = 0;           // users to replay; 0 = concurrency
+  std::string output_path;    // requests JSONL; empty = none
+  std::string summary_path;   // summary JSON; empty = none
+  bool count_prompts = true;  // count prompts via /tokenize before the run (reuse opportunity)
   std::string http_client = kDefaultHttpClient;  // "curl-multi" or "beast"
   int io_threads = kDefaultIoThreads;
   // gpt-oss agentic tool-call handling (gpt_oss_agentic.h).

@@ -48,8 +48,7 @@ std::optional<DiskRates> ComputeDiskRates(const DiskStatsReading& before,
   const double busy_ms = static_cast<double>(Delta32(before.ms_doing_io, after.ms_doing_io));
   rates.utilization_percent = std::min(100.0, busy_ms / elapsed_ms * 100);
   rates.mean_queue_depth =
-      static_cast<double>(Delta32(before.weighted_ms, after.weighted_ms)) /
-      elapsed_ms;
+      static_cast<double>(Delta32(before.weighted_ms, after.weighted_ms)) / elapsed_ms;
   return rates;
 }
 

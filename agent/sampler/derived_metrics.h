@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "absl/time/time.h"
-#include "agent/telemetry/proc_readings.h"
 #include "agent/sampler/rate_math.h"
+#include "agent/telemetry/proc_readings.h"
 
 namespace kvbench::sampler {
 
@@ -22,7 +22,6 @@ using telemetry::ProcessCpuTicks;
 inline constexpr double kDiskSectorBytes = 512;
 // GB/s here, as in LMCache's throughput histograms, is 10^9 bytes per second.
 inline constexpr double kBytesPerGb = 1e9;
-
 
 struct DiskRates {
   double read_gb_per_s = 0;
@@ -44,13 +43,11 @@ struct DiskRates {
 std::optional<DiskRates> ComputeDiskRates(const DiskStatsReading& before,
                                           const DiskStatsReading& after, absl::Duration elapsed);
 
-
 // Busy % of the whole machine between two readings: 100 x (Δtotal - Δidle - Δiowait) / Δtotal,
 // where total is the sum of the eight fields (steal counts as busy: the CPU was not ours to use).
 // A field that went backwards counts as 0 (proc(5): iowait may decrease). nullopt when no tick
 // passed.
 std::optional<double> CpuUtilization(const CpuTimes& before, const CpuTimes& after);
-
 
 // CPU used by one process as % of one core: Δ(utime + stime) / ticks_per_second / elapsed x 100
 // (can exceed 100 for a multi-threaded process). ticks_per_second is sysconf(_SC_CLK_TCK).

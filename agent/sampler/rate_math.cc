@@ -31,12 +31,11 @@ std::optional<double> PromRate(const std::vector<Point>& points, double t_s, dou
   if (!(window_s > 0)) return std::nullopt;
   const double range_start = t_s - window_s;
   // Right-closed; left-open (range_start, t_s] or left-closed [range_start, t_s].
-  const auto begin =
-      edge == WindowEdge::kLeftOpen
-          ? std::upper_bound(points.begin(), points.end(), range_start,
-                             [](double t, const Point& p) { return t < p.t_s; })
-          : std::lower_bound(points.begin(), points.end(), range_start,
-                             [](const Point& p, double t) { return p.t_s < t; });
+  const auto begin = edge == WindowEdge::kLeftOpen
+                         ? std::upper_bound(points.begin(), points.end(), range_start,
+                                            [](double t, const Point& p) { return t < p.t_s; })
+                         : std::lower_bound(points.begin(), points.end(), range_start,
+                                            [](const Point& p, double t) { return p.t_s < t; });
   const auto end = std::upper_bound(begin, points.end(), t_s,
                                     [](double t, const Point& p) { return t < p.t_s; });
   const std::ptrdiff_t n = end - begin;

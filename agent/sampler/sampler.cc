@@ -61,9 +61,9 @@ void Sampler::Scrape(const std::string& kind, double t_s) {
     const prometheus_text::Exposition exposition = prometheus_text::Parse(response->body);
     if (!exposition.errors.empty()) {
       KV_LOG_EVERY_N_SEC(WARNING, 30) << "malformed metrics lines source=" << target.source
-                                      << " count=" << exposition.errors.size() << " first_line="
-                                      << exposition.errors.front().line << " error="
-                                      << exposition.errors.front().message;
+                                      << " count=" << exposition.errors.size()
+                                      << " first_line=" << exposition.errors.front().line
+                                      << " error=" << exposition.errors.front().message;
     }
     v1::Sample sample;
     sample.set_kind(kind);

@@ -58,7 +58,8 @@ void TelemetrySampler::Sample() {
     if (readings.ok()) {
       AddGpuReadings(*readings);
     } else {
-      KV_LOG_EVERY_N_SEC(WARNING, 60) << "AMD GPU telemetry failed: " << readings.status().message();
+      KV_LOG_EVERY_N_SEC(WARNING, 60)
+          << "AMD GPU telemetry failed: " << readings.status().message();
     }
   }
   if (absl::StatusOr<telemetry::CpuTimes> cpu = telemetry::ReadCpuTimes(); cpu.ok()) {

@@ -41,9 +41,9 @@ absl::StatusOr<std::string> ProgramResolver::Resolve(const std::string& program)
     std::string candidate = absl::StrCat(dir, "/", program);
     if (IsExecutable(candidate)) return candidate;
   }
-  return absl::NotFoundError(absl::StrCat(
-      program, " not found", bin_dir_.empty() ? "" : absl::StrCat(" next to ", bin_dir_, " or"),
-      " on PATH"));
+  return absl::NotFoundError(
+      absl::StrCat(program, " not found",
+                   bin_dir_.empty() ? "" : absl::StrCat(" next to ", bin_dir_, " or"), " on PATH"));
 }
 
 }  // namespace kvbench::agent

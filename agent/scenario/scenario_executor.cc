@@ -118,8 +118,7 @@ void ScenarioExecutor::Log(v1::LogLine::Severity severity, const std::string& pr
 absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
   Phase(v1::SCENARIO_PHASE_RESOLVING);
   Plan plan;
-  KV_ASSIGN_OR_RETURN(tiers::ProfileChoice choice,
-                      tiers::ChooseProfiles(job_, scenario_.tier()));
+  KV_ASSIGN_OR_RETURN(tiers::ProfileChoice choice, tiers::ChooseProfiles(job_, scenario_.tier()));
   KV_ASSIGN_OR_RETURN(plan.engine, env_.profiles->Find(choice.engine));
   KV_ASSIGN_OR_RETURN(plan.engine_command, ResolveCommand(*env_.programs, *plan.engine));
   if (choice.cache_server) {
@@ -130,8 +129,8 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
   if (replicas >= 2) {
     absl::StatusOr<std::string> caddy = env_.programs->Resolve("caddy");
     if (!caddy.ok()) {
-      return absl::NotFoundError(absl::StrCat("the load balancer for ", replicas, " replicas: ",
-                                              caddy.status().message(),
+      return absl::NotFoundError(absl::StrCat("the load balancer for ", replicas,
+                                              " replicas: ", caddy.status().message(),
                                               " (deploy/setup.sh installs it)"));
     }
     plan.caddy_program = *caddy;
@@ -168,8 +167,8 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
     if (env_.nvme_cache_dir.empty()) {
       return absl::FailedPreconditionError("NVME scenario on a node without nvme_cache_dir");
     }
-    wiring.nvme_dir = absl::StrCat(env_.nvme_cache_dir, "/", scenario_.job_id(), "-",
-                                   scenario_.scenario_id());
+    wiring.nvme_dir =
+        absl::StrCat(env_.nvme_cache_dir, "/", scenario_.job_id(), "-", scenario_.scenario_id());
     KV_RETURN_IF_ERROR(WipeDir(wiring.nvme_dir));
   }
   return plan;
@@ -178,8 +177,7 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
 absl::Status ScenarioExecutor::StartCacheServer(const Plan& plan) {
   if (plan.cache == nullptr) return absl::OkStatus();
   Phase(v1::SCENARIO_PHASE_STARTING_CACHE_SERVER);
-  tiers::LaunchPlan launch =
-      tiers::RenderCacheServer(*plan.cache, job_, scenario_, plan.wiring);
+  tiers::LaunchPlan launch = tiers::RenderCacheServer(*plan.cache, job_, scenario_, plan.wiring);
   KV_RETURN_IF_ERROR(supervisor_->Start(
       kCacheServerName,
       WithCommand(plan.cache_command, launch.argv, static_cast<size_t>(plan.cache->command_size())),
@@ -195,11 +193,11 @@ absl::Status ScenarioExecutor::StartReplicas(const Plan& plan) {
   const int replicas = static_cast<int>(plan.wiring.replicas.size());
   for (int i = 0; i < replicas; ++i) {
     tiers::LaunchPlan launch = tiers::RenderReplica(*plan.engine, job_, scenario_, plan.wiring, i);
-    KV_RETURN_IF_ERROR(supervisor_->Start(
-        ReplicaName(i),
-        WithCommand(plan.engine_command, launch.argv,
-                    static_cast<size_t>(plan.engine->command_size())),
-        launch.env));
+    KV_RETURN_IF_ERROR(
+        supervisor_->Start(ReplicaName(i),
+                           WithCommand(plan.engine_command, launch.argv,
+                                       static_cast<size_t>(plan.engine->command_size())),
+                           launch.env));
   }
   for (int i = 0; i < replicas; ++i) {
     ReadinessProbe probe{plan.wiring.replicas[static_cast<size_t>(i)].url() + "/health"};
@@ -220,22 +218,21 @@ absl::Status ScenarioExecutor::StartProxy(const Plan& plan) {
     if (!out) return absl::InternalError(absl::StrCat("cannot write ", caddyfile));
   }
   // Caddy keeps its autosave and data under the scenario dir, never in the user's home.
-  std::map<std::string, std::string> env = {
-      {"XDG_CONFIG_HOME", ScenarioFile("caddy/config")},
-      {"XDG_DATA_HOME", ScenarioFile("caddy/data")}};
+  std::map<std::string, std::string> env = {{"XDG_CONFIG_HOME", ScenarioFile("caddy/config")},
+                                            {"XDG_DATA_HOME", ScenarioFile("caddy/data")}};
   KV_RETURN_IF_ERROR(supervisor_->Start(
       kProxyName, {plan.caddy_program, "run", "--config", caddyfile, "--adapter", "caddyfile"},
       env));
-  ReadinessProbe probe{
-      absl::StrCat("http://127.0.0.1:", plan.wiring.proxy_admin_port, "/config/"), true};
+  ReadinessProbe probe{absl::StrCat("http://127.0.0.1:", plan.wiring.proxy_admin_port, "/config/"),
+                       true};
   return supervisor_->AwaitReady(kProxyName, probe, kProxyReadyTimeout);
 }
 
 std::unique_ptr<sampler::Sampler> ScenarioExecutor::MakeSampler(const Plan& plan) {
   std::vector<sampler::ScrapeTarget> targets;
   for (size_t i = 0; i < plan.wiring.replicas.size(); ++i) {
-    targets.push_back({ReplicaName(static_cast<int>(i)),
-                       plan.wiring.replicas[i].url() + "/metrics", false});
+    targets.push_back(
+        {ReplicaName(static_cast<int>(i)), plan.wiring.replicas[i].url() + "/metrics", false});
   }
   if (plan.cache != nullptr) {
     targets.push_back({kCacheServerName,
@@ -246,22 +243,21 @@ std::unique_ptr<sampler::Sampler> ScenarioExecutor::MakeSampler(const Plan& plan
   // A simulated engine runs `scale` real seconds per simulated one: the 15 s period and 300 s
   // window are simulated seconds, so they shrink with it (else a 0.01-scaled run would sample
   // once per 25 simulated minutes).
-  const double scale =
-      job_.engine() == v1::SIM && job_.engine_overrides().has_sim_time_scale()
-          ? job_.engine_overrides().sim_time_scale()
-          : 1.0;
+  const double scale = job_.engine() == v1::SIM && job_.engine_overrides().has_sim_time_scale()
+                           ? job_.engine_overrides().sim_time_scale()
+                           : 1.0;
   sampler::Sampler::Options options;  // DESIGN.md's 15 s and 300 s unless the job says otherwise
   if (job_.sampling().has_period_s()) options.period_s = job_.sampling().period_s();
   if (job_.sampling().has_rate_window_s()) options.rate_window_s = job_.sampling().rate_window_s();
   options.period_s *= scale;
   options.rate_window_s *= scale;
   options.samples_path = ScenarioFile("samples.jsonl");
-  return std::make_unique<sampler::Sampler>(
-      env_.http, std::move(targets), options, [this](const v1::Sample& sample) {
-        v1::Event event;
-        *event.mutable_sample() = sample;
-        sink_(std::move(event));
-      });
+  return std::make_unique<sampler::Sampler>(env_.http, std::move(targets), options,
+                                            [this](const v1::Sample& sample) {
+                                              v1::Event event;
+                                              *event.mutable_sample() = sample;
+                                              sink_(std::move(event));
+                                            });
 }
 
 std::unique_ptr<sampler::TelemetrySampler> ScenarioExecutor::MakeTelemetrySampler(
@@ -334,8 +330,8 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
       for (const std::string& log_line : runner->LogTail(Supervisor::kLogTailLines)) {
         absl::StrAppend(&tail, "\n", log_line);
       }
-      return absl::FailedPreconditionError(absl::StrCat(
-          kRunnerName, " ", exit->ToString(), "; last lines of its log:", tail));
+      return absl::FailedPreconditionError(
+          absl::StrCat(kRunnerName, " ", exit->ToString(), "; last lines of its log:", tail));
     }
     if (cancelled_->load()) runner->Signal(SIGTERM).IgnoreError();  // it writes its output
   }
@@ -343,10 +339,10 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
 
 absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
   Phase(v1::SCENARIO_PHASE_COLLECTING);
-  KV_ASSIGN_OR_RETURN(v1::ScenarioResult result,
-                      BuildScenarioResult(job_, scenario_, plan.dataset_path,
-                                          ScenarioFile("requests.jsonl"),
-                                          ScenarioFile("summary.json")));
+  KV_ASSIGN_OR_RETURN(
+      v1::ScenarioResult result,
+      BuildScenarioResult(job_, scenario_, plan.dataset_path, ScenarioFile("requests.jsonl"),
+                          ScenarioFile("summary.json")));
   for (const std::string& failure : process_failures_) result.add_process_failures(failure);
   *result.mutable_engine() = sampler_->EngineResult();
   if (std::optional<v1::LmcacheMetrics> lmcache = sampler_->LmcacheResult()) {
@@ -386,9 +382,9 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Run() {
   std::error_code error;
   fs::create_directories(ScenarioFile("logs"), error);
   fs::create_directories(env_.run_dir, error);
-  supervisor_ = std::make_unique<Supervisor>(env_.launcher, env_.http, env_.clock,
-                                             ScenarioFile("logs"), env_.run_dir,
-                                             env_.stop_grace, cancelled_);
+  supervisor_ =
+      std::make_unique<Supervisor>(env_.launcher, env_.http, env_.clock, ScenarioFile("logs"),
+                                   env_.run_dir, env_.stop_grace, cancelled_);
   absl::StatusOr<Plan> plan = Resolve();
   absl::StatusOr<v1::ScenarioResult> result = absl::UnknownError("not run");
   if (!plan.ok()) {

@@ -61,10 +61,11 @@ using ScenarioEventSink = std::function<void(v1::Event event)>;
 // (each /health) → starting_proxy (replicas >= 2: Caddy, admin /config/) → warmup and
 // replay (kv-runner as a child against Caddy or the single replica, the sampler scraping every
 // replica and the cache server before, every period during, and after it) → collecting
-// (requests.jsonl and the samples → ScenarioResult, result.json) → teardown (every process group stopped, NVMe dir wiped), on
-// every path. A child that dies during start-up fails the scenario with its exit status and log
-// tail; a replica that dies during the replay is reported (result.process_failures) and the run
-// goes on. Blocking: run it on a thread of its own; Cancel from any thread.
+// (requests.jsonl and the samples → ScenarioResult, result.json) → teardown (every process group
+// stopped, NVMe dir wiped), on every path. A child that dies during start-up fails the scenario
+// with its exit status and log tail; a replica that dies during the replay is reported
+// (result.process_failures) and the run goes on. Blocking: run it on a thread of its own; Cancel
+// from any thread.
 class ScenarioExecutor {
  public:
   ScenarioExecutor(const ScenarioEnvironment& env, v1::JobSpec job, v1::Scenario scenario,
@@ -103,7 +104,7 @@ class ScenarioExecutor {
   std::atomic<bool> own_cancel_{false};
   std::atomic<bool>* cancelled_;  // env.cancel, or &own_cancel_
   std::unique_ptr<Supervisor> supervisor_;
-  std::unique_ptr<sampler::Sampler> sampler_;  // during and after the replay
+  std::unique_ptr<sampler::Sampler> sampler_;             // during and after the replay
   std::unique_ptr<sampler::TelemetrySampler> telemetry_;  // on the sampler's ticks
   std::vector<std::string> process_failures_;
   v1::ScenarioPhase phase_ = v1::SCENARIO_PHASE_UNSPECIFIED;

@@ -1,9 +1,8 @@
 #include "agent/scenario/scenario_result_builder.h"
 
 #include <algorithm>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -58,9 +57,9 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
   KV_ASSIGN_OR_RETURN(std::vector<runner::RequestRecord> records, ReadRecords(requests_jsonl));
   KV_ASSIGN_OR_RETURN(datasets::Dataset dataset,
                       datasets::LoadDataset(job.dataset().code(), dataset_path));
-  KV_ASSIGN_OR_RETURN(std::vector<datasets::VirtualUser> users,
-                      datasets::ChunkIntoUsers(dataset, job.num_rounds(),
-                                               runner::kDefaultMinChunkRounds));
+  KV_ASSIGN_OR_RETURN(
+      std::vector<datasets::VirtualUser> users,
+      datasets::ChunkIntoUsers(dataset, job.num_rounds(), runner::kDefaultMinChunkRounds));
   const int requested = scenario.sessions() > 0 ? scenario.sessions() : scenario.concurrency();
   const int ceiling = static_cast<int>(users.size());
   std::vector<results::PlannedUser> planned;
@@ -73,8 +72,7 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
   result.set_concurrency(scenario.concurrency());
   *result.mutable_latency() = results::ComputeLatencyMetrics(records);
   CopyReuse(summary_json, result.mutable_latency());
-  *result.mutable_sessions() =
-      results::ComputeSessionCounts(records, requested, ceiling, planned);
+  *result.mutable_sessions() = results::ComputeSessionCounts(records, requested, ceiling, planned);
   return result;
 }
 

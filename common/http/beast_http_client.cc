@@ -1,12 +1,11 @@
 #include "common/http/beast_http_client.h"
 
 #include <algorithm>
+#include <boost/asio/post.hpp>
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <utility>
-
-#include <boost/asio/post.hpp>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"

@@ -6,15 +6,14 @@
 
 #include <algorithm>
 #include <array>
-#include <string>
-#include <utility>
-
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
+#include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 

@@ -3,16 +3,15 @@
 // BeastHttpClient's internals: one exchange on one loop. See beast_http_client.h.
 
 #include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/error.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/beast/core/error.hpp>
 // GCC 12 with -fsanitize=address sees a boost::optional in Beast's parser as maybe-uninitialized
 // (a false positive, fatal under -Werror); the warning is located in these headers.
 #pragma GCC diagnostic push

@@ -2,6 +2,10 @@
 
 // BeastHttpClient's internals: the state of one I/O thread. See beast_http_client.h.
 
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -9,11 +13,6 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
 
 namespace kvbench::beast_http_client_internal {
 

@@ -160,8 +160,8 @@ CURLcode g_curl_init_result = CURLE_OK;
 absl::StatusOr<std::unique_ptr<CurlHttpClient>> CurlHttpClient::Create() {
   std::call_once(g_curl_init_once, [] { g_curl_init_result = curl_global_init(CURL_GLOBAL_ALL); });
   if (g_curl_init_result != CURLE_OK) {
-    return absl::InternalError(absl::StrCat("curl_global_init failed: ",
-                                            curl_easy_strerror(g_curl_init_result)));
+    return absl::InternalError(
+        absl::StrCat("curl_global_init failed: ", curl_easy_strerror(g_curl_init_result)));
   }
   return std::unique_ptr<CurlHttpClient>(new CurlHttpClient());
 }

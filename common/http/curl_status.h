@@ -4,9 +4,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/http/http_client.h"
-#include "absl/strings/string_view.h"
 
 namespace kvbench {
 

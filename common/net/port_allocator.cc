@@ -42,8 +42,8 @@ absl::StatusOr<int> PortAllocator::Allocate(const std::string& host) {
     std::lock_guard<std::mutex> lock(mu_);
     if (handed_out_.insert(*port).second) return port;
   }
-  return absl::UnavailableError(absl::StrCat("no fresh port on ", host, " after ",
-                                             kMaxAllocateAttempts, " attempts"));
+  return absl::UnavailableError(
+      absl::StrCat("no fresh port on ", host, " after ", kMaxAllocateAttempts, " attempts"));
 }
 
 }  // namespace kvbench

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <functional>
 #include <iostream>
-
-#include <CLI/CLI.hpp>
 
 #include "absl/status/status.h"
 

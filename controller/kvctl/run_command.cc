@@ -77,8 +77,8 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
 }  // namespace
 
 void AddRunCommand(CLI::App* app, KvctlContext* context) {
-  CLI::App* command = app->add_subcommand(
-      "run", "Run a job here, in one process (embedded agent, no daemons)");
+  CLI::App* command =
+      app->add_subcommand("run", "Run a job here, in one process (embedded agent, no daemons)");
   auto flags = std::make_shared<RunFlags>();
   flags->options.out_dir = "kvbench-results";
   command->add_option("spec", flags->spec_path, "Job spec JSON file")->required();
@@ -91,9 +91,8 @@ void AddRunCommand(CLI::App* app, KvctlContext* context) {
   command->add_option("--nvme-cache-dir", flags->options.nvme_cache_dir,
                       "NVME tier's L2 pool parent folder (default: under --out)");
   command->add_option("--gpus", flags->gpus, "GPU indices for vllm engines, e.g. 0,1,2,3");
-  command->callback([context, flags] {
-    context->action = [context, flags] { return RunJob(*flags, context); };
-  });
+  command->callback(
+      [context, flags] { context->action = [context, flags] { return RunJob(*flags, context); }; });
 }
 
 }  // namespace kvbench::kvctl

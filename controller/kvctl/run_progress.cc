@@ -32,17 +32,16 @@ RunProgress::RunProgress(std::ostream* out, bool terminal) : out_(out), terminal
 void RunProgress::Begin(const std::string& job_id, const client::JobPlan& plan,
                         const std::string& out_dir) {
   results_dir_ = absl::StrCat(out_dir, "/", job_id);
-  *out_ << "job " << job_id << ": " << plan.scenarios.size() << " scenarios ("
-        << plan.spec.model() << ", engine " << absl::AsciiStrToLower(v1::Engine_Name(
-                                                   plan.spec.engine()))
-        << ", " << plan.spec.replicas() << " replica(s))\n";
+  *out_ << "job " << job_id << ": " << plan.scenarios.size() << " scenarios (" << plan.spec.model()
+        << ", engine " << absl::AsciiStrToLower(v1::Engine_Name(plan.spec.engine())) << ", "
+        << plan.spec.replicas() << " replica(s))\n";
   out_->flush();
 }
 
 std::string RunProgress::Line(const std::string& scenario_id) const {
   const v1::Progress& progress = last_.at(scenario_id);
-  std::string line = absl::StrFormat("%-14s %-22s %6.1fs", scenario_id,
-                                     PhaseName(progress.phase()), progress.elapsed_s());
+  std::string line = absl::StrFormat("%-14s %-22s %6.1fs", scenario_id, PhaseName(progress.phase()),
+                                     progress.elapsed_s());
   if (progress.phase() == v1::SCENARIO_PHASE_REPLAY) {
     absl::StrAppend(&line, "  ", progress.requests_done(), " requests");
   }
@@ -63,9 +62,10 @@ void RunProgress::OnEvent(const v1::Event& event) {
     const v1::StateChange& change = event.state_change();
     if (change.state() == v1::SCENARIO_STATE_RUNNING) return;
     if (terminal_) *out_ << "\r\033[K";
-    *out_ << absl::StrFormat("%-14s %s", id,
-                             absl::AsciiStrToLower(v1::ScenarioState_Name(change.state()).substr(
-                                 sizeof("SCENARIO_STATE_") - 1)));
+    *out_ << absl::StrFormat(
+        "%-14s %s", id,
+        absl::AsciiStrToLower(
+            v1::ScenarioState_Name(change.state()).substr(sizeof("SCENARIO_STATE_") - 1)));
     if (!change.reason().empty()) *out_ << ": " << change.reason();
     *out_ << "\n";
     for (const std::string& line : change.log_tail()) *out_ << "    " << line << "\n";
@@ -88,22 +88,18 @@ void RunProgress::End(const std::vector<agent::LocalScenarioOutcome>& outcomes) 
     const v1::ScenarioResult& result = row->result;
     const v1::LatencyMetrics& latency = result.latency();
     const bool ok = row->status.ok();
-    table.AddRow({absl::StrCat(row->scenario.concurrency()), v1::Tier_Name(row->scenario.tier()),
-                  ok ? absl::StrCat(result.sessions().achieved(), "/",
-                                    result.sessions().requested())
-                     : "-",
-                  ok ? Ms(latency.has_ttft_p50_s(), latency.ttft_p50_s()) : "-",
-                  ok ? Ms(latency.has_ttft_p95_s(), latency.ttft_p95_s()) : "-",
-                  ok ? Pct(latency.has_ttft_degradation_median_pct(),
-                           latency.ttft_degradation_median_pct())
-                     : "-",
-                  ok && latency.has_requests_per_s()
-                      ? absl::StrFormat("%.2f", latency.requests_per_s())
-                      : "-",
-                  ok ? absl::StrCat(result.sessions().failed_requests()) : "-",
-                  ok ? (result.process_failures_size() > 0 ? "ok (process died)" : "ok")
-                     : (row->status.code() == absl::StatusCode::kCancelled ? "cancelled"
-                                                                           : "failed")});
+    table.AddRow(
+        {absl::StrCat(row->scenario.concurrency()), v1::Tier_Name(row->scenario.tier()),
+         ok ? absl::StrCat(result.sessions().achieved(), "/", result.sessions().requested()) : "-",
+         ok ? Ms(latency.has_ttft_p50_s(), latency.ttft_p50_s()) : "-",
+         ok ? Ms(latency.has_ttft_p95_s(), latency.ttft_p95_s()) : "-",
+         ok ? Pct(latency.has_ttft_degradation_median_pct(), latency.ttft_degradation_median_pct())
+            : "-",
+         ok && latency.has_requests_per_s() ? absl::StrFormat("%.2f", latency.requests_per_s())
+                                            : "-",
+         ok ? absl::StrCat(result.sessions().failed_requests()) : "-",
+         ok ? (result.process_failures_size() > 0 ? "ok (process died)" : "ok")
+            : (row->status.code() == absl::StatusCode::kCancelled ? "cancelled" : "failed")});
   }
   *out_ << "\n";
   table.Print(*out_);

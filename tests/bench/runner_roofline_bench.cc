@@ -5,16 +5,15 @@
 //
 //   build/bin/kv_bench_runner_roofline [curl-multi|beast ...]   (default: both clients)
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/runner/request_record.h"
 #include "common/http/curl_http_client.h"
@@ -37,8 +36,9 @@ std::string SyntheticDataset() {
   for (int c = 0; c < kConversations; ++c) {
     nlohmann::json messages = nlohmann::json::array();
     for (int t = 0; t < kAssistantTurns; ++t) {
-      messages.push_back({{"role", "user"}, {"content", "conversation " + std::to_string(c) +
-                                                            " question " + std::to_string(t)}});
+      messages.push_back(
+          {{"role", "user"},
+           {"content", "conversation " + std::to_string(c) + " question " + std::to_string(t)}});
       messages.push_back({{"role", "assistant"}, {"content", "answer " + std::to_string(t)}});
     }
     out += nlohmann::json{{"messages", messages}}.dump() + "\n";
@@ -60,22 +60,39 @@ struct Figures {
 };
 
 kvbench::testing::SimProcess StartTarget() {
-  return kvbench::testing::SimProcess(
-      "kv-null-sse-target",
-      {KV_NULL_SSE_TARGET_PATH, "--port", "0", "--io-threads", "2", "--content-chunks",
-       std::to_string(kContentChunks)},
-      kReadyMarker);
+  return kvbench::testing::SimProcess("kv-null-sse-target",
+                                      {KV_NULL_SSE_TARGET_PATH, "--port", "0", "--io-threads", "2",
+                                       "--content-chunks", std::to_string(kContentChunks)},
+                                      kReadyMarker);
 }
 
 bool RunRunner(const std::string& url, const Level& level, const std::string& dataset,
                const kvbench::testing::TempDir& dir) {
   kvbench::ProcessSpec spec;
   spec.name = "kv-runner";
-  spec.argv = {KV_RUNNER_PATH, "--base-url", url, "--model", "null", "--num-users",
-               std::to_string(level.users), "--num-rounds", std::to_string(kNumRounds),
-               "--dataset", "openai-messages", "--dataset-path", dataset, "--sessions",
-               std::to_string(level.sessions), "--warmup", "0", "--output", dir.File("records.jsonl"),
-               "--summary", dir.File("summary.json"), "--no-count-prompts", "--http-client",
+  spec.argv = {KV_RUNNER_PATH,
+               "--base-url",
+               url,
+               "--model",
+               "null",
+               "--num-users",
+               std::to_string(level.users),
+               "--num-rounds",
+               std::to_string(kNumRounds),
+               "--dataset",
+               "openai-messages",
+               "--dataset-path",
+               dataset,
+               "--sessions",
+               std::to_string(level.sessions),
+               "--warmup",
+               "0",
+               "--output",
+               dir.File("records.jsonl"),
+               "--summary",
+               dir.File("summary.json"),
+               "--no-count-prompts",
+               "--http-client",
                level.client};
   spec.stdout_path = dir.File("runner.log");
   kvbench::PosixProcessLauncher launcher;
@@ -126,7 +143,8 @@ Figures Measure(const kvbench::testing::TempDir& dir, const std::string& url) {
       figures.overhead_us.push_back((origin + *record->first_token_s - stamp->second) * 1e6);
     }
   }
-  if (last > first) figures.requests_per_s = static_cast<double>(figures.completed) / (last - first);
+  if (last > first)
+    figures.requests_per_s = static_cast<double>(figures.completed) / (last - first);
   return figures;
 }
 
@@ -178,9 +196,8 @@ int main(int argc, char** argv) {
     const double p50 = kvbench::bench::Percentile(figures.overhead_us, 50);
     const double p99 = kvbench::bench::Percentile(figures.overhead_us, 99);
     std::printf("%-11s %6d %8d %8zu %8zu %12.0f %12.0f %14.1f %14.1f\n", level.client.c_str(),
-                level.users, level.sessions,
-                figures.completed, figures.failed, figures.requests_per_s,
-                figures.requests_per_s * kEventsPerRequest, p50, p99);
+                level.users, level.sessions, figures.completed, figures.failed,
+                figures.requests_per_s, figures.requests_per_s * kEventsPerRequest, p50, p99);
   }
   kvbench::testing::SimProcess target = StartTarget();
   if (!target.Start()) return 1;

@@ -130,8 +130,7 @@ inline void CheckChunkedPostBodyArrivesExactly(TestHttpServer& server, AsyncHttp
   for (size_t i = 0; i < cases.size(); ++i) {
     INFO("case " << i);
     CHECK(seen[i].body == cases[i].body);
-    CHECK(seen[i].Header("Transfer-Encoding").value_or("") ==
-          (cases[i].chunked ? "chunked" : ""));
+    CHECK(seen[i].Header("Transfer-Encoding").value_or("") == (cases[i].chunked ? "chunked" : ""));
     CHECK(seen[i].Header("Content-Length").has_value() == !cases[i].chunked);
   }
 }

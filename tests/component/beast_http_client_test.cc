@@ -1,6 +1,8 @@
 // BeastHttpClient against real HTTP/1.1 servers on loopback: TestHttpServer, and a scripted raw
 // server where the timing of a close is the point.
 
+#include "common/http/beast_http_client.h"
+
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -8,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -16,12 +19,9 @@
 #include <thread>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "common/http/beast_http_client.h"
 #include "tests/component/async_http_client_contract.h"
 #include "tests/support/http_client_test_helpers.h"
 #include "tests/support/recording_http_observer.h"
@@ -243,7 +243,8 @@ TEST_CASE("BeastHttpClient: Start from OnComplete chains requests on one connect
   CHECK(server->connections_accepted() == 1);
 }
 
-TEST_CASE("BeastHttpClient: a chunked POST body arrives exactly, and plain POSTs still work", "[http]") {
+TEST_CASE("BeastHttpClient: a chunked POST body arrives exactly, and plain POSTs still work",
+          "[http]") {
   auto server = StartTestHttpServer();
   auto client = MakeClient();
 

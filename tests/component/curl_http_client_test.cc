@@ -1,11 +1,14 @@
 // CurlHttpClient against a real HTTP/1.1 server on loopback (TestHttpServer).
 
+#include "common/http/curl_http_client.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -14,15 +17,12 @@
 #include <thread>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "common/http/curl_http_client.h"
 #include "tests/support/http_client_test_helpers.h"
-#include "tests/support/unused_port.h"
 #include "tests/support/test_http_server.h"
+#include "tests/support/unused_port.h"
 
 namespace kvbench {
 namespace {
@@ -68,8 +68,8 @@ class ScopedEnv {
 TEST_CASE("CurlHttpClient: GET returns status, body and headers", "[http]") {
   auto server = StartTestHttpServer();
   server->Handle("GET", "/hello", [](const Request& request) {
-    return Response{200, {{"X-Kv-Echo", request.target}, {"Content-Type", "text/plain"}},
-                    "hello world"};
+    return Response{
+        200, {{"X-Kv-Echo", request.target}, {"Content-Type", "text/plain"}}, "hello world"};
   });
   auto client = MakeClient();
 
@@ -144,7 +144,8 @@ TEST_CASE("CurlHttpClient: large bodies arrive intact", "[http]") {
 
 TEST_CASE("CurlHttpClient: connection refused is UNAVAILABLE", "[http]") {
   auto client = MakeClient();
-  const std::string url = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort(), "/metrics");
+  const std::string url =
+      absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort(), "/metrics");
 
   absl::StatusOr<HttpResponse> response = client->Get(url, kHttpTestTimeout);
 
@@ -170,16 +171,17 @@ TEST_CASE("CurlHttpClient: streaming hands over each chunk as it arrives", "[htt
   std::atomic<bool> second_sent{false};
   auto server = StartTestHttpServer();
   TestHttpServer* raw_server = server.get();
-  server->HandleStream("/v1/completions", [&second_sent, raw_server](const Request&,
-                                                                      StreamWriter& writer) {
-    writer.SetHead(200, {{"Content-Type", "text/event-stream"}});
-    writer.Write("data: 1\n\n");
-    // Without the gate a client that buffered chunk 1 until chunk 2 would still pass.
-    if (!raw_server->AwaitGate("chunk-1-received", absl::Seconds(5))) return;
-    second_sent.store(true);
-    writer.Write("data: 2\n\n");
-    writer.Write("data: [DONE]\n\n");
-  });
+  server->HandleStream("/v1/completions",
+                       [&second_sent, raw_server](const Request&, StreamWriter& writer) {
+                         writer.SetHead(200, {{"Content-Type", "text/event-stream"}});
+                         writer.Write("data: 1\n\n");
+                         // Without the gate a client that buffered chunk 1 until chunk 2 would
+                         // still pass.
+                         if (!raw_server->AwaitGate("chunk-1-received", absl::Seconds(5))) return;
+                         second_sent.store(true);
+                         writer.Write("data: 2\n\n");
+                         writer.Write("data: [DONE]\n\n");
+                       });
   auto client = MakeClient();
   HttpRequest request = GetRequest(server->url("/v1/completions"));
   request.method = "POST";

@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -86,7 +85,7 @@ TEST_CASE("CurlMultiHttpClient: a stream arrives chunk by chunk, in order, stamp
   const std::string events = recorder.events();
   CHECK(events.front() == 'H');
   CHECK(events.find_first_not_of('B', 1) == events.size() - 1);  // H B+ C
-  CHECK(events.size() >= 4);  // chunk 1 alone, then the rest
+  CHECK(events.size() >= 4);                                     // chunk 1 alone, then the rest
   CHECK(recorder.StampsNonDecreasing());
   CHECK(testing::WaitFor([&] { return client->in_flight() == 0; }));  // after OnComplete returns
 }
@@ -197,7 +196,8 @@ TEST_CASE("CurlMultiHttpClient: Start from OnComplete chains exchanges", "[http]
   CHECK(testing::WaitFor([&] { return client->in_flight() == 0; }));
 }
 
-TEST_CASE("CurlMultiHttpClient: a chunked POST body arrives exactly, and plain POSTs still work", "[http]") {
+TEST_CASE("CurlMultiHttpClient: a chunked POST body arrives exactly, and plain POSTs still work",
+          "[http]") {
   auto server = StartTestHttpServer();
   auto client = MakeClient();
 

@@ -43,7 +43,8 @@ void FakeAsyncHttpClient::Start(const AsyncHttpRequest& request, AsyncHttpObserv
     return;
   }
   Reply reply = responder(recorded);
-  if (reply.http_status > 0) observer->OnHeaders(reply.http_status, std::chrono::steady_clock::now());
+  if (reply.http_status > 0)
+    observer->OnHeaders(reply.http_status, std::chrono::steady_clock::now());
   for (const std::string& chunk : reply.chunks) {
     if (!observer->OnBody(chunk, std::chrono::steady_clock::now())) {
       observer->OnComplete(absl::CancelledError("aborted by the observer"),

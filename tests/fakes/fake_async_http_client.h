@@ -27,7 +27,7 @@ class FakeAsyncHttpClient : public AsyncHttpClient {
     std::string Header(const std::string& name) const;
   };
   struct Reply {
-    absl::Status status;  // OnComplete's status after the chunks
+    absl::Status status;    // OnComplete's status after the chunks
     int http_status = 200;  // 0: no OnHeaders (a transport failure before any response)
     std::vector<std::string> chunks;
   };
@@ -42,7 +42,7 @@ class FakeAsyncHttpClient : public AsyncHttpClient {
 
  private:
   mutable std::mutex mu_;
-  Responder responder_;           // guarded by mu_
+  Responder responder_;            // guarded by mu_
   std::vector<Request> requests_;  // guarded by mu_
   bool shut_down_ = false;         // guarded by mu_
 };

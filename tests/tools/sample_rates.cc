@@ -26,13 +26,12 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/sampler/rate_math.h"
 
@@ -127,8 +126,8 @@ std::optional<std::map<int64_t, double>> ReadPromQl(const std::string& path, int
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || json.value("status", "") != "success") {
-    std::cerr << "kv-sample-rates: " << path << ": not a successful query_range answer: "
-              << text.substr(0, 300) << "\n";
+    std::cerr << "kv-sample-rates: " << path
+              << ": not a successful query_range answer: " << text.substr(0, 300) << "\n";
     return std::nullopt;
   }
   std::map<int64_t, double> values;
@@ -270,9 +269,9 @@ int main(int argc, char** argv) {
                 static_cast<long long>(last % 1000));
     return 0;
   }
-  const Series ours = OurSeries(*samples, static_cast<double>(ToMs(step_s)),
-                                static_cast<double>(ToMs(window_s)),
-                                static_cast<double>(ToMs(offset_s)), ParseEdge(edge));
+  const Series ours =
+      OurSeries(*samples, static_cast<double>(ToMs(step_s)), static_cast<double>(ToMs(window_s)),
+                static_cast<double>(ToMs(offset_s)), ParseEdge(edge));
   int status = 0;
   const std::pair<const char*, const std::vector<Point>*> series[] = {
       {"hits", &ours.hits}, {"queries", &ours.queries}, {"hit_rate", &ours.hit_rate}};

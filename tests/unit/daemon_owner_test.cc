@@ -1,9 +1,8 @@
-#include <catch2/catch.hpp>
-
-#include <filesystem>
-
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "agent/agent.h"
 #include "controller/controller.h"

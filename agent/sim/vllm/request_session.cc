@@ -24,13 +24,12 @@ std::string TextOf(const std::vector<uint32_t>& tokens) {
 }  // namespace
 
 RequestSession::RequestSession(std::string id, int64_t created, ParsedRequest request,
-                               bool report_cached_tokens,
-                               std::shared_ptr<HttpResponder> responder, SimEngine* engine)
+                               bool report_cached_tokens, std::shared_ptr<HttpResponder> responder,
+                               SimEngine* engine)
     : id_(id),
       request_(std::move(request)),
       report_cached_tokens_(report_cached_tokens),
-      formatter_(request_.kind, std::move(id), created, request_.model,
-                 request_.continuous_usage),
+      formatter_(request_.kind, std::move(id), created, request_.model, request_.continuous_usage),
       responder_(std::move(responder)),
       engine_(engine) {}
 
@@ -90,8 +89,8 @@ void RequestSession::OnOutput(const RequestOutput& output) {
     if (request_.include_usage) events += formatter_.UsageEvent(usage);
     events += ResponseFormatter::DoneEvent();
   } else {
-    events = output.first ? formatter_.FirstEvents(text, usage)
-                          : formatter_.DeltaEvent(text, usage);
+    events =
+        output.first ? formatter_.FirstEvents(text, usage) : formatter_.DeltaEvent(text, usage);
   }
   StartStreamOnce();
   responder_->SendChunk(std::move(events));

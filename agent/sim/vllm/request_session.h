@@ -17,9 +17,8 @@ namespace kvbench::sim {
 // the writes onto the connection.
 class RequestSession : public std::enable_shared_from_this<RequestSession> {
  public:
-  RequestSession(std::string id, int64_t created, ParsedRequest request,
-                 bool report_cached_tokens, std::shared_ptr<HttpResponder> responder,
-                 SimEngine* engine);
+  RequestSession(std::string id, int64_t created, ParsedRequest request, bool report_cached_tokens,
+                 std::shared_ptr<HttpResponder> responder, SimEngine* engine);
 
   void Start();
 
@@ -36,7 +35,7 @@ class RequestSession : public std::enable_shared_from_this<RequestSession> {
   std::shared_ptr<HttpResponder> responder_;
   SimEngine* const engine_;
   bool stream_started_ = false;  // engine outputs of one request never overlap
-  std::string text_;  // non-streaming: the whole output so far
+  std::string text_;             // non-streaming: the whole output so far
 };
 
 }  // namespace kvbench::sim

@@ -6,8 +6,8 @@
 #include "absl/time/clock.h"
 #include "agent/sim/engine/chat_template.h"
 #include "agent/sim/engine/tokenizer.h"
-#include "common/log/logging.h"
 #include "agent/sim/vllm/request_session.h"
+#include "common/log/logging.h"
 #include "common/version/version.h"
 
 namespace kvbench::sim {
@@ -103,7 +103,8 @@ void VllmApiServer::HandleTokenize(const HttpServerRequest& request,
                                    std::shared_ptr<HttpResponder> responder) {
   nlohmann::json body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (!body.is_object()) {
-    return RespondError(*responder, ApiError::BadRequest("JSON decode error: the body is not JSON"));
+    return RespondError(*responder,
+                        ApiError::BadRequest("JSON decode error: the body is not JSON"));
   }
   std::vector<uint32_t> tokens;
   if (body.contains("messages")) {

@@ -18,17 +18,19 @@ void AddVllmFlags(CLI::App* serve, VllmServeOptions* o) {
                     "Names the API serves the model under (the first names metrics)");
   serve->add_option("--max-model-len", o->max_model_len, "Context length (default: the model's)");
   serve->add_option("--block-size", o->block_size, "Tokens per KV block")->capture_default_str();
-  serve->add_option("--gpu-memory-utilization", o->gpu_memory_utilization,
-                    "Fraction of GPU memory for weights and KV cache")
+  serve
+      ->add_option("--gpu-memory-utilization", o->gpu_memory_utilization,
+                   "Fraction of GPU memory for weights and KV cache")
       ->capture_default_str();
   serve->add_option("--num-gpu-blocks-override", o->num_gpu_blocks_override,
                     "Force the number of GPU KV blocks");
-  serve->add_flag("--enable-prefix-caching,!--no-enable-prefix-caching",
-                  o->enable_prefix_caching, "Prefix caching (on by default)");
+  serve->add_flag("--enable-prefix-caching,!--no-enable-prefix-caching", o->enable_prefix_caching,
+                  "Prefix caching (on by default)");
   serve->add_option("--max-num-seqs", o->max_num_seqs, "Max running requests")
       ->capture_default_str();
-  serve->add_option("--max-num-batched-tokens", o->max_num_batched_tokens,
-                    "Token budget per engine step")
+  serve
+      ->add_option("--max-num-batched-tokens", o->max_num_batched_tokens,
+                   "Token budget per engine step")
       ->capture_default_str();
   serve->add_option("--kv-transfer-config", o->kv_transfer_config,
                     "KV connector JSON (LMCacheMPConnector is simulated)");
@@ -42,25 +44,30 @@ void AddVllmFlags(CLI::App* serve, VllmServeOptions* o) {
 
 void AddSimFlags(CLI::App* serve, VllmServeOptions* o) {
   LatencyConstants& l = o->latency;
-  serve->add_option("--sim-time-scale", o->sim_time_scale,
-                    "Real seconds per simulated second (0.01 = 100x faster)")
+  serve
+      ->add_option("--sim-time-scale", o->sim_time_scale,
+                   "Real seconds per simulated second (0.01 = 100x faster)")
       ->capture_default_str();
   serve->add_option("--sim-seed", o->sim_seed, "Seed of every simulated choice");
   serve->add_flag("--sim-omit-histograms", o->sim_omit_histograms,
                   "Leave request-timing histograms out of /metrics");
   serve->add_option("--sim-gpu-memory-gb", o->sim_gpu_memory_gb, "Simulated GPU memory")
       ->capture_default_str();
-  serve->add_option("--sim-load-seconds", o->sim_load_seconds,
-                    "Simulated model load time before the server listens")
+  serve
+      ->add_option("--sim-load-seconds", o->sim_load_seconds,
+                   "Simulated model load time before the server listens")
       ->capture_default_str();
-  serve->add_option("--sim-mean-output-tokens", o->sim_mean_output_tokens,
-                    "Mean output length of requests that do not ignore EOS")
+  serve
+      ->add_option("--sim-mean-output-tokens", o->sim_mean_output_tokens,
+                   "Mean output length of requests that do not ignore EOS")
       ->capture_default_str();
-  serve->add_option("--sim-prefill-per-token-s", l.prefill_per_token_s,
-                    "Prefill seconds per token (8B model)")
+  serve
+      ->add_option("--sim-prefill-per-token-s", l.prefill_per_token_s,
+                   "Prefill seconds per token (8B model)")
       ->capture_default_str();
-  serve->add_option("--sim-prefill-quadratic-s", l.prefill_quadratic_s,
-                    "Prefill seconds per token^2 (attention)")
+  serve
+      ->add_option("--sim-prefill-quadratic-s", l.prefill_quadratic_s,
+                   "Prefill seconds per token^2 (attention)")
       ->capture_default_str();
   serve->add_option("--sim-hbm-bytes-per-s", l.hbm_bytes_per_s, "GPU memory bandwidth")
       ->capture_default_str();
@@ -68,14 +75,17 @@ void AddSimFlags(CLI::App* serve, VllmServeOptions* o) {
       ->capture_default_str();
   serve->add_option("--sim-step-overhead-s", l.step_overhead_s, "Fixed cost of an engine step")
       ->capture_default_str();
-  serve->add_option("--sim-host-to-gpu-bytes-per-s", l.host_to_gpu_bytes_per_s,
-                    "Pinned host to GPU copy bandwidth (CPU tier loads)")
+  serve
+      ->add_option("--sim-host-to-gpu-bytes-per-s", l.host_to_gpu_bytes_per_s,
+                   "Pinned host to GPU copy bandwidth (CPU tier loads)")
       ->capture_default_str();
-  serve->add_option("--sim-disk-read-bytes-per-s", l.disk_read_bytes_per_s,
-                    "Disk read bandwidth (NVMe tier loads)")
+  serve
+      ->add_option("--sim-disk-read-bytes-per-s", l.disk_read_bytes_per_s,
+                   "Disk read bandwidth (NVMe tier loads)")
       ->capture_default_str();
-  serve->add_option("--sim-store-blocking-fraction", l.store_blocking_fraction,
-                    "Share of external-cache stores that blocks the engine step (0: async)")
+  serve
+      ->add_option("--sim-store-blocking-fraction", l.store_blocking_fraction,
+                   "Share of external-cache stores that blocks the engine step (0: async)")
       ->capture_default_str();
 }
 
@@ -87,7 +97,7 @@ absl::Status CheckRanges(const VllmServeOptions& o) {
   check(o.port >= 0 && o.port <= 65535, "--port");
   check(o.block_size > 0, "--block-size");
   check(o.gpu_memory_utilization > 0 && o.gpu_memory_utilization <= 1,
-           "--gpu-memory-utilization (0, 1]");
+        "--gpu-memory-utilization (0, 1]");
   check(o.num_gpu_blocks_override >= 0, "--num-gpu-blocks-override");
   check(o.max_num_seqs > 0, "--max-num-seqs");
   check(o.max_num_batched_tokens > 0, "--max-num-batched-tokens");
@@ -105,7 +115,7 @@ absl::Status CheckRanges(const VllmServeOptions& o) {
   check(l.host_to_gpu_bytes_per_s > 0, "--sim-host-to-gpu-bytes-per-s");
   check(l.disk_read_bytes_per_s > 0, "--sim-disk-read-bytes-per-s");
   check(l.store_blocking_fraction >= 0 && l.store_blocking_fraction <= 1,
-           "--sim-store-blocking-fraction [0, 1]");
+        "--sim-store-blocking-fraction [0, 1]");
   if (problems.empty()) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrJoin(problems, "\n"));
 }
@@ -136,8 +146,9 @@ absl::StatusOr<VllmFlagsResult> ParseVllmServeFlags(int argc, const char* const*
     // "unrecognized arguments: --foo".
     absl::string_view what = error.what();
     size_t colon = what.find(": ");
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unrecognized arguments: ", colon == absl::string_view::npos ? what : what.substr(colon + 2)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unrecognized arguments: ",
+                     colon == absl::string_view::npos ? what : what.substr(colon + 2)));
   } catch (const CLI::ParseError& error) {
     return absl::InvalidArgumentError(error.what());
   }

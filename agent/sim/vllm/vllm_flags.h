@@ -22,7 +22,7 @@ struct VllmServeOptions {
   std::string host = "0.0.0.0";
   int port = kVllmDefaultPort;
   std::vector<std::string> served_model_names;  // empty: the model path
-  int max_model_len = 0;                         // 0: the model's
+  int max_model_len = 0;                        // 0: the model's
   int block_size = 16;
   double gpu_memory_utilization = kVllmDefaultGpuMemoryUtilization;
   int64_t num_gpu_blocks_override = 0;  // 0: derived from memory

@@ -1,16 +1,14 @@
 // kv-runner as users run it: a real process replaying the tau2 airline sessions through a real
 // kvsim-vllm on loopback.
 
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 
+#include <catch2/catch.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "absl/strings/str_split.h"
 #include "agent/runner/request_record.h"
@@ -42,10 +40,26 @@ std::unique_ptr<SimProcess> StartVllm(const std::string& time_scale) {
 }
 
 std::vector<std::string> RunnerArgs(const std::string& url, const TempDir& dir, int sessions) {
-  return {KV_RUNNER_PATH, "--base-url", url, "--model", kModel, "--num-users", "4",
-          "--num-rounds", "5", "--dataset", "tau2-bench-v1", "--dataset-path", kAirline,
-          "--agentic-traces", "--sessions", std::to_string(sessions), "--output",
-          dir.File("requests.jsonl"), "--summary", dir.File("summary.json")};
+  return {KV_RUNNER_PATH,
+          "--base-url",
+          url,
+          "--model",
+          kModel,
+          "--num-users",
+          "4",
+          "--num-rounds",
+          "5",
+          "--dataset",
+          "tau2-bench-v1",
+          "--dataset-path",
+          kAirline,
+          "--agentic-traces",
+          "--sessions",
+          std::to_string(sessions),
+          "--output",
+          dir.File("requests.jsonl"),
+          "--summary",
+          dir.File("summary.json")};
 }
 
 // How one kv-runner process ended.

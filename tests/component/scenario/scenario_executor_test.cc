@@ -1,10 +1,9 @@
 // The scenario state machine through real processes on loopback: kvsim-vllm replicas, one
 // kvsim-lmcache, real Caddy in front of 2 replicas, kv-runner replaying the airline sessions.
 
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
 #include <set>
@@ -134,8 +133,8 @@ TEST_CASE("A replica killed mid-run: Caddy routes around it, the run finishes an
   INFO(result.status());
   REQUIRE(result.ok());
   REQUIRE(result->process_failures_size() >= 1);
-  CHECK_THAT(result->process_failures(0), Catch::Contains("replica-1") &&
-                                              Catch::Contains("signal 9"));
+  CHECK_THAT(result->process_failures(0),
+             Catch::Contains("replica-1") && Catch::Contains("signal 9"));
   CHECK(result->sessions().failed_requests() >= 1);
   CHECK(result->sessions().complete() + result->sessions().error() +
             result->sessions().incomplete() ==

@@ -2,12 +2,10 @@
 // engine metrics, LMCache's only where there is a cache server, null (absent) never zero.
 
 #include <catch2/catch.hpp>
-
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "tests/component/scenario/scenario_harness.h"
 

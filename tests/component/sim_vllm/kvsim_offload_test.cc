@@ -3,12 +3,10 @@
 // sharing one cache server, and a cache server that is not there.
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -40,10 +38,20 @@ struct CacheServer {
     http_url = process.LogField("http=");
   }
   static std::vector<std::string> Argv(double l1_gb, const std::string& l2_dir) {
-    std::vector<std::string> argv = {KV_SIM_LMCACHE_PATH, "server", "--host", "127.0.0.1",
-                                     "--port", "0", "--http-port", "0",
-                                     "--l1-size-gb", absl::StrCat(l1_gb),
-                                     "--eviction-policy", "LRU", "--sim-time-scale", "0.01"};
+    std::vector<std::string> argv = {KV_SIM_LMCACHE_PATH,
+                                     "server",
+                                     "--host",
+                                     "127.0.0.1",
+                                     "--port",
+                                     "0",
+                                     "--http-port",
+                                     "0",
+                                     "--l1-size-gb",
+                                     absl::StrCat(l1_gb),
+                                     "--eviction-policy",
+                                     "LRU",
+                                     "--sim-time-scale",
+                                     "0.01"};
     if (!l2_dir.empty()) {
       argv.push_back("--l2-adapter");
       argv.push_back(Json{{"type", "fs"}, {"base_path", l2_dir}}.dump());
@@ -68,10 +76,21 @@ struct Replica {
     REQUIRE(process.Start());
   }
   static std::vector<std::string> Argv(int gpu_blocks, const CacheServer* cache) {
-    std::vector<std::string> argv = {KV_SIM_VLLM_PATH, "serve", kModel, "--host", "127.0.0.1",
-                                     "--port", "0", "--served-model-name", "llama",
-                                     "--num-gpu-blocks-override", std::to_string(gpu_blocks),
-                                     "--sim-time-scale", "0.01", "--sim-load-seconds", "0"};
+    std::vector<std::string> argv = {KV_SIM_VLLM_PATH,
+                                     "serve",
+                                     kModel,
+                                     "--host",
+                                     "127.0.0.1",
+                                     "--port",
+                                     "0",
+                                     "--served-model-name",
+                                     "llama",
+                                     "--num-gpu-blocks-override",
+                                     std::to_string(gpu_blocks),
+                                     "--sim-time-scale",
+                                     "0.01",
+                                     "--sim-load-seconds",
+                                     "0"};
     if (cache != nullptr) {
       argv.push_back("--kv-transfer-config");
       argv.push_back(Json{{"kv_connector", "LMCacheMPConnector"},
@@ -106,16 +125,16 @@ struct Replica {
 std::vector<std::vector<Json>> Conversations(int users, int rounds) {
   std::vector<std::vector<Json>> result(users);
   for (int u = 0; u < users; ++u) {
-    Json messages = Json::array({{{"role", "system"},
-                                  {"content", "Agent " + std::to_string(u) +
-                                                  " follows the airline policy."}}});
+    Json messages =
+        Json::array({{{"role", "system"},
+                      {"content", "Agent " + std::to_string(u) + " follows the airline policy."}}});
     for (int r = 0; r < rounds; ++r) {
       std::string turn = "User " + std::to_string(u) + " round " + std::to_string(r) + ":";
       for (int w = 0; w < 200; ++w) turn += " itinerary" + std::to_string((u * 7 + r * 3 + w) % 97);
       messages.push_back({{"role", "user"}, {"content", turn}});
       result[u].push_back(messages);
-      messages.push_back({{"role", "assistant"}, {"content", "Noted, checking round " +
-                                                              std::to_string(r) + "."}});
+      messages.push_back(
+          {{"role", "assistant"}, {"content", "Noted, checking round " + std::to_string(r) + "."}});
     }
   }
   return result;
@@ -145,9 +164,9 @@ TEST_CASE("Offload: a small GPU pool loses hits, kvsim-lmcache brings most of th
   const double external_hits =
       SumOfSamples(offload_metrics, "vllm:external_prefix_cache_hits_total");
   INFO("hits: big " << big_hits << ", small " << small_hits << ", small+offload local "
-                    << SumOfSamples(offload_metrics, "vllm:prefix_cache_hits_total")
-                    << " external " << external_hits);
-  CHECK(small_hits < big_hits / 2);                     // the small pool forgets
+                    << SumOfSamples(offload_metrics, "vllm:prefix_cache_hits_total") << " external "
+                    << external_hits);
+  CHECK(small_hits < big_hits / 2);                      // the small pool forgets
   CHECK(external_hits > 0.7 * (big_hits - small_hits));  // the CPU pool remembers
   CHECK(SumOfSamples(big_metrics, "vllm:external_prefix_cache_hits_total") == 0);
   // The engine's own prefill time (simulated): offload lands between the two.
@@ -206,11 +225,12 @@ TEST_CASE("Offload: a prefix stored through replica A is an external hit on repl
 }
 
 TEST_CASE("Offload: kvsim-vllm fails start-up clearly when the cache server is not there") {
-  SimProcess sim("kvsim-vllm",
-                 {KV_SIM_VLLM_PATH, "serve", kModel, "--port", "0", "--kv-transfer-config",
-                  R"({"kv_connector":"LMCacheMPConnector","kv_role":"kv_both",)"
-                  R"("kv_connector_extra_config":{"lmcache.mp.port":1,"lmcache.mp.mq_timeout":0.3}})"},
-                 "Starting vLLM API server on ");
+  SimProcess sim(
+      "kvsim-vllm",
+      {KV_SIM_VLLM_PATH, "serve", kModel, "--port", "0", "--kv-transfer-config",
+       R"({"kv_connector":"LMCacheMPConnector","kv_role":"kv_both",)"
+       R"("kv_connector_extra_config":{"lmcache.mp.port":1,"lmcache.mp.mq_timeout":0.3}})"},
+      "Starting vLLM API server on ");
   CHECK_FALSE(sim.Start(absl::Seconds(15)));
   auto status = sim.process()->Wait(absl::Seconds(15));
   REQUIRE(status.ok());

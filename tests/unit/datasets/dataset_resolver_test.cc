@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "agent/datasets/dataset_resolver.h"
 
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <string>
 
-#include "agent/datasets/dataset_resolver.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::datasets {
@@ -50,8 +50,8 @@ TEST_CASE("DatasetResolver says what it looked for when nothing is found", "[Dat
   auto missing = resolver.Resolve(Ref("tau2-bench-v1"));
   REQUIRE(missing.status().code() == absl::StatusCode::kNotFound);
   CHECK_THAT(std::string(missing.status().message()),
-             Catch::Contains("tau2_airline_gpt-4.1_results.json") &&
-                 Catch::Contains(root.path()) && Catch::Contains(kDatasetMirrorEnv));
+             Catch::Contains("tau2_airline_gpt-4.1_results.json") && Catch::Contains(root.path()) &&
+                 Catch::Contains(kDatasetMirrorEnv));
   auto no_known = resolver.Resolve(Ref("sharegpt"));
   CHECK(no_known.status().code() == absl::StatusCode::kInvalidArgument);
 }

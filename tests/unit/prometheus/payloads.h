@@ -10,7 +10,8 @@ namespace kvbench::prometheus_text::testing {
 
 // vLLM ≈0.10.x with a KV connector: engine="0", the deprecated vllm:gpu_cache_usage_perc still
 // emitted beside vllm:kv_cache_usage_perc, one finished request.
-inline constexpr char kVllmV1[] = R"(# HELP python_gc_objects_collected_total Objects collected during gc
+inline constexpr char kVllmV1[] =
+    R"(# HELP python_gc_objects_collected_total Objects collected during gc
 # TYPE python_gc_objects_collected_total counter
 python_gc_objects_collected_total{generation="0"} 12345.0
 # HELP vllm:num_requests_running Number of requests in model execution batches.
@@ -71,7 +72,8 @@ vllm:cache_config_info{block_size="16",cache_dtype="auto",calculate_kv_scales="F
 )";
 
 // vLLM ≈0.8.x (early V1): only the old vllm:gpu_cache_usage_perc, two data-parallel engines.
-inline constexpr char kVllmEarlyV1TwoEngines[] = R"(# HELP vllm:gpu_cache_usage_perc GPU KV-cache usage. 1 means 100 percent usage.
+inline constexpr char kVllmEarlyV1TwoEngines[] =
+    R"(# HELP vllm:gpu_cache_usage_perc GPU KV-cache usage. 1 means 100 percent usage.
 # TYPE vllm:gpu_cache_usage_perc gauge
 vllm:gpu_cache_usage_perc{engine="0",model_name="qwen"} 0.25
 vllm:gpu_cache_usage_perc{engine="1",model_name="qwen"} 0.5
@@ -134,7 +136,8 @@ lmcache_mp_l0_l1_store_throughput_GB_per_second_sum{device="cuda:1",engine_id="1
 )";
 
 // An older LMCache MP build: throughput histograms named `_gbs`, no unit suffix.
-inline constexpr char kLmcacheMpOld[] = R"(# HELP lmcache_mp_l0_l1_store_throughput_gbs Throughput of L0 to L1 stores
+inline constexpr char kLmcacheMpOld[] =
+    R"(# HELP lmcache_mp_l0_l1_store_throughput_gbs Throughput of L0 to L1 stores
 # TYPE lmcache_mp_l0_l1_store_throughput_gbs histogram
 lmcache_mp_l0_l1_store_throughput_gbs_bucket{device="cuda:0",engine_id="0",model_name="m",le="1.0"} 2.0
 lmcache_mp_l0_l1_store_throughput_gbs_bucket{device="cuda:0",engine_id="0",model_name="m",le="+Inf"} 3.0

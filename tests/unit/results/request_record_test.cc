@@ -95,15 +95,9 @@ TEST_CASE("RequestRecord parse errors name the key", "[results]") {
     bool erase;
   };
   const Case cases[] = {
-      {"end_s", nullptr, true},
-      {"user_id", nullptr, true},
-      {"round", "three", false},
-      {"round", 1.5, false},
-      {"prompt_tokens", nullptr, false},
-      {"cached_tokens", "many", false},
-      {"error", 5, false},
-      {"sent_s", "soon", false},
-      {"attempts", "two", false},
+      {"end_s", nullptr, true}, {"user_id", nullptr, true},        {"round", "three", false},
+      {"round", 1.5, false},    {"prompt_tokens", nullptr, false}, {"cached_tokens", "many", false},
+      {"error", 5, false},      {"sent_s", "soon", false},         {"attempts", "two", false},
   };
   for (const Case& c : cases) {
     nlohmann::json json = base;

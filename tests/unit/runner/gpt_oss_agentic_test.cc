@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include "agent/runner/gpt_oss_agentic.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 namespace kvbench::runner {
 namespace {
@@ -35,8 +34,8 @@ TEST_CASE("Harmony control tokens are removed from every text a message carries"
 
 TEST_CASE("Recorded tools are declared once each, in first-appearance order", "[Runner]") {
   auto call = [](const char* name) {
-    return Json{{"id", "x"}, {"type", "function"},
-                {"function", {{"name", name}, {"arguments", "{}"}}}};
+    return Json{
+        {"id", "x"}, {"type", "function"}, {"function", {{"name", name}, {"arguments", "{}"}}}};
   };
   datasets::Round first;
   first.messages = Json::array({{{"role", "user"}, {"content", "q"}},

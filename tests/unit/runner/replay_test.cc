@@ -1,14 +1,13 @@
-#include <catch2/catch.hpp>
+#include "agent/runner/replay.h"
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "absl/strings/str_cat.h"
-#include "agent/runner/replay.h"
 #include "tests/fakes/fake_async_http_client.h"
 
 namespace kvbench::runner {
@@ -57,8 +56,10 @@ struct Fixture {
 FakeAsyncHttpClient::Reply Stream(int prompt_tokens = 10, bool done = true) {
   FakeAsyncHttpClient::Reply reply;
   reply.chunks = {
-      R"(data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]})" "\n\n",
-      R"(data: {"choices":[{"index":0,"delta":{"content":"hi"}}]})" "\n\n",
+      R"(data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]})"
+      "\n\n",
+      R"(data: {"choices":[{"index":0,"delta":{"content":"hi"}}]})"
+      "\n\n",
       absl::StrCat(R"(data: {"choices":[],"usage":{"prompt_tokens":)", prompt_tokens,
                    R"(,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":3}}})",
                    "\n\n")};

@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include "agent/runner/request_body.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 namespace kvbench::runner {
 namespace {

@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "agent/runner/sse_parser.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "agent/runner/sse_parser.h"
 #include "agent/runner/stream_accumulator.h"
 
 namespace kvbench::runner {
@@ -24,7 +24,9 @@ TEST_CASE("SseParser frames events whatever the chunk boundaries", "[Sse]") {
   };
   std::vector<Row> rows = {
       {"one event one chunk", {"data: {\"a\":1}\n\n"}, {"{\"a\":1}"}},
-      {"several events per chunk", {"data: x\n\ndata: y\n\ndata: [DONE]\n\n"}, {"x", "y", "[DONE]"}},
+      {"several events per chunk",
+       {"data: x\n\ndata: y\n\ndata: [DONE]\n\n"},
+       {"x", "y", "[DONE]"}},
       {"split inside the prefix", {"da", "ta: x\n", "\n"}, {"x"}},
       {"split between the two newlines", {"data: x\n", "\ndata: y\n", "\n"}, {"x", "y"}},
       {"CRLF line ends split at CR", {"data: x\r", "\n\r", "\n"}, {"x"}},
@@ -86,9 +88,8 @@ TEST_CASE("Sse StreamAccumulator classifies payloads", "[Sse]") {
 TEST_CASE("Sse StreamAccumulator reads usage, done and errors", "[Sse]") {
   StreamAccumulator stream;
   stream.Add(R"({"choices":[{"delta":{"content":"a"}}]})");
-  stream.Add(
-      R"({"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":2,)"
-      R"("prompt_tokens_details":{"cached_tokens":4}}})");
+  stream.Add(R"({"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":2,)"
+             R"("prompt_tokens_details":{"cached_tokens":4}}})");
   CHECK_FALSE(stream.done());
   stream.Add("[DONE]");
   CHECK(stream.done());

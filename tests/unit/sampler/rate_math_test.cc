@@ -104,9 +104,8 @@ TEST_CASE("PromRate follows PromQL extrapolatedRate", "[sampler]") {
     CheckOptional(PromRate(c.points, c.t, c.window), c.expected);
     CheckOptional(PromRate(c.points, c.t, c.window, WindowEdge::kLeftOpen), c.expected);
     // Prometheus 2.x's left-closed window selects the same samples unless one sits on t - w.
-    const bool sample_on_edge =
-        std::any_of(c.points.begin(), c.points.end(),
-                    [&](const Point& p) { return p.t_s == c.t - c.window; });
+    const bool sample_on_edge = std::any_of(
+        c.points.begin(), c.points.end(), [&](const Point& p) { return p.t_s == c.t - c.window; });
     if (!sample_on_edge) {
       CheckOptional(PromRate(c.points, c.t, c.window, WindowEdge::kLeftClosed), c.expected);
     }

@@ -82,11 +82,13 @@ TEST_CASE("Golden: simulated NVME, 1 replica") {
   CHECK(r.cache->env.empty());
   REQUIRE(r.replicas.size() == 1);
   CHECK(r.replicas[0].argv ==
-        Words(absl::StrCat("kvsim-vllm serve meta-llama/Llama-3.1-8B-Instruct --host 127.0.0.2 "
-                           "--port 8000 --tensor-parallel-size 2 --num-gpu-blocks-override 4096 "
-                           "--gpu-memory-utilization 0.9 --max-model-len 32768 --sim-time-scale "
-                           "0.01 --sim-seed 7 ",
-                           kKvTransfer, " --enable-prompt-tokens-details --enable-log-requests --sim-load-seconds=0")));
+        Words(absl::StrCat(
+            "kvsim-vllm serve meta-llama/Llama-3.1-8B-Instruct --host 127.0.0.2 "
+            "--port 8000 --tensor-parallel-size 2 --num-gpu-blocks-override 4096 "
+            "--gpu-memory-utilization 0.9 --max-model-len 32768 --sim-time-scale "
+            "0.01 --sim-seed 7 ",
+            kKvTransfer,
+            " --enable-prompt-tokens-details --enable-log-requests --sim-load-seconds=0")));
   CHECK(r.replicas[0].env.empty());
 }
 
