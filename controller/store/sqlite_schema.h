@@ -1,0 +1,93 @@
+#pragma once
+
+// The SQL of SqliteStore: schema version 1 and every statement it prepares. Protos are stored
+// serialized in BLOB columns; the columns beside them are what queries filter and order by.
+
+namespace kvbench::controller::sql {
+
+// `position` columns are AUTOINCREMENT so they grow strictly and are never reused, even after
+// rows are deleted; they order jobs (page tokens) and events (watchers resume after one).
+inline constexpr char kSchemaV1[] = R"sql(
+CREATE TABLE jobs (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  job_id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  spec BLOB NOT NULL,
+  state INTEGER NOT NULL,
+  priority INTEGER NOT NULL,
+  submit_unix_ms INTEGER NOT NULL);
+CREATE INDEX jobs_by_state ON jobs(state, position);
+CREATE TABLE scenarios (
+  job_id TEXT NOT NULL,
+  scenario_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  scenario BLOB NOT NULL,
+  state INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  agent_id TEXT NOT NULL,
+  PRIMARY KEY (job_id, scenario_id));
+CREATE TABLE events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  agent_id TEXT NOT NULL,
+  scenario_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  job_id TEXT NOT NULL,
+  event BLOB NOT NULL,
+  UNIQUE (agent_id, scenario_id, seq));
+CREATE INDEX events_by_job ON events(job_id, position);
+CREATE TABLE results (
+  job_id TEXT NOT NULL,
+  scenario_id TEXT NOT NULL,
+  result BLOB NOT NULL,
+  PRIMARY KEY (job_id, scenario_id));
+CREATE TABLE agents (
+  agent_id TEXT PRIMARY KEY,
+  capabilities BLOB NOT NULL,
+  last_seen_unix_ms INTEGER NOT NULL);
+PRAGMA user_version = 1;
+)sql";
+
+inline constexpr char kBegin[] = "BEGIN IMMEDIATE";
+inline constexpr char kCommit[] = "COMMIT";
+inline constexpr char kRollback[] = "ROLLBACK";
+
+inline constexpr char kInsertJob[] =
+    "INSERT INTO jobs (job_id, name, spec, state, priority, submit_unix_ms) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+inline constexpr char kInsertScenario[] =
+    "INSERT INTO scenarios (job_id, scenario_id, idx, scenario, state, reason, attempt, agent_id)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, '', 0, '')";
+inline constexpr char kJobColumns[] =
+    "SELECT position, job_id, spec, state, priority, submit_unix_ms FROM jobs ";
+inline constexpr char kSelectJobWhere[] = "WHERE job_id = ?1";
+// ?2 < 0 matches every state; ?3 = '' every name; ?4 is the row limit.
+inline constexpr char kListJobsWhere[] =
+    "WHERE position > ?1 AND (?2 < 0 OR state = ?2) AND (?3 = '' OR name = ?3) "
+    "ORDER BY position LIMIT ?4";
+inline constexpr char kSelectScenarios[] =
+    "SELECT scenario, state, reason, attempt, agent_id FROM scenarios WHERE job_id = ?1 "
+    "ORDER BY idx, scenario_id";
+inline constexpr char kUpdateJobState[] = "UPDATE jobs SET state = ?2 WHERE job_id = ?1";
+inline constexpr char kUpdateScenario[] =
+    "UPDATE scenarios SET state = ?3, reason = ?4, attempt = ?5, agent_id = ?6 "
+    "WHERE job_id = ?1 AND scenario_id = ?2";
+inline constexpr char kInsertEvent[] =
+    "INSERT INTO events (agent_id, scenario_id, seq, job_id, event) VALUES (?1, ?2, ?3, ?4, ?5) "
+    "ON CONFLICT (agent_id, scenario_id, seq) DO NOTHING";
+inline constexpr char kSelectEvents[] =
+    "SELECT position, event FROM events WHERE job_id = ?1 AND position > ?2 "
+    "ORDER BY position LIMIT ?3";
+inline constexpr char kUpsertResult[] =
+    "INSERT INTO results (job_id, scenario_id, result) VALUES (?1, ?2, ?3) "
+    "ON CONFLICT (job_id, scenario_id) DO UPDATE SET result = excluded.result";
+inline constexpr char kSelectResults[] =
+    "SELECT scenario_id, result FROM results WHERE job_id = ?1 ORDER BY scenario_id";
+inline constexpr char kUpsertAgent[] =
+    "INSERT INTO agents (agent_id, capabilities, last_seen_unix_ms) VALUES (?1, ?2, ?3) "
+    "ON CONFLICT (agent_id) DO UPDATE SET capabilities = excluded.capabilities, "
+    "last_seen_unix_ms = excluded.last_seen_unix_ms";
+inline constexpr char kSelectAgents[] =
+    "SELECT capabilities, last_seen_unix_ms FROM agents ORDER BY agent_id";
+
+}  // namespace kvbench::controller::sql

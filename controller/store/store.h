@@ -1,0 +1,118 @@
+#pragma once
+
+// The controller's durable state: jobs and their scenarios, the events agents send (numbered,
+// acknowledged, stored once: DESIGN.md "The agent ↔ controller link"), results and agents.
+//
+// The controller acknowledges an event only after AppendEvent returned OK, so an implementation
+// must have made the row durable by then. Every method is safe to call from any thread.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "kvbench/v1/agent.pb.h"
+#include "kvbench/v1/event.pb.h"
+#include "kvbench/v1/job.pb.h"
+#include "kvbench/v1/result.pb.h"
+
+namespace kvbench::controller {
+
+// Page size ListJobs uses when the caller passes 0, and the most it ever returns.
+inline constexpr int kDefaultJobPageSize = 100;
+inline constexpr int kMaxJobPageSize = 1000;
+
+// One scenario of a job with where it stands.
+struct ScenarioRecord {
+  v1::Scenario scenario;
+  v1::ScenarioState state = v1::SCENARIO_STATE_PENDING;
+  std::string reason;    // why it is in `state` (empty when nothing to say)
+  int32_t attempt = 0;   // 0 until first assigned; incremented by the scheduler on each requeue
+  std::string agent_id;  // the agent it is (or was last) assigned to; empty if never
+};
+
+struct JobRecord {
+  std::string job_id;
+  v1::JobSpec spec;
+  v1::JobState state = v1::JOB_STATE_QUEUED;
+  int32_t priority = 0;
+  absl::Time submit_time;
+  std::vector<ScenarioRecord> scenarios;  // in scenario index order
+};
+
+// Which jobs ListJobs returns; every unset field matches all.
+struct JobFilter {
+  std::optional<v1::JobState> state;
+  std::string name;  // exact JobSpec.name; empty: any
+};
+
+struct JobPage {
+  std::vector<JobRecord> jobs;  // in submission order
+  std::string next_page_token;  // empty: no more pages
+};
+
+// An event with its place in the store. Positions grow strictly in insertion order across all
+// jobs and are never reused, so a watcher resumes with EventsForJob(job, last_position, ...).
+struct StoredEvent {
+  int64_t position = 0;
+  v1::Event event;
+};
+
+struct StoredResult {
+  std::string scenario_id;
+  v1::ScenarioResult result;
+};
+
+struct AgentRecord {
+  v1::AgentCapabilities capabilities;
+  absl::Time last_seen;
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // Stores a new job in JOB_STATE_QUEUED with its scenarios PENDING at attempt 0, all at once.
+  // ALREADY_EXISTS if `job_id` is taken; INVALID_ARGUMENT for an empty id or scenario id.
+  virtual absl::Status PutJob(const std::string& job_id, const v1::JobSpec& spec,
+                              const std::vector<v1::Scenario>& scenarios, int32_t priority,
+                              absl::Time submit_time) = 0;
+  // NOT_FOUND if no such job.
+  virtual absl::StatusOr<JobRecord> GetJob(const std::string& job_id) = 0;
+  // page_size 0 means kDefaultJobPageSize; larger than kMaxJobPageSize is clamped. page_token is
+  // "" for the first page, else a next_page_token from an earlier call (INVALID_ARGUMENT if not).
+  virtual absl::StatusOr<JobPage> ListJobs(const JobFilter& filter, int page_size,
+                                           const std::string& page_token) = 0;
+  // NOT_FOUND if no such job.
+  virtual absl::Status SetJobState(const std::string& job_id, v1::JobState state) = 0;
+  // NOT_FOUND if the job has no such scenario.
+  virtual absl::Status SetScenarioState(const std::string& job_id, const std::string& scenario_id,
+                                        v1::ScenarioState state, const std::string& reason,
+                                        int32_t attempt, const std::string& agent_id) = 0;
+
+  // Stores an event once per (agent_id, scenario_id, seq): true if stored now, false if it was
+  // stored before (a resend after a lost acknowledgement; acknowledge it again). INVALID_ARGUMENT
+  // for an empty agent_id or job_id.
+  virtual absl::StatusOr<bool> AppendEvent(const v1::Event& event) = 0;
+  // The job's events with position > after_position, oldest first, at most `limit` (> 0).
+  virtual absl::StatusOr<std::vector<StoredEvent>> EventsForJob(const std::string& job_id,
+                                                                int64_t after_position,
+                                                                int limit) = 0;
+
+  // Stores a scenario's result; a later call for the same scenario replaces it.
+  virtual absl::Status PutResult(const std::string& job_id, const std::string& scenario_id,
+                                 const v1::ScenarioResult& result) = 0;
+  // The job's results ordered by scenario id; empty if none (also for an unknown job).
+  virtual absl::StatusOr<std::vector<StoredResult>> GetResults(const std::string& job_id) = 0;
+
+  // Inserts or replaces the agent named by capabilities.agent_id (INVALID_ARGUMENT if empty).
+  virtual absl::Status UpsertAgent(const v1::AgentCapabilities& capabilities,
+                                   absl::Time last_seen) = 0;
+  // Every agent ever seen, ordered by id.
+  virtual absl::StatusOr<std::vector<AgentRecord>> ListAgents() = 0;
+};
+
+}  // namespace kvbench::controller
