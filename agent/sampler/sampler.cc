@@ -101,6 +101,13 @@ Sampler::Column Sampler::Reduce(const std::string& key, bool lmcache, bool mean)
   return column;
 }
 
+HitRate Sampler::HitRateOf(const char* hits_key, const char* queries_key) const {
+  const Column hits = Reduce(hits_key, false, /*mean=*/false);
+  const Column queries = Reduce(queries_key, false, /*mean=*/false);
+  return ComputeHitRate(ToPoints(hits.t, hits.v), ToPoints(queries.t, queries.v), options_.period_s,
+                        options_.rate_window_s);
+}
+
 std::optional<double> Sampler::FirstValue(const std::string& key) const {
   for (const Tick& tick : ticks_) {
     for (const auto& [source, values] : tick.values) {
@@ -112,16 +119,10 @@ std::optional<double> Sampler::FirstValue(const std::string& key) const {
 
 v1::EngineMetrics Sampler::EngineResult() const {
   v1::EngineMetrics engine;
-  auto hit_rate = [&](const char* hits, const char* queries) {
-    Column h = Reduce(hits, false, /*mean=*/false);
-    Column q = Reduce(queries, false, /*mean=*/false);
-    return ComputeHitRate(ToPoints(h.t, h.v), ToPoints(q.t, q.v), options_.period_s,
-                          options_.rate_window_s);
-  };
-  if (HitRate local = hit_rate(keys::kPrefixHits, keys::kPrefixQueries); local.value) {
+  if (HitRate local = HitRateOf(keys::kPrefixHits, keys::kPrefixQueries); local.value) {
     engine.set_local_hit_rate(*local.value);
   }
-  if (HitRate external = hit_rate(keys::kExternalHits, keys::kExternalQueries); external.value) {
+  if (HitRate external = HitRateOf(keys::kExternalHits, keys::kExternalQueries); external.value) {
     engine.set_external_hit_rate(*external.value);
   }
   auto histogram_mean = [&](const std::string& key) -> std::optional<double> {
@@ -215,10 +216,7 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
 std::vector<v1::TimeSeries> Sampler::Series() const {
   std::vector<v1::TimeSeries> out;
   auto hit_rate_series = [&](const char* name, const char* hits, const char* queries) {
-    Sampler::Column h = Reduce(hits, false, /*mean=*/false);
-    Sampler::Column q = Reduce(queries, false, /*mean=*/false);
-    HitRate rate = ComputeHitRate(ToPoints(h.t, h.v), ToPoints(q.t, q.v), options_.period_s,
-                                  options_.rate_window_s);
+    HitRate rate = HitRateOf(hits, queries);
     if (!rate.series.empty()) out.push_back(ToSeries(name, rate.series));
   };
   hit_rate_series("local_hit_rate", keys::kPrefixHits, keys::kPrefixQueries);

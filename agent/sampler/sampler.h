@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "agent/sampler/rate_math.h"
 #include "common/http/http_client.h"
 #include "kvbench/v1/event.pb.h"
 #include "kvbench/v1/result.pb.h"
@@ -73,6 +74,8 @@ class Sampler {
     std::vector<double> v;
   };
   Column Reduce(const std::string& key, bool lmcache, bool mean) const;
+  // rate(hits) / rate(queries) of two replica counters summed over the replicas.
+  HitRate HitRateOf(const char* hits_key, const char* queries_key) const;
   std::optional<double> FirstValue(const std::string& key) const;
 
   HttpClient* http_;
