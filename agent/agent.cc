@@ -1,6 +1,7 @@
 #include "agent/agent.h"
 
 #include "absl/strings/str_cat.h"
+#include "agent/link/node_capabilities.h"
 #include "agent/supervisor/supervisor.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
@@ -26,8 +27,33 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
   const int orphans = Supervisor::KillOrphans(layout.run_dir());
   if (orphans > 0) KV_LOG(WARNING) << "killed orphans of a previous run count=" << orphans;
   RegisterDaemonInfoMetrics(registry, "agent", clock->Now());
-  return std::unique_ptr<Agent>(
+  std::unique_ptr<Agent> agent(
       new Agent(std::move(config), *std::move(profiles), clock, executor, registry));
+  KV_RETURN_IF_ERROR(agent->CreateLinkParts());
+  return agent;
+}
+
+absl::Status Agent::CreateLinkParts() {
+  KV_ASSIGN_OR_RETURN(spool_, EventSpool::Open(layout_.spool_dir()));
+  KV_ASSIGN_OR_RETURN(runner_, ExecutorScenarioRunner::Create(config_, layout_, &profiles_, clock_));
+  if (config_.controller_address().empty()) return absl::OkStatus();
+  ControllerLinkOptions options;
+  options.agent_id = config_.agent_id();
+  options.controller_address = config_.controller_address();
+  options.tls = config_.tls();
+  options.insecure = config_.insecure();
+  if (config_.heartbeat_interval_s() > 0) {
+    options.heartbeat_interval = absl::Seconds(config_.heartbeat_interval_s());
+  }
+  absl::StatusOr<std::unique_ptr<ControllerLink>> link =
+      ControllerLink::Create(options, DiscoverCapabilities(config_, profiles_), spool_.get(),
+                             runner_.get(), clock_);
+  if (!link.ok()) {
+    return absl::Status(link.status().code(),
+                        absl::StrCat("controller link: ", link.status().message()));
+  }
+  link_ = *std::move(link);
+  return absl::OkStatus();
 }
 
 Agent::Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Executor* executor,
@@ -49,11 +75,21 @@ Agent::Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, E
                              .Register(*registry)
                              .Add({})) {}
 
+Agent::~Agent() {
+  if (link_ != nullptr) link_->Stop();
+  if (runner_ != nullptr) runner_->Shutdown();
+}
+
 void Agent::Start() {
   KV_LOG(INFO) << "agent started agent_id=" << config_.agent_id() << " work_dir=" << layout_.root()
                << " profiles=" << profiles_.names().size() << " config=" << ProtoToJson(config_);
-  if (config_.insecure() && !config_.controller_address().empty()) {
+  if (config_.insecure()) {
     KV_LOG(WARNING) << "insecure mode: the controller link is not authenticated or encrypted";
+  }
+  if (link_ != nullptr) {
+    link_->Start();
+  } else {
+    KV_LOG(INFO) << "no controller_address: not dialing a controller";
   }
   Housekeeping();
   housekeeping_task_ =
@@ -61,6 +97,12 @@ void Agent::Start() {
 }
 
 void Agent::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  // Reverse of the dependency order: no new assignments, then the running scenario ends (its
+  // last events go to the spool for the next start to send).
+  if (link_ != nullptr) link_->Stop();
+  if (runner_ != nullptr) runner_->Shutdown();
   if (!housekeeping_task_.valid()) return;
   executor_->Cancel(housekeeping_task_);
   housekeeping_task_ = TaskId{};
@@ -69,7 +111,7 @@ void Agent::Shutdown() {
 
 void Agent::Housekeeping() {
   uptime_seconds_.Set(absl::ToDoubleSeconds(clock_->Monotonic() - start_monotonic_));
-  scenarios_running_.Set(0);
+  scenarios_running_.Set(runner_ != nullptr && !runner_->running_scenario_id().empty() ? 1 : 0);
 }
 
 }  // namespace kvbench::agent

@@ -6,6 +6,9 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "agent/link/controller_link.h"
+#include "agent/link/event_spool.h"
+#include "agent/link/executor_scenario_runner.h"
 #include "agent/tiers/profile_set.h"
 #include "agent/work_dir_layout.h"
 #include "common/loop/executor.h"
@@ -14,29 +17,39 @@
 
 namespace kvbench::agent {
 
-// The per-node agent: owns the work dir and, in later stages, the supervisor, the sampler, the
-// runner and the controller link. Everything mutable is touched on the executor's thread only.
+// The per-node agent: owns the work dir, the event spool, the scenario runner and, when a
+// controller is configured, the controller link. Its own mutable state is touched on the
+// executor's thread only; the link and the runner have their own threads.
 //
-// Members are declared in dependency order (config, borrowed seams, layout, metrics); Shutdown()
-// undoes Start() in reverse.
+// Members are declared in dependency order (config, borrowed seams, layout, metrics, spool,
+// runner, link); Shutdown() undoes Start() in reverse.
 class Agent {
  public:
   // `clock`, `executor` and `registry` are borrowed and must outlive the Agent. `config` must be
   // validated and completed (LoadAgentConfig). FAILED_PRECONDITION when the work dir cannot be
   // created; INVALID_ARGUMENT / NOT_FOUND naming profiles_dir when its profiles do not load.
-  // Kills what a previous agent left running (pid files in the work dir's run/).
+  // Kills what a previous agent left running (pid files in the work dir's run/). Opens the event
+  // spool (FAILED_PRECONDITION naming it when it cannot) and, when controller_address is set,
+  // makes the controller link (errors naming the TLS files that do not load).
   static absl::StatusOr<std::unique_ptr<Agent>> Create(v1::AgentConfig config, Clock* clock,
                                                        Executor* executor,
                                                        prometheus::Registry* registry);
 
-  // Begins periodic work (the uptime gauge now; heartbeats and scenarios later).
+  // Stops the link and the runner if Shutdown() was not called (the runner's events go through
+  // the link, so it must not outlive it).
+  ~Agent();
+
+  // Begins periodic work and dials the controller (when configured).
   void Start();
-  // Cancels everything Start() began. Idempotent.
+  // Stops the controller link, cancels the running scenario and waits until it has torn down;
+  // then cancels everything else Start() began. Idempotent.
   void Shutdown();
 
   const v1::AgentConfig& config() const { return config_; }
   const WorkDirLayout& layout() const { return layout_; }
   const tiers::ProfileSet& profiles() const { return profiles_; }
+  // Null without a controller_address.
+  const ControllerLink* link() const { return link_.get(); }
 
  private:
   // How often the agent refreshes its own gauges.
@@ -44,6 +57,8 @@ class Agent {
 
   Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Executor* executor,
         prometheus::Registry* registry);
+  // The spool, the runner and the link (the parts with failing construction).
+  absl::Status CreateLinkParts();
   void Housekeeping();
 
   const v1::AgentConfig config_;
@@ -54,7 +69,11 @@ class Agent {
   const absl::Duration start_monotonic_;
   prometheus::Gauge& uptime_seconds_;
   prometheus::Gauge& scenarios_running_;
+  std::unique_ptr<EventSpool> spool_;
+  std::unique_ptr<ExecutorScenarioRunner> runner_;
+  std::unique_ptr<ControllerLink> link_;  // null without a controller_address
   TaskId housekeeping_task_;
+  bool shut_down_ = false;
 };
 
 }  // namespace kvbench::agent

@@ -8,6 +8,7 @@ find_package(nlohmann_json 3.11 CONFIG REQUIRED)
 find_package(prometheus-cpp CONFIG REQUIRED)   # no version: the package ships no version file
 find_package(CURL REQUIRED)
 find_package(SQLite3 REQUIRED)
+find_package(OpenSSL 3 REQUIRED)               # libcrypto: SHA-256 of bearer tokens (gRPC links it anyway)
 find_package(cppzmq CONFIG REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(Catch2 2 CONFIG REQUIRED)

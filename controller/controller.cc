@@ -1,13 +1,25 @@
 #include "controller/controller.h"
 
 #include <filesystem>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/metrics/daemon_info_metrics.h"
+#include "common/status/status_macros.h"
+#include "controller/config/controller_config_validator.h"
+#include "controller/store/sqlite_store.h"
 
 namespace kvbench::controller {
+namespace {
+
+// Agents are told to beat often enough that the timeout spans three missed beats.
+absl::Duration HeartbeatInterval(absl::Duration timeout) {
+  return std::min(kDefaultHeartbeatInterval, timeout / 3);
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerConfig config,
                                                                Clock* clock, Executor* executor,
@@ -18,12 +30,26 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
     return absl::FailedPreconditionError(
         absl::StrCat("cannot create data_dir ", config.data_dir(), ": ", error.message()));
   }
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
+                      SqliteStore::Open(absl::StrCat(config.data_dir(), "/", kStoreFileName)));
+  JobManagerOptions options;
+  options.heartbeat_timeout = absl::Seconds(config.heartbeat_timeout_s() > 0
+                                                ? config.heartbeat_timeout_s()
+                                                : kDefaultHeartbeatTimeoutSeconds);
+  options.heartbeat_interval = HeartbeatInterval(options.heartbeat_timeout);
+  options.max_scenario_attempts = config.max_scenario_attempts() > 0
+                                      ? config.max_scenario_attempts()
+                                      : kDefaultMaxScenarioAttempts;
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<JobManager> manager,
+                      JobManager::Create(store.get(), clock, executor, options));
   RegisterDaemonInfoMetrics(registry, "controller", clock->Now());
-  return std::unique_ptr<Controller>(new Controller(std::move(config), clock, executor, registry));
+  return std::unique_ptr<Controller>(new Controller(std::move(config), clock, executor, registry,
+                                                    std::move(store), std::move(manager)));
 }
 
 Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
-                       prometheus::Registry* registry)
+                       prometheus::Registry* registry, std::unique_ptr<Store> store,
+                       std::unique_ptr<JobManager> manager)
     : config_(std::move(config)),
       clock_(clock),
       executor_(executor),
@@ -32,29 +58,60 @@ Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* exec
                           .Name("kvbench_controller_uptime_seconds")
                           .Help("Seconds since the controller started")
                           .Register(*registry)
-                          .Add({})) {}
+                          .Add({})),
+      link_gauges_(prometheus::BuildGauge()
+                       .Name("kvbench_controller_link")
+                       .Help("Agent link counters: agents connected, heartbeats, events stored "
+                             "and duplicates, scheduling rounds")
+                       .Register(*registry)),
+      store_(std::move(store)),
+      manager_(std::move(manager)) {}
 
-void Controller::Start() {
+Controller::~Controller() {
+  if (shutdown_thread_.joinable()) shutdown_thread_.join();
+  if (server_ != nullptr) server_->Shutdown(absl::ZeroDuration());
+}
+
+absl::Status Controller::Start() {
+  KV_ASSIGN_OR_RETURN(server_, GrpcServerService::Start(config_, manager_.get(), executor_));
   // The config holds only token hashes, never tokens, so logging it whole is safe.
-  KV_LOG(INFO) << "controller started listen=" << config_.listen_address()
+  KV_LOG(INFO) << "controller started listen=" << server_->address()
                << " data_dir=" << config_.data_dir() << " config=" << ProtoToJson(config_);
   if (config_.insecure()) {
-    KV_LOG(WARNING) << "insecure mode: no TLS and no bearer tokens; use only on a trusted host";
+    KV_LOG(WARNING) << "insecure mode: no TLS, no client certificates and no bearer tokens; use "
+                       "only on a trusted host";
   }
   Housekeeping();
   housekeeping_task_ = executor_->RunEvery("controller.housekeeping", kHousekeepingPeriod,
                                            [this] { Housekeeping(); });
+  return absl::OkStatus();
 }
 
-void Controller::Shutdown() {
-  if (!housekeeping_task_.valid()) return;
+void Controller::Shutdown(std::function<void()> done) {
+  if (!housekeeping_task_.valid()) {
+    if (done) executor_->Post("controller.stopped", std::move(done));
+    return;
+  }
   executor_->Cancel(housekeeping_task_);
   housekeeping_task_ = TaskId{};
-  KV_LOG(INFO) << "controller stopped";
+  manager_->Shutdown();
+  GrpcServerService* server = server_.get();
+  Executor* executor = executor_;
+  shutdown_thread_ = std::thread([server, executor, done = std::move(done)]() mutable {
+    if (server != nullptr) server->Shutdown(kShutdownGrace);
+    KV_LOG(INFO) << "controller stopped";
+    if (done) executor->Post("controller.stopped", std::move(done));
+  });
 }
 
 void Controller::Housekeeping() {
   uptime_seconds_.Set(absl::ToDoubleSeconds(clock_->Monotonic() - start_monotonic_));
+  const JobManager::Stats& stats = manager_->stats();
+  link_gauges_.Add({{"counter", "agents_connected"}}).Set(stats.agents_connected);
+  link_gauges_.Add({{"counter", "heartbeats"}}).Set(stats.heartbeats);
+  link_gauges_.Add({{"counter", "events_stored"}}).Set(stats.events_stored);
+  link_gauges_.Add({{"counter", "events_duplicate"}}).Set(stats.events_duplicate);
+  link_gauges_.Add({{"counter", "scheduling_rounds"}}).Set(stats.scheduling_rounds);
 }
 
 }  // namespace kvbench::controller

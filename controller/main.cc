@@ -1,6 +1,7 @@
 // kv-controller: the control plane daemon. Loads and validates its config, serves its own
 // /metrics, runs until SIGTERM/SIGINT. See README.md "kv-controller".
 
+#include <csignal>
 #include <iostream>
 
 #include "common/cli/command_line.h"
@@ -57,7 +58,12 @@ int main(int argc, char** argv) {
       controller::Controller::Create(*config, &clock, &loop, &(*metrics)->registry());
   if (!controller.ok()) return Fail(controller.status());
   KV_LOG(INFO) << "metrics url=" << (*metrics)->url();
-  (*controller)->Start();
-  RunUntilTerminated(&loop, [&](int) { (*controller)->Shutdown(); });
+  if (absl::Status started = (*controller)->Start(); !started.ok()) return Fail(started);
+  // On SIGTERM/SIGINT the gRPC server drains on its own thread while the loop keeps answering.
+  loop.OnSignals({SIGTERM, SIGINT}, [&](int signal) {
+    KV_LOG(INFO) << "shutting down signal=" << signal;
+    (*controller)->Shutdown([&loop] { loop.Stop(); });
+  });
+  loop.Run();
   return kExitOk;
 }

@@ -6,6 +6,13 @@ void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddVersionCommand(app, context);
   AddPlanCommand(app, context);
   AddRunCommand(app, context);
+  AddSubmitCommand(app, context);
+  AddJobsCommand(app, context);
+  AddStatusCommand(app, context);
+  AddWatchCommand(app, context);
+  AddResultsCommand(app, context);
+  AddCancelCommand(app, context);
+  AddAgentsCommand(app, context);
 }
 
 }  // namespace kvbench::kvctl

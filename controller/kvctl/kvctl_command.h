@@ -1,10 +1,15 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <functional>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "absl/status/status.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 
 namespace kvbench::kvctl {
 
@@ -15,11 +20,28 @@ struct KvctlContext {
   std::ostream* out = &std::cout;
   std::ostream* err = &std::cerr;
   std::function<absl::Status()> action;
+  // The environment (KV_CONTROLLER, KV_TOKEN, ...); nullopt when unset. Tests pass their own.
+  std::function<std::optional<std::string>(const std::string&)> getenv =
+      [](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  };
+  // Wall clock, for ages ("heartbeat 3s ago"). Tests pass a fixed one.
+  std::function<absl::Time()> now = [] { return absl::Now(); };
 };
 
 void AddVersionCommand(CLI::App* app, KvctlContext* context);
 void AddPlanCommand(CLI::App* app, KvctlContext* context);
 void AddRunCommand(CLI::App* app, KvctlContext* context);
+// Remote subcommands: they talk to a kv-controller (connection_flags.h).
+void AddSubmitCommand(CLI::App* app, KvctlContext* context);
+void AddJobsCommand(CLI::App* app, KvctlContext* context);
+void AddStatusCommand(CLI::App* app, KvctlContext* context);
+void AddWatchCommand(CLI::App* app, KvctlContext* context);
+void AddResultsCommand(CLI::App* app, KvctlContext* context);
+void AddCancelCommand(CLI::App* app, KvctlContext* context);
+void AddAgentsCommand(CLI::App* app, KvctlContext* context);
 
 // Builds the whole kvctl command tree; tests drive it with their own streams.
 void AddAllCommands(CLI::App* app, KvctlContext* context);

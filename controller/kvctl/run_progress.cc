@@ -1,31 +1,11 @@
 #include "controller/kvctl/run_progress.h"
 
-#include <algorithm>
-
 #include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "controller/kvctl/table_printer.h"
+#include "controller/kvctl/results_table.h"
 
 namespace kvbench::kvctl {
-namespace {
-
-// "starting_replicas" from SCENARIO_PHASE_STARTING_REPLICAS.
-std::string PhaseName(v1::ScenarioPhase phase) {
-  std::string name = v1::ScenarioPhase_Name(phase);
-  constexpr absl::string_view kPrefix = "SCENARIO_PHASE_";
-  if (absl::StartsWith(name, kPrefix)) name = name.substr(kPrefix.size());
-  return absl::AsciiStrToLower(name);
-}
-
-std::string Ms(bool has, double seconds) {
-  return has ? absl::StrFormat("%.1f", seconds * 1000) : "-";
-}
-
-std::string Pct(bool has, double pct) { return has ? absl::StrFormat("%+.0f%%", pct) : "-"; }
-
-}  // namespace
 
 RunProgress::RunProgress(std::ostream* out, bool terminal) : out_(out), terminal_(terminal) {}
 
@@ -40,8 +20,8 @@ void RunProgress::Begin(const std::string& job_id, const client::JobPlan& plan,
 
 std::string RunProgress::Line(const std::string& scenario_id) const {
   const v1::Progress& progress = last_.at(scenario_id);
-  std::string line = absl::StrFormat("%-14s %-22s %6.1fs", scenario_id, PhaseName(progress.phase()),
-                                     progress.elapsed_s());
+  std::string line = absl::StrFormat("%-14s %-22s %6.1fs", scenario_id,
+                                     ScenarioPhaseName(progress.phase()), progress.elapsed_s());
   if (progress.phase() == v1::SCENARIO_PHASE_REPLAY) {
     absl::StrAppend(&line, "  ", progress.requests_done(), " requests");
   }
@@ -62,10 +42,7 @@ void RunProgress::OnEvent(const v1::Event& event) {
     const v1::StateChange& change = event.state_change();
     if (change.state() == v1::SCENARIO_STATE_RUNNING) return;
     if (terminal_) *out_ << "\r\033[K";
-    *out_ << absl::StrFormat(
-        "%-14s %s", id,
-        absl::AsciiStrToLower(
-            v1::ScenarioState_Name(change.state()).substr(sizeof("SCENARIO_STATE_") - 1)));
+    *out_ << absl::StrFormat("%-14s %s", id, ScenarioStateName(change.state()));
     if (!change.reason().empty()) *out_ << ": " << change.reason();
     *out_ << "\n";
     for (const std::string& line : change.log_tail()) *out_ << "    " << line << "\n";
@@ -77,32 +54,12 @@ void RunProgress::OnEvent(const v1::Event& event) {
 }
 
 void RunProgress::End(const std::vector<agent::LocalScenarioOutcome>& outcomes) {
-  std::vector<const agent::LocalScenarioOutcome*> rows;
-  for (const auto& outcome : outcomes) rows.push_back(&outcome);
-  std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
-    return a->scenario.concurrency() < b->scenario.concurrency();
-  });
-  TablePrinter table({"CONCURRENCY", "TIER", "SESSIONS", "TTFT_P50_MS", "TTFT_P95_MS",
-                      "DEGRADATION_P50", "REQ/S", "FAILED", "STATUS"});
-  for (const auto* row : rows) {
-    const v1::ScenarioResult& result = row->result;
-    const v1::LatencyMetrics& latency = result.latency();
-    const bool ok = row->status.ok();
-    table.AddRow(
-        {absl::StrCat(row->scenario.concurrency()), v1::Tier_Name(row->scenario.tier()),
-         ok ? absl::StrCat(result.sessions().achieved(), "/", result.sessions().requested()) : "-",
-         ok ? Ms(latency.has_ttft_p50_s(), latency.ttft_p50_s()) : "-",
-         ok ? Ms(latency.has_ttft_p95_s(), latency.ttft_p95_s()) : "-",
-         ok ? Pct(latency.has_ttft_degradation_median_pct(), latency.ttft_degradation_median_pct())
-            : "-",
-         ok && latency.has_requests_per_s() ? absl::StrFormat("%.2f", latency.requests_per_s())
-                                            : "-",
-         ok ? absl::StrCat(result.sessions().failed_requests()) : "-",
-         ok ? (result.process_failures_size() > 0 ? "ok (process died)" : "ok")
-            : (row->status.code() == absl::StatusCode::kCancelled ? "cancelled" : "failed")});
+  std::vector<ResultsRow> rows;
+  for (const auto& outcome : outcomes) {
+    rows.push_back(ResultsRowFromOutcome(outcome.scenario, outcome.status, outcome.result));
   }
   *out_ << "\n";
-  table.Print(*out_);
+  PrintResultsTable(rows, *out_);
   *out_ << "\nresults: " << results_dir_
         << "/<scenario>/ (result.json, requests.jsonl, logs/); kvctl's log: " << results_dir_
         << "/kvctl.log\n";

@@ -158,9 +158,13 @@ bool RunsBefore(const QueuedScenario* a, const QueuedScenario* b) {
   return a->scenario.index() < b->scenario.index();
 }
 
-// Best fit: fewer GPUs first (keeps big agents for big scenarios), then agent_id.
+// Best fit: fewer GPUs first (keeps big agents for big scenarios), then agents without an NVMe
+// path (keeps those for NVME scenarios, which nothing else can run), then agent_id.
 bool FitsBetter(const v1::AgentCapabilities* a, const v1::AgentCapabilities* b) {
   if (a->gpus_size() != b->gpus_size()) return a->gpus_size() < b->gpus_size();
+  const bool a_nvme = !a->nvme_cache_path().empty();
+  const bool b_nvme = !b->nvme_cache_path().empty();
+  if (a_nvme != b_nvme) return !a_nvme;
   return a->agent_id() < b->agent_id();
 }
 

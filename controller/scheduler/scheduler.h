@@ -100,7 +100,8 @@ struct ScheduleResult {
 // then lowest `submit_seq`, then job_id, then the scenario's index within its job. Each takes
 // the best-fitting idle agent left this round: connected, not busy (no running_scenario_id),
 // not yet given a scenario this round, meeting every requirement; among those, the one with the
-// fewest GPUs (big agents stay free for big scenarios), then the smallest agent_id. A scenario
+// fewest GPUs (big agents stay free for big scenarios), then one without an NVMe path (those stay
+// free for NVME scenarios), then the smallest agent_id. A scenario
 // that fits some connected agent but none idle stays queued (appears in neither list); one that
 // fits no connected agent is Unplaceable. Disconnected agents are never placed on nor used to
 // judge what could run. Agents are named by capabilities().agent_id; `spec` must be non-null.

@@ -15,8 +15,13 @@ CREATE TABLE jobs (
   spec BLOB NOT NULL,
   state INTEGER NOT NULL,
   priority INTEGER NOT NULL,
-  submit_unix_ms INTEGER NOT NULL);
+  submit_unix_ms INTEGER NOT NULL,
+  request_id TEXT NOT NULL,
+  start_unix_ms INTEGER NOT NULL DEFAULT 0,
+  end_unix_ms INTEGER NOT NULL DEFAULT 0,
+  error TEXT NOT NULL DEFAULT '');
 CREATE INDEX jobs_by_state ON jobs(state, position);
+CREATE UNIQUE INDEX jobs_by_request ON jobs(request_id) WHERE request_id != '';
 CREATE TABLE scenarios (
   job_id TEXT NOT NULL,
   scenario_id TEXT NOT NULL,
@@ -36,6 +41,7 @@ CREATE TABLE events (
   event BLOB NOT NULL,
   UNIQUE (agent_id, scenario_id, seq));
 CREATE INDEX events_by_job ON events(job_id, position);
+CREATE INDEX events_by_agent_seq ON events(agent_id, seq);
 CREATE TABLE results (
   job_id TEXT NOT NULL,
   scenario_id TEXT NOT NULL,
@@ -53,13 +59,14 @@ inline constexpr char kCommit[] = "COMMIT";
 inline constexpr char kRollback[] = "ROLLBACK";
 
 inline constexpr char kInsertJob[] =
-    "INSERT INTO jobs (job_id, name, spec, state, priority, submit_unix_ms) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    "INSERT INTO jobs (job_id, name, spec, state, priority, submit_unix_ms, request_id) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 inline constexpr char kInsertScenario[] =
     "INSERT INTO scenarios (job_id, scenario_id, idx, scenario, state, reason, attempt, agent_id)"
     " VALUES (?1, ?2, ?3, ?4, ?5, '', 0, '')";
 inline constexpr char kJobColumns[] =
-    "SELECT position, job_id, spec, state, priority, submit_unix_ms FROM jobs ";
+    "SELECT position, job_id, spec, state, priority, submit_unix_ms, request_id, start_unix_ms, "
+    "end_unix_ms, error FROM jobs ";
 inline constexpr char kSelectJobWhere[] = "WHERE job_id = ?1";
 // ?2 < 0 matches every state; ?3 = '' every name; ?4 is the row limit.
 inline constexpr char kListJobsWhere[] =
@@ -69,6 +76,12 @@ inline constexpr char kSelectScenarios[] =
     "SELECT scenario, state, reason, attempt, agent_id FROM scenarios WHERE job_id = ?1 "
     "ORDER BY idx, scenario_id";
 inline constexpr char kUpdateJobState[] = "UPDATE jobs SET state = ?2 WHERE job_id = ?1";
+inline constexpr char kUpdateJob[] =
+    "UPDATE jobs SET state = ?2, start_unix_ms = ?3, end_unix_ms = ?4, error = ?5 "
+    "WHERE job_id = ?1";
+inline constexpr char kSelectJobByRequest[] = "SELECT job_id FROM jobs WHERE request_id = ?1";
+inline constexpr char kMaxEventSeq[] =
+    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE agent_id = ?1";
 inline constexpr char kUpdateScenario[] =
     "UPDATE scenarios SET state = ?3, reason = ?4, attempt = ?5, agent_id = ?6 "
     "WHERE job_id = ?1 AND scenario_id = ?2";

@@ -12,8 +12,8 @@ namespace kvbench::controller {
 struct SqliteStore::Statements {
   std::unique_ptr<SqliteStatement> begin, commit, rollback;
   std::unique_ptr<SqliteStatement> insert_job, insert_scenario, select_job, list_jobs,
-      select_scenarios, update_job_state, update_scenario;
-  std::unique_ptr<SqliteStatement> insert_event, select_events;
+      select_scenarios, update_job_state, update_job, update_scenario, select_job_by_request;
+  std::unique_ptr<SqliteStatement> insert_event, select_events, max_event_seq;
   std::unique_ptr<SqliteStatement> upsert_result, select_results;
   std::unique_ptr<SqliteStatement> upsert_agent, select_agents;
 };
@@ -27,6 +27,14 @@ absl::Status ParseBlob(const std::string& blob, Message& message, absl::string_v
         absl::StrCat(what, ": stored ", message.GetTypeName(), " does not parse"));
   }
   return absl::OkStatus();
+}
+
+// Unix milliseconds as stored (0 = not set) and back.
+absl::Time TimeOrPast(int64_t unix_ms) {
+  return unix_ms == 0 ? absl::InfinitePast() : absl::FromUnixMillis(unix_ms);
+}
+int64_t UnixMsOrZero(absl::Time time) {
+  return time == absl::InfinitePast() ? 0 : absl::ToUnixMillis(time);
 }
 
 }  // namespace
@@ -115,6 +123,9 @@ absl::Status SqliteStore::PrepareStatements() {
   KV_RETURN_IF_ERROR(prepare(s.list_jobs, absl::StrCat(sql::kJobColumns, sql::kListJobsWhere)));
   KV_RETURN_IF_ERROR(prepare(s.select_scenarios, sql::kSelectScenarios));
   KV_RETURN_IF_ERROR(prepare(s.update_job_state, sql::kUpdateJobState));
+  KV_RETURN_IF_ERROR(prepare(s.update_job, sql::kUpdateJob));
+  KV_RETURN_IF_ERROR(prepare(s.select_job_by_request, sql::kSelectJobByRequest));
+  KV_RETURN_IF_ERROR(prepare(s.max_event_seq, sql::kMaxEventSeq));
   KV_RETURN_IF_ERROR(prepare(s.update_scenario, sql::kUpdateScenario));
   KV_RETURN_IF_ERROR(prepare(s.insert_event, sql::kInsertEvent));
   KV_RETURN_IF_ERROR(prepare(s.select_events, sql::kSelectEvents));
@@ -136,7 +147,7 @@ absl::Status SqliteStore::InTransaction(absl::FunctionRef<absl::Status()> body) 
 
 absl::Status SqliteStore::PutJob(const std::string& job_id, const v1::JobSpec& spec,
                                  const std::vector<v1::Scenario>& scenarios, int32_t priority,
-                                 absl::Time submit_time) {
+                                 absl::Time submit_time, const std::string& request_id) {
   if (job_id.empty()) return absl::InvalidArgumentError("PutJob: empty job id");
   for (const v1::Scenario& scenario : scenarios) {
     if (scenario.scenario_id().empty()) {
@@ -153,9 +164,11 @@ absl::Status SqliteStore::PutJob(const std::string& job_id, const v1::JobSpec& s
     insert->BindInt(4, v1::JOB_STATE_QUEUED);
     insert->BindInt(5, priority);
     insert->BindInt(6, absl::ToUnixMillis(submit_time));
+    insert->BindText(7, request_id);
     absl::Status status = insert->Run();
     if (absl::IsAlreadyExists(status)) {
-      return absl::AlreadyExistsError(Where(absl::StrCat("job ", job_id, " already exists")));
+      return absl::AlreadyExistsError(Where(absl::StrCat(
+          "job ", job_id, " or request id \"", request_id, "\" already exists")));
     }
     KV_RETURN_IF_ERROR(status);
     for (const v1::Scenario& scenario : scenarios) {
@@ -184,6 +197,10 @@ absl::StatusOr<JobRecord> SqliteStore::ReadJobRow(SqliteStatement& statement, in
   job.state = static_cast<v1::JobState>(statement.ColumnInt(3));
   job.priority = static_cast<int32_t>(statement.ColumnInt(4));
   job.submit_time = absl::FromUnixMillis(statement.ColumnInt(5));
+  job.request_id = statement.ColumnText(6);
+  job.start_time = TimeOrPast(statement.ColumnInt(7));
+  job.end_time = TimeOrPast(statement.ColumnInt(8));
+  job.error = statement.ColumnText(9);
   return job;
 }
 
@@ -267,6 +284,36 @@ absl::Status SqliteStore::SetJobState(const std::string& job_id, v1::JobState st
   return absl::OkStatus();
 }
 
+absl::Status SqliteStore::UpdateJob(const std::string& job_id, const JobStatusUpdate& update) {
+  absl::MutexLock lock(&mu_);
+  ScopedStatement statement(*statements_->update_job);
+  statement->BindText(1, job_id);
+  statement->BindInt(2, update.state);
+  statement->BindInt(3, UnixMsOrZero(update.start_time));
+  statement->BindInt(4, UnixMsOrZero(update.end_time));
+  statement->BindText(5, update.error);
+  KV_RETURN_IF_ERROR(statement->Run());
+  if (sqlite3_changes(db_) == 0) return absl::NotFoundError(Where("no job " + job_id));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> SqliteStore::JobIdForRequest(const std::string& request_id) {
+  if (request_id.empty()) return std::string();
+  absl::MutexLock lock(&mu_);
+  ScopedStatement select(*statements_->select_job_by_request);
+  select->BindText(1, request_id);
+  KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
+  return has_row ? select->ColumnText(0) : std::string();
+}
+
+absl::StatusOr<int64_t> SqliteStore::MaxEventSeq(const std::string& agent_id) {
+  absl::MutexLock lock(&mu_);
+  ScopedStatement select(*statements_->max_event_seq);
+  select->BindText(1, agent_id);
+  KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
+  return has_row ? select->ColumnInt(0) : 0;
+}
+
 absl::Status SqliteStore::SetScenarioState(const std::string& job_id,
                                            const std::string& scenario_id, v1::ScenarioState state,
                                            const std::string& reason, int32_t attempt,
@@ -287,13 +334,20 @@ absl::Status SqliteStore::SetScenarioState(const std::string& job_id,
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> SqliteStore::AppendEvent(const v1::Event& event) {
+namespace {
+
+absl::Status CheckEvent(const v1::Event& event) {
   if (event.agent_id().empty() || event.job_id().empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "AppendEvent: event seq ", event.seq(), " lacks an agent id or a job id (agent \"",
         event.agent_id(), "\", job \"", event.job_id(), "\")"));
   }
-  absl::MutexLock lock(&mu_);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<bool> SqliteStore::InsertEvent(const v1::Event& event) {
   ScopedStatement insert(*statements_->insert_event);
   insert->BindText(1, event.agent_id());
   insert->BindText(2, event.scenario_id());
@@ -302,6 +356,27 @@ absl::StatusOr<bool> SqliteStore::AppendEvent(const v1::Event& event) {
   insert->BindBlob(5, event.SerializeAsString());
   KV_RETURN_IF_ERROR(insert->Run());
   return sqlite3_changes(db_) > 0;
+}
+
+absl::StatusOr<bool> SqliteStore::AppendEvent(const v1::Event& event) {
+  KV_RETURN_IF_ERROR(CheckEvent(event));
+  absl::MutexLock lock(&mu_);
+  return InsertEvent(event);
+}
+
+absl::StatusOr<std::vector<bool>> SqliteStore::AppendEvents(const std::vector<v1::Event>& events) {
+  for (const v1::Event& event : events) KV_RETURN_IF_ERROR(CheckEvent(event));
+  std::vector<bool> stored;
+  stored.reserve(events.size());
+  absl::MutexLock lock(&mu_);
+  KV_RETURN_IF_ERROR(InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) -> absl::Status {
+    for (const v1::Event& event : events) {
+      KV_ASSIGN_OR_RETURN(bool inserted, InsertEvent(event));
+      stored.push_back(inserted);
+    }
+    return absl::OkStatus();
+  }));
+  return stored;
 }
 
 absl::StatusOr<std::vector<StoredEvent>> SqliteStore::EventsForJob(const std::string& job_id,

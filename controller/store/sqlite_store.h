@@ -43,15 +43,19 @@ class SqliteStore : public Store {
 
   absl::Status PutJob(const std::string& job_id, const v1::JobSpec& spec,
                       const std::vector<v1::Scenario>& scenarios, int32_t priority,
-                      absl::Time submit_time) override;
+                      absl::Time submit_time, const std::string& request_id) override;
+  absl::StatusOr<std::string> JobIdForRequest(const std::string& request_id) override;
   absl::StatusOr<JobRecord> GetJob(const std::string& job_id) override;
   absl::StatusOr<JobPage> ListJobs(const JobFilter& filter, int page_size,
                                    const std::string& page_token) override;
   absl::Status SetJobState(const std::string& job_id, v1::JobState state) override;
+  absl::Status UpdateJob(const std::string& job_id, const JobStatusUpdate& update) override;
+  absl::StatusOr<int64_t> MaxEventSeq(const std::string& agent_id) override;
   absl::Status SetScenarioState(const std::string& job_id, const std::string& scenario_id,
                                 v1::ScenarioState state, const std::string& reason, int32_t attempt,
                                 const std::string& agent_id) override;
   absl::StatusOr<bool> AppendEvent(const v1::Event& event) override;
+  absl::StatusOr<std::vector<bool>> AppendEvents(const std::vector<v1::Event>& events) override;
   absl::StatusOr<std::vector<StoredEvent>> EventsForJob(const std::string& job_id,
                                                         int64_t after_position, int limit) override;
   absl::Status PutResult(const std::string& job_id, const std::string& scenario_id,
@@ -78,6 +82,8 @@ class SqliteStore : public Store {
   absl::StatusOr<JobRecord> ReadJobRow(SqliteStatement& statement, int64_t* position)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status ReadScenarios(JobRecord& job) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Inserts one event unless stored before; true if inserted now.
+  absl::StatusOr<bool> InsertEvent(const v1::Event& event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // `what` prefixed with the store's path, for every error this class returns.
   std::string Where(absl::string_view what) const;
 

@@ -40,7 +40,20 @@ struct JobRecord {
   v1::JobState state = v1::JOB_STATE_QUEUED;
   int32_t priority = 0;
   absl::Time submit_time;
+  std::string request_id;  // the submitter's idempotency key; empty if none
+  // When the first scenario was assigned and when the job ended; absl::InfinitePast() if not yet.
+  absl::Time start_time = absl::InfinitePast();
+  absl::Time end_time = absl::InfinitePast();
+  std::string error;  // why the job failed or was cancelled
   std::vector<ScenarioRecord> scenarios;  // in scenario index order
+};
+
+// A job's state with its times and error, as UpdateJob writes them.
+struct JobStatusUpdate {
+  v1::JobState state = v1::JOB_STATE_QUEUED;
+  absl::Time start_time = absl::InfinitePast();
+  absl::Time end_time = absl::InfinitePast();
+  std::string error;
 };
 
 // Which jobs ListJobs returns; every unset field matches all.
@@ -76,10 +89,13 @@ class Store {
   virtual ~Store() = default;
 
   // Stores a new job in JOB_STATE_QUEUED with its scenarios PENDING at attempt 0, all at once.
-  // ALREADY_EXISTS if `job_id` is taken; INVALID_ARGUMENT for an empty id or scenario id.
+  // ALREADY_EXISTS if `job_id` or a non-empty `request_id` is taken; INVALID_ARGUMENT for an
+  // empty id or scenario id.
   virtual absl::Status PutJob(const std::string& job_id, const v1::JobSpec& spec,
                               const std::vector<v1::Scenario>& scenarios, int32_t priority,
-                              absl::Time submit_time) = 0;
+                              absl::Time submit_time, const std::string& request_id) = 0;
+  // The job submitted with `request_id`, or "" if none.
+  virtual absl::StatusOr<std::string> JobIdForRequest(const std::string& request_id) = 0;
   // NOT_FOUND if no such job.
   virtual absl::StatusOr<JobRecord> GetJob(const std::string& job_id) = 0;
   // page_size 0 means kDefaultJobPageSize; larger than kMaxJobPageSize is clamped. page_token is
@@ -88,6 +104,8 @@ class Store {
                                            const std::string& page_token) = 0;
   // NOT_FOUND if no such job.
   virtual absl::Status SetJobState(const std::string& job_id, v1::JobState state) = 0;
+  // Sets the state, the times and the error at once. NOT_FOUND if no such job.
+  virtual absl::Status UpdateJob(const std::string& job_id, const JobStatusUpdate& update) = 0;
   // NOT_FOUND if the job has no such scenario.
   virtual absl::Status SetScenarioState(const std::string& job_id, const std::string& scenario_id,
                                         v1::ScenarioState state, const std::string& reason,
@@ -97,10 +115,15 @@ class Store {
   // stored before (a resend after a lost acknowledgement; acknowledge it again). INVALID_ARGUMENT
   // for an empty agent_id or job_id.
   virtual absl::StatusOr<bool> AppendEvent(const v1::Event& event) = 0;
+  // AppendEvent for each of `events` in one durable transaction (group commit): one flag per
+  // event, true if stored now. All or nothing: on an error none is stored.
+  virtual absl::StatusOr<std::vector<bool>> AppendEvents(const std::vector<v1::Event>& events) = 0;
   // The job's events with position > after_position, oldest first, at most `limit` (> 0).
   virtual absl::StatusOr<std::vector<StoredEvent>> EventsForJob(const std::string& job_id,
                                                                 int64_t after_position,
                                                                 int limit) = 0;
+  // The highest seq stored for `agent_id` (0 if none): what a reconnecting agent resumes after.
+  virtual absl::StatusOr<int64_t> MaxEventSeq(const std::string& agent_id) = 0;
 
   // Stores a scenario's result; a later call for the same scenario replaces it.
   virtual absl::Status PutResult(const std::string& job_id, const std::string& scenario_id,

@@ -9,6 +9,7 @@
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_executor.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait_for.h"
 
 namespace kvbench {
 namespace {
@@ -76,7 +77,7 @@ TEST_CASE("An agent whose work dir cannot be created fails with the path") {
   CHECK(std::string(agent.status().message()).find(dir.File("file/work")) != std::string::npos);
 }
 
-TEST_CASE("The controller creates its data dir and stops cleanly") {
+TEST_CASE("The controller creates its data dir and store, serves, and stops cleanly") {
   testing::TempDir dir;
   testing::FakeClock clock;
   testing::FakeExecutor executor(&clock);
@@ -87,11 +88,17 @@ TEST_CASE("The controller creates its data dir and stops cleanly") {
   config.set_insecure(true);
   auto controller = controller::Controller::Create(config, &clock, &executor, &registry);
   REQUIRE(controller.ok());
-  CHECK(std::filesystem::is_directory(dir.File("data")));
-  (*controller)->Start();
+  CHECK(std::filesystem::is_regular_file(dir.File("data/controller.db")));
+  REQUIRE((*controller)->Start().ok());
+  CHECK((*controller)->address().rfind("127.0.0.1:", 0) == 0);
   executor.AdvanceTime(absl::Seconds(5));
   CHECK(Exposition(registry).find("kvbench_controller_uptime_seconds 5") != std::string::npos);
-  (*controller)->Shutdown();
+  bool stopped = false;
+  (*controller)->Shutdown([&] { stopped = true; });
+  REQUIRE(testing::WaitFor([&] {
+    executor.RunUntilIdle();
+    return stopped;
+  }));
   CHECK(executor.timer_count() == 0);
 }
 

@@ -165,6 +165,20 @@ TEST_CASE("Schedule: the NVME scenario goes to the NVMe agent even when it comes
   CHECK(Placed(result) == std::vector<std::string>{"j/0->z", "j/1->a"});
 }
 
+TEST_CASE("Schedule: agents without an NVMe path are used first, keeping NVMe ones for NVME") {
+  // GPU and CPU_RAM come first in the queue; the NVMe agent sorts between the other two by id.
+  Queue queue;
+  queue.Add("j", Vllm(), v1::GPU, 0).Add("j", Vllm(), v1::CPU_RAM, 1).Add("j", Vllm(), v1::NVME, 2);
+  ScheduleResult result =
+      Run(queue, {A("a").Gpus(1).NvmePath(""), A("b").Gpus(1), A("c").Gpus(1).NvmePath("")});
+  CHECK(Placed(result) == std::vector<std::string>{"j/0->a", "j/1->c", "j/2->b"});
+  // GPU count still decides first: a smaller NVMe agent is a better fit than a bigger plain one.
+  Queue one;
+  one.Add("k", Vllm(), v1::GPU, 0);
+  CHECK(Placed(Run(one, {A("big").Gpus(8).NvmePath(""), A("small").Gpus(1)})) ==
+        std::vector<std::string>{"k/0->small"});
+}
+
 TEST_CASE("Schedule: higher priority first, then FIFO, then index within the job") {
   struct Row {
     const char* name;

@@ -83,7 +83,7 @@ v1::AgentCapabilities Capabilities(const std::string& agent_id, int cores) {
 
 // The writes the durability tests make, then check after a reopen.
 void WriteEverything(Store& store) {
-  REQUIRE(store.PutJob("job-1", Spec("nightly"), Scenarios("job-1", 2), 5, kSubmitTime).ok());
+  REQUIRE(store.PutJob("job-1", Spec("nightly"), Scenarios("job-1", 2), 5, kSubmitTime, "").ok());
   for (int64_t seq = 1; seq <= 3; ++seq) {
     REQUIRE(*store.AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", seq)));
   }
@@ -124,7 +124,7 @@ TEST_CASE("SqliteStore round-trips a job with its scenarios", "[store]") {
   testing::TempDir dir;
   auto store = OpenOrDie(dir.File("kv.db"));
   std::vector<v1::Scenario> scenarios = Scenarios("job-1", 3);
-  REQUIRE(store->PutJob("job-1", Spec("nightly"), scenarios, 7, kSubmitTime).ok());
+  REQUIRE(store->PutJob("job-1", Spec("nightly"), scenarios, 7, kSubmitTime, "").ok());
 
   absl::StatusOr<JobRecord> job = store->GetJob("job-1");
   REQUIRE(job.ok());
@@ -159,9 +159,9 @@ TEST_CASE("SqliteStore round-trips a job with its scenarios", "[store]") {
 TEST_CASE("SqliteStore reports missing and duplicate jobs with canonical codes", "[store]") {
   testing::TempDir dir;
   auto store = OpenOrDie(dir.File("kv.db"));
-  REQUIRE(store->PutJob("job-1", Spec("a"), Scenarios("job-1", 1), 0, kSubmitTime).ok());
+  REQUIRE(store->PutJob("job-1", Spec("a"), Scenarios("job-1", 1), 0, kSubmitTime, "").ok());
 
-  absl::Status again = store->PutJob("job-1", Spec("b"), Scenarios("job-1", 2), 0, kSubmitTime);
+  absl::Status again = store->PutJob("job-1", Spec("b"), Scenarios("job-1", 2), 0, kSubmitTime, "");
   CHECK(absl::IsAlreadyExists(again));
   CHECK_THAT(std::string(again.message()), Catch::Contains("job-1"));
   // The failed PutJob left nothing behind: still the first spec with one scenario.
@@ -172,9 +172,9 @@ TEST_CASE("SqliteStore reports missing and duplicate jobs with canonical codes",
 
   std::vector<v1::Scenario> twice = Scenarios("job-2", 1);
   twice.push_back(twice[0]);
-  CHECK(absl::IsInvalidArgument(store->PutJob("job-2", Spec("c"), twice, 0, kSubmitTime)));
+  CHECK(absl::IsInvalidArgument(store->PutJob("job-2", Spec("c"), twice, 0, kSubmitTime, "")));
   CHECK(absl::IsNotFound(store->GetJob("job-2").status()));  // rolled back with its scenarios
-  CHECK(absl::IsInvalidArgument(store->PutJob("", Spec("c"), {}, 0, kSubmitTime)));
+  CHECK(absl::IsInvalidArgument(store->PutJob("", Spec("c"), {}, 0, kSubmitTime, "")));
 
   CHECK(absl::IsNotFound(store->GetJob("nope").status()));
   CHECK(absl::IsNotFound(store->SetJobState("nope", v1::JOB_STATE_FAILED)));
@@ -241,7 +241,7 @@ TEST_CASE("SqliteStore pages and filters jobs", "[store]") {
     std::string id = "job-" + std::to_string(i);
     REQUIRE(store
                 ->PutJob(id, Spec(i % 2 == 0 ? "even" : "odd"), Scenarios(id, 1), 0,
-                         kSubmitTime + absl::Seconds(i))
+                         kSubmitTime + absl::Seconds(i), "")
                 .ok());
   }
   REQUIRE(store->SetJobState("job-3", v1::JOB_STATE_RUNNING).ok());
@@ -333,7 +333,7 @@ TEST_CASE("SqliteStore keeps acknowledged writes when the process dies", "[store
     absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
     if (!store.ok()) _exit(2);
     Store& s = **store;
-    bool ok = s.PutJob("job-1", Spec("nightly"), Scenarios("job-1", 2), 5, kSubmitTime).ok();
+    bool ok = s.PutJob("job-1", Spec("nightly"), Scenarios("job-1", 2), 5, kSubmitTime, "").ok();
     for (int64_t seq = 1; seq <= 3; ++seq) {
       ok = ok && s.AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", seq)).value_or(false);
     }

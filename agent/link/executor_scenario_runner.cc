@@ -1,0 +1,138 @@
+#include "agent/link/executor_scenario_runner.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/log/logging.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::agent {
+namespace {
+
+std::vector<int> GpuIndices(const v1::AgentConfig& config) {
+  std::vector<int> gpus;
+  for (const v1::GpuInfo& gpu : config.gpus()) gpus.push_back(gpu.index());
+  return gpus;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ExecutorScenarioRunner>> ExecutorScenarioRunner::Create(
+    const v1::AgentConfig& config, const WorkDirLayout& layout, const tiers::ProfileSet* profiles,
+    Clock* clock) {
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<CurlHttpClient> http, CurlHttpClient::Create());
+  return std::unique_ptr<ExecutorScenarioRunner>(
+      new ExecutorScenarioRunner(config, layout, profiles, clock, std::move(http)));
+}
+
+ExecutorScenarioRunner::ExecutorScenarioRunner(const v1::AgentConfig& config,
+                                               WorkDirLayout layout,
+                                               const tiers::ProfileSet* profiles, Clock* clock,
+                                               std::unique_ptr<CurlHttpClient> http)
+    : layout_(std::move(layout)),
+      profiles_(profiles),
+      clock_(clock),
+      nvme_cache_dir_(config.nvme_cache_dir()),
+      gpus_(GpuIndices(config)),
+      stop_grace_(config.child_stop_grace_s() > 0 ? absl::Seconds(config.child_stop_grace_s())
+                                                  : kDefaultChildStopGrace),
+      http_(std::move(http)),
+      programs_(ProgramResolver::SelfBinDir()),
+      datasets_(datasets::DatasetResolver::Roots(config.dataset_cache_dir(),
+                                                 config.dataset_mirror()),
+                /*allow_user_paths=*/false) {}
+
+ExecutorScenarioRunner::~ExecutorScenarioRunner() { Shutdown(); }
+
+ScenarioEnvironment ExecutorScenarioRunner::Environment(const v1::Scenario& scenario) {
+  ScenarioEnvironment env;
+  env.launcher = &launcher_;
+  env.http = http_.get();
+  env.clock = clock_;
+  env.ports = &ports_;
+  env.profiles = profiles_;
+  env.programs = &programs_;
+  env.datasets = &datasets_;
+  env.scenario_dir = layout_.ScenarioDir(scenario.job_id(), scenario.scenario_id());
+  env.run_dir = layout_.run_dir();
+  env.nvme_cache_dir = nvme_cache_dir_;
+  env.gpus = gpus_;
+  env.stop_grace = stop_grace_;
+  return env;
+}
+
+absl::Status ExecutorScenarioRunner::Start(const v1::Assignment& assignment, EventSink sink) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (shut_down_) return absl::FailedPreconditionError("the agent is shutting down");
+  if (!running_.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("busy with scenario ", running_, " (one scenario per agent at a time)"));
+  }
+  // The previous scenario's thread has delivered its terminal event; it only returns now.
+  if (thread_.joinable()) thread_.join();
+  running_ = assignment.scenario().scenario_id();
+  cancel_requested_ = false;
+  thread_ = std::thread([this, assignment, sink = std::move(sink)] {
+    RunScenario(assignment, sink);
+  });
+  return absl::OkStatus();
+}
+
+void ExecutorScenarioRunner::RunScenario(const v1::Assignment& assignment, EventSink sink) {
+  const v1::Scenario& scenario = assignment.scenario();
+  bool ended = false;
+  ScenarioExecutor executor(
+      Environment(scenario), assignment.spec(), scenario, [&](v1::Event event) {
+        event.set_job_id(scenario.job_id());
+        event.set_scenario_id(scenario.scenario_id());
+        if (IsTerminalEvent(event)) {
+          // Idle before the controller can hear of the end, so its next assignment is taken.
+          std::lock_guard<std::mutex> lock(mu_);
+          running_.clear();
+          executor_ = nullptr;
+          ended = true;
+        }
+        sink(std::move(event));
+      });
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    executor_ = &executor;
+    if (cancel_requested_) executor.Cancel();
+  }
+  KV_LOG(INFO) << "scenario started job=" << scenario.job_id()
+               << " scenario=" << scenario.scenario_id() << " attempt=" << assignment.attempt();
+  absl::StatusOr<v1::ScenarioResult> result = executor.Run();
+  KV_LOG(INFO) << "scenario ended job=" << scenario.job_id()
+               << " scenario=" << scenario.scenario_id() << " status=" << result.status();
+  if (!ended) {
+    // Start() joins only an idle runner's thread, so taking mu_ here cannot deadlock with it.
+    std::lock_guard<std::mutex> lock(mu_);
+    running_.clear();
+    executor_ = nullptr;
+  }
+}
+
+void ExecutorScenarioRunner::Cancel(const std::string& scenario_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (running_.empty() || running_ != scenario_id) return;
+  KV_LOG(INFO) << "cancelling scenario=" << scenario_id;
+  cancel_requested_ = true;
+  if (executor_ != nullptr) executor_->Cancel();
+}
+
+std::string ExecutorScenarioRunner::running_scenario_id() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return running_;
+}
+
+void ExecutorScenarioRunner::Shutdown() {
+  std::thread thread;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    shut_down_ = true;
+    cancel_requested_ = true;
+    if (executor_ != nullptr) executor_->Cancel();
+    thread = std::move(thread_);
+  }
+  if (thread.joinable()) thread.join();
+}
+
+}  // namespace kvbench::agent

@@ -1,0 +1,58 @@
+#pragma once
+
+// The client side of the Controller service (proto/kvbench/v1/controller_service.proto): what
+// kvctl, platform tools and tests use to talk to a kv-controller. No gRPC in this header
+// (STYLE.md rule 8): GrpcControllerClient is the real implementation behind Connect.
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "kvbench/v1/controller_service.pb.h"
+
+namespace kvbench::client {
+
+// Deadline of each unary call unless the caller sets another.
+inline constexpr absl::Duration kDefaultCallDeadline = absl::Seconds(30);
+
+// Where and how to reach a controller.
+struct ControllerConnection {
+  std::string address;                             // host:port
+  std::string token;                               // bearer token ("" = none)
+  std::string ca_cert_path;                        // "" = system roots
+  bool insecure = false;                           // plaintext (controller in insecure mode)
+  absl::Duration deadline = kDefaultCallDeadline;  // per unary call
+};
+
+// Every call sends `authorization: Bearer <token>` when a token is set; unary calls carry the
+// connection's deadline; gRPC status codes come back as the same absl codes.
+class ControllerClient {
+ public:
+  virtual ~ControllerClient() = default;
+
+  // The gRPC client. INVALID_ARGUMENT when the address is empty; NOT_FOUND /
+  // FAILED_PRECONDITION when the CA file cannot be read. Dials lazily: an unreachable controller
+  // shows as UNAVAILABLE on the first call.
+  static absl::StatusOr<std::unique_ptr<ControllerClient>> Connect(
+      const ControllerConnection& connection);
+
+  virtual absl::StatusOr<v1::SubmitJobResponse> SubmitJob(const v1::SubmitJobRequest& request) = 0;
+  virtual absl::StatusOr<v1::Job> GetJob(const std::string& job_id) = 0;
+  virtual absl::StatusOr<v1::ListJobsResponse> ListJobs(const v1::ListJobsRequest& request) = 0;
+  virtual absl::StatusOr<v1::Job> CancelJob(const std::string& job_id,
+                                            const std::string& reason) = 0;
+  virtual absl::StatusOr<v1::ListAgentsResponse> ListAgents() = 0;
+
+  // Blocks until the stream ends (the server ends it when the job is terminal) or on_event
+  // returns false or `cancel` (may be null) is raised. Returns the stream's status: OK when the
+  // server ended it or on_event stopped it, CANCELLED when `cancel` was raised.
+  virtual absl::Status WatchJob(const v1::WatchJobRequest& request,
+                                const std::function<bool(const v1::WatchJobResponse&)>& on_event,
+                                std::atomic<bool>* cancel) = 0;
+};
+
+}  // namespace kvbench::client

@@ -1,0 +1,143 @@
+#include "controller/client/grpc_controller_client.h"
+
+#include <grpcpp/client_context.h>
+#include <grpcpp/create_channel.h>
+
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "common/grpc/grpc_credentials.h"
+#include "common/grpc/grpc_status.h"
+
+namespace kvbench::client {
+
+absl::StatusOr<std::unique_ptr<GrpcControllerClient>> GrpcControllerClient::Create(
+    const ControllerConnection& connection) {
+  if (connection.address.empty()) {
+    return absl::InvalidArgumentError("no controller address");
+  }
+  if (connection.deadline <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("the call deadline must be positive");
+  }
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      MakeClientChannelCredentials(connection.ca_cert_path, connection.insecure);
+  if (!credentials.ok()) return credentials.status();
+  std::shared_ptr<grpc::Channel> channel = grpc::CreateChannel(connection.address, *credentials);
+  return std::unique_ptr<GrpcControllerClient>(
+      new GrpcControllerClient(connection, v1::Controller::NewStub(channel)));
+}
+
+GrpcControllerClient::GrpcControllerClient(ControllerConnection connection,
+                                           std::unique_ptr<v1::Controller::Stub> stub)
+    : connection_(std::move(connection)), stub_(std::move(stub)) {}
+
+void GrpcControllerClient::Prepare(grpc::ClientContext* context, bool unary) const {
+  // Metadata, not CallCredentials: gRPC refuses call credentials on insecure channels.
+  if (!connection_.token.empty()) {
+    context->AddMetadata("authorization", absl::StrCat("Bearer ", connection_.token));
+  }
+  if (unary) context->set_deadline(absl::ToChronoTime(absl::Now() + connection_.deadline));
+}
+
+absl::StatusOr<v1::SubmitJobResponse> GrpcControllerClient::SubmitJob(
+    const v1::SubmitJobRequest& request) {
+  grpc::ClientContext context;
+  Prepare(&context, /*unary=*/true);
+  v1::SubmitJobResponse response;
+  grpc::Status status = stub_->SubmitJob(&context, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response;
+}
+
+absl::StatusOr<v1::Job> GrpcControllerClient::GetJob(const std::string& job_id) {
+  grpc::ClientContext context;
+  Prepare(&context, /*unary=*/true);
+  v1::GetJobRequest request;
+  request.set_job_id(job_id);
+  v1::Job response;
+  grpc::Status status = stub_->GetJob(&context, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response;
+}
+
+absl::StatusOr<v1::ListJobsResponse> GrpcControllerClient::ListJobs(
+    const v1::ListJobsRequest& request) {
+  grpc::ClientContext context;
+  Prepare(&context, /*unary=*/true);
+  v1::ListJobsResponse response;
+  grpc::Status status = stub_->ListJobs(&context, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response;
+}
+
+absl::StatusOr<v1::Job> GrpcControllerClient::CancelJob(const std::string& job_id,
+                                                        const std::string& reason) {
+  grpc::ClientContext context;
+  Prepare(&context, /*unary=*/true);
+  v1::CancelJobRequest request;
+  request.set_job_id(job_id);
+  request.set_reason(reason);
+  v1::Job response;
+  grpc::Status status = stub_->CancelJob(&context, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response;
+}
+
+absl::StatusOr<v1::ListAgentsResponse> GrpcControllerClient::ListAgents() {
+  grpc::ClientContext context;
+  Prepare(&context, /*unary=*/true);
+  v1::ListAgentsResponse response;
+  grpc::Status status = stub_->ListAgents(&context, v1::ListAgentsRequest(), &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response;
+}
+
+absl::Status GrpcControllerClient::WatchJob(
+    const v1::WatchJobRequest& request,
+    const std::function<bool(const v1::WatchJobResponse&)>& on_event, std::atomic<bool>* cancel) {
+  // A watch lasts as long as the job: no deadline, only the bearer token.
+  grpc::ClientContext context;
+  Prepare(&context, /*unary=*/false);
+  std::unique_ptr<grpc::ClientReader<v1::WatchJobResponse>> reader =
+      stub_->WatchJob(&context, request);
+  // Read() blocks; a helper thread turns a raised `cancel` into TryCancel, which ends it.
+  absl::Mutex mutex;
+  bool finished = false;
+  std::thread canceller;
+  if (cancel != nullptr) {
+    canceller = std::thread([&] {
+      absl::MutexLock lock(&mutex);
+      while (!finished) {
+        if (cancel->load()) {
+          context.TryCancel();
+          return;
+        }
+        mutex.AwaitWithTimeout(absl::Condition(&finished), kWatchCancelPollPeriod);
+      }
+    });
+  }
+  v1::WatchJobResponse response;
+  bool stopped = false;
+  while (reader->Read(&response)) {
+    if (!on_event(response)) {
+      stopped = true;
+      context.TryCancel();
+      while (reader->Read(&response)) {
+      }
+      break;
+    }
+  }
+  grpc::Status status = reader->Finish();
+  {
+    absl::MutexLock lock(&mutex);
+    finished = true;
+  }
+  if (canceller.joinable()) canceller.join();
+  if (stopped) return absl::OkStatus();
+  if (cancel != nullptr && cancel->load()) return absl::CancelledError("watch cancelled");
+  return FromGrpcStatus(status);
+}
+
+}  // namespace kvbench::client

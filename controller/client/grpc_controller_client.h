@@ -1,0 +1,43 @@
+#pragma once
+
+// ControllerClient over gRPC: the one file of the client library that speaks gRPC.
+
+#include <memory>
+
+#include "controller/client/controller_client.h"
+#include "kvbench/v1/controller_service.grpc.pb.h"
+
+namespace grpc {
+class ClientContext;
+}  // namespace grpc
+
+namespace kvbench::client {
+
+// How often a running WatchJob looks at its `cancel` flag.
+inline constexpr absl::Duration kWatchCancelPollPeriod = absl::Milliseconds(50);
+
+class GrpcControllerClient : public ControllerClient {
+ public:
+  static absl::StatusOr<std::unique_ptr<GrpcControllerClient>> Create(
+      const ControllerConnection& connection);
+
+  absl::StatusOr<v1::SubmitJobResponse> SubmitJob(const v1::SubmitJobRequest& request) override;
+  absl::StatusOr<v1::Job> GetJob(const std::string& job_id) override;
+  absl::StatusOr<v1::ListJobsResponse> ListJobs(const v1::ListJobsRequest& request) override;
+  absl::StatusOr<v1::Job> CancelJob(const std::string& job_id, const std::string& reason) override;
+  absl::StatusOr<v1::ListAgentsResponse> ListAgents() override;
+  absl::Status WatchJob(const v1::WatchJobRequest& request,
+                        const std::function<bool(const v1::WatchJobResponse&)>& on_event,
+                        std::atomic<bool>* cancel) override;
+
+ private:
+  GrpcControllerClient(ControllerConnection connection, std::unique_ptr<v1::Controller::Stub> stub);
+
+  // Bearer token, and the unary deadline when `unary`.
+  void Prepare(grpc::ClientContext* context, bool unary) const;
+
+  const ControllerConnection connection_;
+  const std::unique_ptr<v1::Controller::Stub> stub_;
+};
+
+}  // namespace kvbench::client

@@ -1,0 +1,95 @@
+// kvctl results JOB [--output table|json|csv]: the job's results per scenario, in the same tier
+// comparison table as `kvctl run` prints (results_table.h), or as JSON / CSV.
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/ascii.h"
+#include "common/json/proto_json.h"
+#include "controller/kvctl/connection_flags.h"
+#include "controller/kvctl/kvctl_command.h"
+#include "controller/kvctl/output_format.h"
+#include "controller/kvctl/results_table.h"
+
+namespace kvbench::kvctl {
+namespace {
+
+struct ResultsFlags {
+  std::string job_id;
+  OutputFormat format = OutputFormat::kTable;
+  ConnectionFlags connection;
+};
+
+// An array of {scenario_id, tier, concurrency, state, result} (result only when it has one;
+// error when there is one).
+void PrintJson(const v1::Job& job, std::ostream& out) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  for (const v1::ScenarioStatus& status : job.scenarios()) {
+    nlohmann::ordered_json row;
+    row["scenario_id"] = status.scenario().scenario_id();
+    row["tier"] = v1::Tier_Name(status.scenario().tier());
+    row["concurrency"] = status.scenario().concurrency();
+    row["state"] = v1::ScenarioState_Name(status.state());
+    if (!status.error().empty()) row["error"] = status.error();
+    if (status.has_result())
+      row["result"] = nlohmann::ordered_json::parse(ProtoToJson(status.result()));
+    json.push_back(std::move(row));
+  }
+  out << json.dump(2) << "\n";
+}
+
+void PrintValidity(const v1::Job& job, std::ostream& out) {
+  for (const v1::Validity& validity : job.validity()) {
+    out << "comparison " << validity.comparison_group() << ": "
+        << absl::AsciiStrToLower(
+               v1::Verdict_Name(validity.verdict()).substr(sizeof("VERDICT_") - 1))
+        << "\n";
+    for (const v1::ValidityReason& reason : validity.reasons()) {
+      out << "  " << reason.code() << ": " << reason.message() << "\n";
+    }
+  }
+}
+
+absl::Status ShowResults(const ResultsFlags& flags, KvctlContext* context) {
+  absl::StatusOr<std::unique_ptr<client::ControllerClient>> client =
+      ConnectController(flags.connection, *context);
+  if (!client.ok()) return client.status();
+  absl::StatusOr<v1::Job> job = (*client)->GetJob(flags.job_id);
+  if (!job.ok()) return job.status();
+  if (flags.format == OutputFormat::kJson) {
+    PrintJson(*job, *context->out);
+    return absl::OkStatus();
+  }
+  std::vector<ResultsRow> rows;
+  for (const v1::ScenarioStatus& status : job->scenarios()) {
+    rows.push_back(ResultsRowFromScenarioStatus(status));
+  }
+  if (flags.format == OutputFormat::kCsv) {
+    PrintResultsCsv(rows, *context->out);
+    return absl::OkStatus();
+  }
+  std::ostream& out = *context->out;
+  out << "job " << job->job_id() << " (" << job->spec().name()
+      << "): " << JobStateName(job->state()) << "\n\n";
+  PrintResultsTable(rows, out);
+  if (job->validity_size() > 0) out << "\n";
+  PrintValidity(*job, out);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void AddResultsCommand(CLI::App* app, KvctlContext* context) {
+  CLI::App* command = app->add_subcommand(
+      "results", "Show a job's results: the tier comparison table (as kvctl run), JSON or CSV");
+  auto flags = std::make_shared<ResultsFlags>();
+  command->add_option("job", flags->job_id, "Job id")->required();
+  AddOutputOption(command, &flags->format,
+                  {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv});
+  AddConnectionFlags(command, &flags->connection);
+  command->callback([context, flags] {
+    context->action = [context, flags] { return ShowResults(*flags, context); };
+  });
+}
+
+}  // namespace kvbench::kvctl

@@ -1,0 +1,146 @@
+#include "controller/kvctl/results_table.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "controller/kvctl/table_printer.h"
+
+namespace kvbench::kvctl {
+namespace {
+
+constexpr char kNull[] = "-";
+
+std::string Ms(bool has, double seconds) {
+  return has ? absl::StrFormat("%.1f", seconds * 1000) : kNull;
+}
+
+std::string Pct(bool has, double pct) { return has ? absl::StrFormat("%+.0f%%", pct) : kNull; }
+
+std::string WithoutPrefix(std::string name, absl::string_view prefix) {
+  if (absl::StartsWith(name, prefix)) name = name.substr(prefix.size());
+  return absl::AsciiStrToLower(name);
+}
+
+std::vector<std::string> Cells(const ResultsRow& row) {
+  const std::string concurrency = absl::StrCat(row.scenario.concurrency());
+  const std::string tier = v1::Tier_Name(row.scenario.tier());
+  if (!row.has_result) {
+    return {concurrency, tier, kNull, kNull, kNull, kNull, kNull, kNull, row.outcome};
+  }
+  const v1::ScenarioResult& result = row.result;
+  const v1::LatencyMetrics& latency = result.latency();
+  return {concurrency,
+          tier,
+          absl::StrCat(result.sessions().achieved(), "/", result.sessions().requested()),
+          Ms(latency.has_ttft_p50_s(), latency.ttft_p50_s()),
+          Ms(latency.has_ttft_p95_s(), latency.ttft_p95_s()),
+          Pct(latency.has_ttft_degradation_median_pct(), latency.ttft_degradation_median_pct()),
+          latency.has_requests_per_s() ? absl::StrFormat("%.2f", latency.requests_per_s()) : kNull,
+          absl::StrCat(result.sessions().failed_requests()),
+          row.outcome};
+}
+
+std::string CsvCell(const std::string& cell) {
+  if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+  std::string quoted = "\"";
+  for (char c : cell) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+}  // namespace
+
+ResultsRow ResultsRowFromOutcome(const v1::Scenario& scenario, const absl::Status& status,
+                                 const v1::ScenarioResult& result) {
+  ResultsRow row;
+  row.scenario = scenario;
+  row.has_result = status.ok();
+  if (status.ok()) {
+    row.result = result;
+    row.outcome = result.process_failures_size() > 0 ? "ok (process died)" : "ok";
+  } else {
+    row.outcome = status.code() == absl::StatusCode::kCancelled ? "cancelled" : "failed";
+  }
+  return row;
+}
+
+ResultsRow ResultsRowFromScenarioStatus(const v1::ScenarioStatus& status) {
+  switch (status.state()) {
+    case v1::SCENARIO_STATE_SUCCEEDED:
+      return ResultsRowFromOutcome(status.scenario(), absl::OkStatus(), status.result());
+    case v1::SCENARIO_STATE_FAILED:
+    case v1::SCENARIO_STATE_LOST:
+      return ResultsRowFromOutcome(status.scenario(), absl::AbortedError(status.error()), {});
+    case v1::SCENARIO_STATE_CANCELLED:
+      return ResultsRowFromOutcome(status.scenario(), absl::CancelledError(status.error()), {});
+    default: {
+      ResultsRow row;
+      row.scenario = status.scenario();
+      row.outcome = ScenarioStateName(status.state());
+      return row;
+    }
+  }
+}
+
+std::vector<std::string> ResultsTableHeaders() {
+  return {"CONCURRENCY",     "TIER",  "SESSIONS", "TTFT_P50_MS", "TTFT_P95_MS",
+          "DEGRADATION_P50", "REQ/S", "FAILED",   "STATUS"};
+}
+
+std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows) {
+  std::vector<const ResultsRow*> ordered;
+  for (const ResultsRow& row : rows) ordered.push_back(&row);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const ResultsRow* a, const ResultsRow* b) {
+    return a->scenario.concurrency() < b->scenario.concurrency();
+  });
+  std::vector<std::vector<std::string>> cells;
+  for (const ResultsRow* row : ordered) cells.push_back(Cells(*row));
+  return cells;
+}
+
+void PrintResultsTable(const std::vector<ResultsRow>& rows, std::ostream& out) {
+  TablePrinter table(ResultsTableHeaders());
+  for (std::vector<std::string>& cells : ResultsTableCells(rows)) table.AddRow(std::move(cells));
+  table.Print(out);
+}
+
+void PrintResultsCsv(const std::vector<ResultsRow>& rows, std::ostream& out) {
+  std::vector<std::vector<std::string>> cells = ResultsTableCells(rows);
+  for (auto& row : cells) {
+    for (std::string& cell : row) {
+      if (cell == kNull) cell.clear();
+    }
+  }
+  PrintCsv(ResultsTableHeaders(), cells, out);
+}
+
+void PrintCsv(const std::vector<std::string>& headers,
+              const std::vector<std::vector<std::string>>& rows, std::ostream& out) {
+  auto line = [&out](const std::vector<std::string>& cells) {
+    std::vector<std::string> quoted;
+    for (const std::string& cell : cells) quoted.push_back(CsvCell(cell));
+    out << absl::StrJoin(quoted, ",") << "\n";
+  };
+  line(headers);
+  for (const auto& row : rows) line(row);
+}
+
+std::string JobStateName(v1::JobState state) {
+  return WithoutPrefix(v1::JobState_Name(state), "JOB_STATE_");
+}
+
+std::string ScenarioStateName(v1::ScenarioState state) {
+  return WithoutPrefix(v1::ScenarioState_Name(state), "SCENARIO_STATE_");
+}
+
+std::string ScenarioPhaseName(v1::ScenarioPhase phase) {
+  return WithoutPrefix(v1::ScenarioPhase_Name(phase), "SCENARIO_PHASE_");
+}
+
+}  // namespace kvbench::kvctl

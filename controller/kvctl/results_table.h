@@ -1,0 +1,58 @@
+#pragma once
+
+// The tier comparison table of a job's results: what `kvctl run` prints at its end and what
+// `kvctl results` prints for a job of the controller, from the same code, so the same results
+// print the same numbers. One row per scenario, grouped by concurrency.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "kvbench/v1/controller_service.pb.h"
+#include "kvbench/v1/event.pb.h"
+#include "kvbench/v1/job.pb.h"
+#include "kvbench/v1/result.pb.h"
+
+namespace kvbench::kvctl {
+
+// One scenario's row: its result when it has one, else how it ended (or where it is).
+struct ResultsRow {
+  v1::Scenario scenario;
+  bool has_result = false;
+  v1::ScenarioResult result;  // when has_result
+  // STATUS column: "ok", "ok (process died)", "failed", "cancelled", or the state of an
+  // unfinished scenario ("running", "pending", ...).
+  std::string outcome;
+};
+
+// From an embedded run's outcome (`kvctl run`): OK has a result; CANCELLED is "cancelled",
+// anything else "failed".
+ResultsRow ResultsRowFromOutcome(const v1::Scenario& scenario, const absl::Status& status,
+                                 const v1::ScenarioResult& result);
+// From the controller's view of a scenario (`kvctl results`): SUCCEEDED has a result; FAILED and
+// LOST are "failed".
+ResultsRow ResultsRowFromScenarioStatus(const v1::ScenarioStatus& status);
+
+std::vector<std::string> ResultsTableHeaders();
+// The table's cells, rows ordered by concurrency (stable); "-" where a value is null or the
+// scenario has no result.
+std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows);
+
+// The table for people.
+void PrintResultsTable(const std::vector<ResultsRow>& rows, std::ostream& out);
+// The same columns and cells as CSV, with nulls empty instead of "-".
+void PrintResultsCsv(const std::vector<ResultsRow>& rows, std::ostream& out);
+
+// RFC 4180 CSV: a header line, then one line per row; cells with commas, quotes or newlines
+// quoted. (Shared by kvctl's --output csv.)
+void PrintCsv(const std::vector<std::string>& headers,
+              const std::vector<std::vector<std::string>>& rows, std::ostream& out);
+
+// Lowercase names kvctl shows: "succeeded" for JOB_STATE_SUCCEEDED, "running" for
+// SCENARIO_STATE_RUNNING, "starting_replicas" for SCENARIO_PHASE_STARTING_REPLICAS.
+std::string JobStateName(v1::JobState state);
+std::string ScenarioStateName(v1::ScenarioState state);
+std::string ScenarioPhaseName(v1::ScenarioPhase phase);
+
+}  // namespace kvbench::kvctl

@@ -1,0 +1,107 @@
+// kvctl status JOB: the job's state, times and error, and where each scenario is: its agent,
+// attempt, phase and progress, and why it failed.
+
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/time.h"
+#include "common/json/proto_json.h"
+#include "controller/kvctl/connection_flags.h"
+#include "controller/kvctl/kvctl_command.h"
+#include "controller/kvctl/output_format.h"
+#include "controller/kvctl/results_table.h"
+#include "controller/kvctl/table_printer.h"
+
+namespace kvbench::kvctl {
+namespace {
+
+struct StatusFlags {
+  std::string job_id;
+  OutputFormat format = OutputFormat::kTable;
+  ConnectionFlags connection;
+};
+
+std::string UnixMs(int64_t ms) {
+  if (ms <= 0) return "-";
+  return absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", absl::FromUnixMillis(ms), absl::UTCTimeZone());
+}
+
+std::string ProgressText(const v1::ScenarioStatus& status) {
+  if (!status.has_progress()) return "-";
+  const v1::Progress& progress = status.progress();
+  std::string text =
+      absl::StrCat(progress.sessions_done(), "/", progress.sessions_total(), " sessions");
+  if (progress.requests_done() > 0) absl::StrAppend(&text, ", ", progress.requests_done(), " req");
+  absl::StrAppend(&text, absl::StrFormat(", %.0fs", progress.elapsed_s()));
+  return text;
+}
+
+std::vector<std::string> Headers() {
+  return {"SCENARIO", "TIER",  "CONCURRENCY", "STATE", "AGENT",
+          "ATTEMPT",  "PHASE", "PROGRESS",    "ERROR"};
+}
+
+std::vector<std::vector<std::string>> Rows(const v1::Job& job) {
+  std::vector<std::vector<std::string>> rows;
+  for (const v1::ScenarioStatus& status : job.scenarios()) {
+    const bool has_phase =
+        status.has_progress() && status.progress().phase() != v1::SCENARIO_PHASE_UNSPECIFIED;
+    rows.push_back(
+        {status.scenario().scenario_id(), v1::Tier_Name(status.scenario().tier()),
+         absl::StrCat(status.scenario().concurrency()), ScenarioStateName(status.state()),
+         status.agent_id().empty() ? "-" : status.agent_id(), absl::StrCat(status.attempt()),
+         has_phase ? ScenarioPhaseName(status.progress().phase()) : "-", ProgressText(status),
+         status.error()});
+  }
+  return rows;
+}
+
+void PrintTable(const v1::Job& job, std::ostream& out) {
+  out << "job " << job.job_id() << " (" << job.spec().name() << "): " << JobStateName(job.state())
+      << "\n"
+      << "  submitted " << UnixMs(job.submit_unix_ms()) << ", started "
+      << UnixMs(job.start_unix_ms()) << ", ended " << UnixMs(job.end_unix_ms()) << "\n";
+  if (!job.error().empty()) out << "  error: " << job.error() << "\n";
+  out << "\n";
+  TablePrinter table(Headers());
+  for (auto& row : Rows(job)) table.AddRow(std::move(row));
+  table.Print(out);
+}
+
+absl::Status ShowStatus(const StatusFlags& flags, KvctlContext* context) {
+  absl::StatusOr<std::unique_ptr<client::ControllerClient>> client =
+      ConnectController(flags.connection, *context);
+  if (!client.ok()) return client.status();
+  absl::StatusOr<v1::Job> job = (*client)->GetJob(flags.job_id);
+  if (!job.ok()) return job.status();
+  switch (flags.format) {
+    case OutputFormat::kJson:
+      *context->out << ProtoToJson(*job, /*pretty=*/true) << "\n";
+      break;
+    case OutputFormat::kCsv:
+      PrintCsv(Headers(), Rows(*job), *context->out);
+      break;
+    case OutputFormat::kTable:
+      PrintTable(*job, *context->out);
+      break;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void AddStatusCommand(CLI::App* app, KvctlContext* context) {
+  CLI::App* command =
+      app->add_subcommand("status", "Show a job's state and where each of its scenarios is");
+  auto flags = std::make_shared<StatusFlags>();
+  command->add_option("job", flags->job_id, "Job id")->required();
+  AddOutputOption(command, &flags->format,
+                  {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv});
+  AddConnectionFlags(command, &flags->connection);
+  command->callback([context, flags] {
+    context->action = [context, flags] { return ShowStatus(*flags, context); };
+  });
+}
+
+}  // namespace kvbench::kvctl

@@ -1,0 +1,185 @@
+#include "controller/service/agent_link_service.h"
+
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "common/grpc/grpc_credentials.h"
+#include "common/grpc/grpc_status.h"
+#include "common/log/logging.h"
+
+namespace kvbench::controller {
+namespace {
+
+// One Attach stream. The reactor object lives until OnDone; the AgentChannel the manager holds is
+// the shared Link, which outlives it for tasks still queued on the loop.
+class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::ControllerMessage> {
+ public:
+  class Link : public AgentChannel {
+   public:
+    explicit Link(AttachReactor* reactor) : reactor_(reactor) {}
+
+    // The read buffer: it lives as long as the Link, since the loop starts the next read.
+    v1::AgentMessage incoming;
+
+    void Send(v1::ControllerMessage message) override {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (reactor_ == nullptr || finishing_) return;
+      outbox_.push_back(std::move(message));
+      if (!writing_) WriteNextLocked();
+    }
+
+    void Close(const absl::Status& status) override {
+      std::lock_guard<std::mutex> lock(mu_);
+      FinishLocked(ToGrpcStatus(status));
+    }
+
+    // The reactor's callbacks.
+    void OnWriteDone(bool ok) {
+      std::lock_guard<std::mutex> lock(mu_);
+      writing_ = false;
+      if (!ok) {
+        outbox_.clear();
+        FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE, "write failed"));
+        return;
+      }
+      if (pending_finish_) {
+        reactor_->Finish(*pending_finish_);
+        pending_finish_.reset();
+        return;
+      }
+      if (!outbox_.empty() && !finishing_) WriteNextLocked();
+    }
+    void Detach() {
+      std::lock_guard<std::mutex> lock(mu_);
+      reactor_ = nullptr;
+    }
+    void StartRead(v1::AgentMessage* message) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (reactor_ != nullptr && !finishing_) reactor_->StartRead(message);
+    }
+    void Finish(const grpc::Status& status) {
+      std::lock_guard<std::mutex> lock(mu_);
+      FinishLocked(status);
+    }
+
+   private:
+    void WriteNextLocked() {
+      current_ = std::move(outbox_.front());
+      outbox_.pop_front();
+      writing_ = true;
+      reactor_->StartWrite(&current_);
+    }
+    // Finish exactly once, after the write in flight (if any) completes.
+    void FinishLocked(const grpc::Status& status) {
+      if (reactor_ == nullptr || finishing_) return;
+      finishing_ = true;
+      outbox_.clear();
+      if (writing_) {
+        pending_finish_ = status;
+      } else {
+        reactor_->Finish(status);
+      }
+    }
+
+    std::mutex mu_;
+    AttachReactor* reactor_;  // null after OnDone
+    std::deque<v1::ControllerMessage> outbox_;
+    v1::ControllerMessage current_;
+    bool writing_ = false;
+    bool finishing_ = false;
+    std::optional<grpc::Status> pending_finish_;
+  };
+
+  AttachReactor(JobManager* manager, Executor* executor)
+      : manager_(manager), executor_(executor), link_(std::make_shared<Link>(this)) {
+    link_->StartRead(&link_->incoming);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      // The agent closed its side or the stream broke.
+      link_->Finish(grpc::Status::OK);
+      return;
+    }
+    std::shared_ptr<Link> link = link_;
+    JobManager* manager = manager_;
+    const bool first = !registered_;
+    registered_ = true;
+    executor_->Post("agent_link.message",
+                    [link, manager, first, message = std::move(link_->incoming)]() mutable {
+                      absl::Status handled = Handle(manager, link.get(), first, message);
+                      if (!handled.ok()) {
+                        KV_LOG(WARNING) << "agent stream ended error=" << handled;
+                        link->Finish(ToGrpcStatus(handled));
+                        return;
+                      }
+                      link->StartRead(&link->incoming);
+                    });
+  }
+
+  void OnWriteDone(bool ok) override { link_->OnWriteDone(ok); }
+
+  void OnDone() override {
+    link_->Detach();
+    std::shared_ptr<Link> link = link_;
+    JobManager* manager = manager_;
+    executor_->Post("agent_link.disconnect", [link, manager] { manager->OnDisconnect(link.get()); });
+    delete this;
+  }
+
+ private:
+  static absl::Status Handle(JobManager* manager, Link* link, bool first,
+                             const v1::AgentMessage& message) {
+    if (first != (message.message_case() == v1::AgentMessage::kRegister)) {
+      return absl::InvalidArgumentError(first ? "the first message must be Register"
+                                              : "Register sent twice on one stream");
+    }
+    switch (message.message_case()) {
+      case v1::AgentMessage::kRegister:
+        return manager->OnRegister(link, message.register_());
+      case v1::AgentMessage::kHeartbeat:
+        manager->OnHeartbeat(link, message.heartbeat());
+        return absl::OkStatus();
+      case v1::AgentMessage::kEvent:
+        return manager->OnEvent(link, message.event());
+      default:
+        return absl::InvalidArgumentError("empty AgentMessage");
+    }
+  }
+
+  JobManager* const manager_;
+  Executor* const executor_;
+  std::shared_ptr<Link> link_;
+  bool registered_ = false;
+};
+
+// A stream refused before it starts.
+class RefusedReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::ControllerMessage> {
+ public:
+  explicit RefusedReactor(const grpc::Status& status) { Finish(status); }
+  void OnDone() override { delete this; }
+};
+
+}  // namespace
+
+AgentLinkService::AgentLinkService(JobManager* manager, Executor* executor,
+                                   bool require_client_certificate)
+    : manager_(manager),
+      executor_(executor),
+      require_client_certificate_(require_client_certificate) {}
+
+grpc::ServerBidiReactor<v1::AgentMessage, v1::ControllerMessage>* AgentLinkService::Attach(
+    grpc::CallbackServerContext* context) {
+  if (require_client_certificate_ && !HasVerifiedClientCertificate(*context)) {
+    KV_LOG(WARNING) << "refused an agent stream without a verified client certificate peer="
+                    << context->peer();
+    return new RefusedReactor(grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                                           "agents must present a client certificate signed by "
+                                           "the controller's CA"));
+  }
+  return new AttachReactor(manager_, executor_);
+}
+
+}  // namespace kvbench::controller

@@ -1,0 +1,222 @@
+#include "controller/service/controller_service.h"
+
+#include <deque>
+#include <memory>
+#include <mutex>
+
+#include "common/grpc/grpc_status.h"
+#include "common/log/logging.h"
+
+namespace kvbench::controller {
+namespace {
+
+// WatchJob: the writer reactor and its state on the loop. `Advance` reads the next batch of events
+// and writes them one at a time; when caught up it waits for the job's next event.
+class WatchReactor : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
+ public:
+  struct State {
+    std::mutex mu;
+    WatchReactor* reactor = nullptr;  // null after OnDone
+    bool finished = false;
+    // Loop-thread only:
+    std::deque<v1::WatchJobResponse> pending;
+    v1::WatchJobResponse current;
+    bool writing = false;
+    bool done_after_pending = false;
+    uint64_t watcher = 0;
+    int64_t position = 0;
+  };
+
+  WatchReactor(JobManager* manager, Executor* executor, const v1::WatchJobRequest& request)
+      : manager_(manager), executor_(executor), job_id_(request.job_id()),
+        state_(std::make_shared<State>()) {
+    state_->reactor = this;
+    state_->position = request.after_position();
+    Kick(/*after_write=*/false);
+  }
+
+  void OnWriteDone(bool ok) override {
+    if (!ok) {
+      FinishOnce(grpc::Status(grpc::StatusCode::UNAVAILABLE, "write failed"));
+      return;
+    }
+    Kick(/*after_write=*/true);
+  }
+
+  void OnCancel() override { FinishOnce(grpc::Status::CANCELLED); }
+
+  void OnDone() override {
+    {
+      std::lock_guard<std::mutex> lock(state_->mu);
+      state_->reactor = nullptr;
+    }
+    std::shared_ptr<State> state = state_;
+    JobManager* manager = manager_;
+    executor_->Post("watch.done", [state, manager] {
+      if (state->watcher != 0) manager->RemoveWatcher(state->watcher);
+      state->watcher = 0;
+    });
+    delete this;
+  }
+
+ private:
+  // Continues on the loop thread (after a write completed, when `after_write`).
+  void Kick(bool after_write) {
+    std::shared_ptr<State> state = state_;
+    JobManager* manager = manager_;
+    std::string job_id = job_id_;
+    Executor* executor = executor_;
+    executor_->Post("watch.pump", [state, manager, job_id, executor, after_write] {
+      if (after_write) state->writing = false;
+      Advance(state, manager, job_id, executor);
+    });
+  }
+
+  // On the loop: write what is pending, else read more, else wait for the job's next event.
+  static void Advance(const std::shared_ptr<State>& state, JobManager* manager,
+                      const std::string& job_id, Executor* executor) {
+    if (state->writing) return;
+    if (state->pending.empty() && !state->done_after_pending) {
+      absl::StatusOr<WatchBatch> batch = manager->WatchEvents(job_id, state->position);
+      if (!batch.ok()) {
+        FinishCall(state, ToGrpcStatus(batch.status()));
+        return;
+      }
+      for (v1::WatchJobResponse& response : batch->events) {
+        state->position = response.position();
+        state->pending.push_back(std::move(response));
+      }
+      state->done_after_pending = batch->job_done;
+      if (state->pending.empty() && !batch->job_done) {
+        state->watcher = manager->AddWatcher(job_id, [state, manager, job_id, executor] {
+          state->watcher = 0;
+          Advance(state, manager, job_id, executor);
+        });
+        return;
+      }
+    }
+    if (state->pending.empty()) {
+      FinishCall(state, grpc::Status::OK);  // the job has ended and everything was sent
+      return;
+    }
+    state->current = std::move(state->pending.front());
+    state->pending.pop_front();
+    std::lock_guard<std::mutex> lock(state->mu);
+    if (state->reactor == nullptr || state->finished) return;
+    state->writing = true;
+    state->reactor->StartWrite(&state->current);
+  }
+
+  static void FinishCall(const std::shared_ptr<State>& state, const grpc::Status& status) {
+    std::lock_guard<std::mutex> lock(state->mu);
+    if (state->reactor == nullptr || state->finished) return;
+    state->finished = true;
+    state->reactor->Finish(status);
+  }
+
+  void FinishOnce(const grpc::Status& status) { FinishCall(state_, status); }
+
+  JobManager* const manager_;
+  Executor* const executor_;
+  const std::string job_id_;
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace
+
+ControllerService::ControllerService(JobManager* manager, Executor* executor,
+                                     std::optional<TokenVerifier> tokens)
+    : manager_(manager), executor_(executor), tokens_(std::move(tokens)) {}
+
+absl::Status ControllerService::Authenticate(grpc::CallbackServerContext* context,
+                                             const char* method) const {
+  if (!tokens_.has_value()) return absl::OkStatus();
+  const auto& metadata = context->client_metadata();
+  auto it = metadata.find("authorization");
+  absl::string_view authorization;
+  if (it != metadata.end()) authorization = absl::string_view(it->second.data(), it->second.size());
+  absl::Status status = tokens_->Check(authorization);
+  if (!status.ok()) {
+    KV_LOG(WARNING) << "refused a call method=" << method << " peer=" << context->peer()
+                    << " reason=\"" << status.message() << "\"";
+  }
+  return status;
+}
+
+template <typename Answer>
+grpc::ServerUnaryReactor* ControllerService::Unary(grpc::CallbackServerContext* context,
+                                                   const char* method, Answer answer) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (absl::Status auth = Authenticate(context, method); !auth.ok()) {
+    reactor->Finish(ToGrpcStatus(auth));
+    return reactor;
+  }
+  executor_->Post(method, [reactor, answer = std::move(answer)]() mutable {
+    reactor->Finish(ToGrpcStatus(answer()));
+  });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* ControllerService::SubmitJob(grpc::CallbackServerContext* context,
+                                                       const v1::SubmitJobRequest* request,
+                                                       v1::SubmitJobResponse* response) {
+  return Unary(context, "controller.submit_job", [this, request, response]() -> absl::Status {
+    absl::StatusOr<v1::SubmitJobResponse> answer = manager_->SubmitJob(*request);
+    if (answer.ok()) *response = *std::move(answer);
+    return answer.status();
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::GetJob(grpc::CallbackServerContext* context,
+                                                    const v1::GetJobRequest* request,
+                                                    v1::Job* response) {
+  return Unary(context, "controller.get_job", [this, request, response]() -> absl::Status {
+    absl::StatusOr<v1::Job> answer = manager_->GetJob(request->job_id());
+    if (answer.ok()) *response = *std::move(answer);
+    return answer.status();
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::ListJobs(grpc::CallbackServerContext* context,
+                                                      const v1::ListJobsRequest* request,
+                                                      v1::ListJobsResponse* response) {
+  return Unary(context, "controller.list_jobs", [this, request, response]() -> absl::Status {
+    absl::StatusOr<v1::ListJobsResponse> answer = manager_->ListJobs(*request);
+    if (answer.ok()) *response = *std::move(answer);
+    return answer.status();
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::CancelJob(grpc::CallbackServerContext* context,
+                                                       const v1::CancelJobRequest* request,
+                                                       v1::Job* response) {
+  return Unary(context, "controller.cancel_job", [this, request, response]() -> absl::Status {
+    absl::StatusOr<v1::Job> answer = manager_->CancelJob(*request);
+    if (answer.ok()) *response = *std::move(answer);
+    return answer.status();
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::ListAgents(grpc::CallbackServerContext* context,
+                                                        const v1::ListAgentsRequest*,
+                                                        v1::ListAgentsResponse* response) {
+  return Unary(context, "controller.list_agents", [this, response]() -> absl::Status {
+    *response = manager_->ListAgents();
+    return absl::OkStatus();
+  });
+}
+
+grpc::ServerWriteReactor<v1::WatchJobResponse>* ControllerService::WatchJob(
+    grpc::CallbackServerContext* context, const v1::WatchJobRequest* request) {
+  if (absl::Status auth = Authenticate(context, "controller.watch_job"); !auth.ok()) {
+    class Refused : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
+     public:
+      explicit Refused(const absl::Status& status) { Finish(ToGrpcStatus(status)); }
+      void OnDone() override { delete this; }
+    };
+    return new Refused(auth);
+  }
+  return new WatchReactor(manager_, executor_, *request);
+}
+
+}  // namespace kvbench::controller

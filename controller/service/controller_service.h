@@ -1,0 +1,53 @@
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <optional>
+
+#include "common/auth/token_verifier.h"
+#include "common/loop/executor.h"
+#include "controller/core/job_manager.h"
+#include "kvbench/v1/controller_service.grpc.pb.h"
+
+namespace kvbench::controller {
+
+// The Controller service over gRPC's callback API: each call is checked for a bearer token
+// (unless `tokens` is empty: insecure mode), handed to the executor's thread, answered by the
+// JobManager, and finished from there. WatchJob streams a job's stored events from a position,
+// one write in flight, waking on new events, and ends when the job has ended.
+class ControllerService final : public v1::Controller::CallbackService {
+ public:
+  // `tokens` nullopt = insecure mode: calls need no token.
+  ControllerService(JobManager* manager, Executor* executor, std::optional<TokenVerifier> tokens);
+
+  grpc::ServerUnaryReactor* SubmitJob(grpc::CallbackServerContext* context,
+                                      const v1::SubmitJobRequest* request,
+                                      v1::SubmitJobResponse* response) override;
+  grpc::ServerUnaryReactor* GetJob(grpc::CallbackServerContext* context,
+                                   const v1::GetJobRequest* request, v1::Job* response) override;
+  grpc::ServerUnaryReactor* ListJobs(grpc::CallbackServerContext* context,
+                                     const v1::ListJobsRequest* request,
+                                     v1::ListJobsResponse* response) override;
+  grpc::ServerUnaryReactor* CancelJob(grpc::CallbackServerContext* context,
+                                      const v1::CancelJobRequest* request,
+                                      v1::Job* response) override;
+  grpc::ServerUnaryReactor* ListAgents(grpc::CallbackServerContext* context,
+                                       const v1::ListAgentsRequest* request,
+                                       v1::ListAgentsResponse* response) override;
+  grpc::ServerWriteReactor<v1::WatchJobResponse>* WatchJob(
+      grpc::CallbackServerContext* context, const v1::WatchJobRequest* request) override;
+
+ private:
+  // OK, or UNAUTHENTICATED (logged once per refused call).
+  absl::Status Authenticate(grpc::CallbackServerContext* context, const char* method) const;
+  // Runs `answer` on the loop (after authentication) and finishes the call with its status.
+  template <typename Answer>
+  grpc::ServerUnaryReactor* Unary(grpc::CallbackServerContext* context, const char* method,
+                                  Answer answer);
+
+  JobManager* const manager_;
+  Executor* const executor_;
+  const std::optional<TokenVerifier> tokens_;
+};
+
+}  // namespace kvbench::controller

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The control plane as operators run it: a real kv-controller and two real kv-agents on loopback
+# (insecure, as deploy/examples/*-local.json), the demo job submitted and watched with kvctl, the
+# scenarios run on the simulators behind real Caddy and spread over both agents; then kvctl
+# results prints, for every scenario, the numbers the agent computed in its result.json (the
+# file `kvctl run`'s table is printed from, through the same table code).
+source "$(dirname "$0")/lib.sh"
+kvctl="$KV_BIN/kvctl"
+
+# --- the controller, on a port it picks
+cat > "$WORK/controller.json" <<JSON
+{"listen_address": "127.0.0.1:0", "data_dir": "$WORK/controller", "insecure": true,
+ "metrics_listen": "127.0.0.1:0", "heartbeat_timeout_s": 15}
+JSON
+"$KV_BIN/kv-controller" --config "$WORK/controller.json" 2>"$WORK/controller.log" &
+PIDS+=($!)
+controller_pid=$!
+started() { grep -q "controller started listen=" "$WORK/controller.log"; }
+wait_until 20 started || { cat "$WORK/controller.log" >&2; fail "kv-controller did not start"; }
+address="$(sed -n 's/.*controller started listen=\([^ ]*\).*/\1/p' "$WORK/controller.log" | head -1)"
+expect_contains "$(cat "$WORK/controller.log")" "insecure mode"
+export KV_CONTROLLER="$address" KV_INSECURE=1
+
+# --- two agents, both with an NVMe cache dir
+for n in 1 2; do
+  mkdir -p "$WORK/nvme-$n"
+  cat > "$WORK/agent-$n.json" <<JSON
+{"agent_id": "agent-$n", "controller_address": "$address", "insecure": true,
+ "work_dir": "$WORK/agent-$n", "profiles_dir": "$KV_SOURCE/deploy/profiles",
+ "dataset_cache_dir": "$WORK/datasets-$n", "dataset_mirror": "$KV_SHARED_DATASETS",
+ "nvme_cache_dir": "$WORK/nvme-$n", "metrics_listen": "127.0.0.1:0", "child_stop_grace_s": 5}
+JSON
+  "$KV_BIN/kv-agent" --config "$WORK/agent-$n.json" 2>"$WORK/agent-$n.log" &
+  PIDS+=($!)
+done
+two_connected() { [ "$("$kvctl" agents 2>/dev/null | grep -cw connected)" -eq 2 ]; }
+wait_until 20 two_connected || { "$kvctl" agents >&2 || true; cat "$WORK"/agent-*.log >&2; fail "agents did not connect"; }
+
+# --- submit and watch to the end
+out="$("$kvctl" submit "$KV_SOURCE/deploy/examples/demo-sim.json" --watch 2>"$WORK/submit.err")" || {
+  echo "$out" >&2; cat "$WORK/submit.err" "$WORK/controller.log" "$WORK"/agent-*.log >&2
+  fail "kvctl submit --watch did not succeed"; }
+job="$(echo "$out" | sed -n 's/^job \([^:]*\):.*/\1/p' | head -1)"
+[ -n "$job" ] || fail "no job id in: $out"
+expect_contains "$out" "replay"
+expect_contains "$("$kvctl" status "$job")" "succeeded"
+expect_contains "$("$kvctl" jobs)" "$job"
+
+# Both agents ran part of the sweep.
+for n in 1 2; do
+  [ -n "$(ls "$WORK/agent-$n/scenarios/$job" 2>/dev/null)" ] || fail "agent-$n ran no scenario"
+done
+
+# --- kvctl results shows what the agents computed
+table="$("$kvctl" results "$job")"
+echo "$table"
+number() { grep -o "\"$1\": [-0-9.e+]*" "$2" | head -1 | sed 's/.*: //'; }
+for spec in 00:GPU:2 01:CPU_RAM:2 02:NVME:2 03:GPU:8 04:CPU_RAM:8 05:NVME:8; do
+  IFS=: read -r index tier users <<<"$spec"
+  result="$(ls "$WORK"/agent-*/scenarios/"$job"/"$index"-*/result.json 2>/dev/null | head -1)"
+  [ -s "$result" ] || fail "no result.json for scenario $index"
+  p50="$(awk -v s="$(number ttft_p50_s "$result")" 'BEGIN { printf "%.1f", s * 1000 }')"
+  p95="$(awk -v s="$(number ttft_p95_s "$result")" 'BEGIN { printf "%.1f", s * 1000 }')"
+  rps="$(awk -v s="$(number requests_per_s "$result")" 'BEGIN { printf "%.2f", s }')"
+  echo "$table" | grep -Eq "^ *$users +$tier +16/16 +$p50 +$p95 +[-+0-9%]+ +$rps +0 +ok *$" ||
+    fail "kvctl results has no row '$users $tier 16/16 $p50 $p95 ... $rps 0 ok' (from $result)"
+done
+csv="$("$kvctl" results "$job" --output csv)"
+[ "$(echo "$csv" | wc -l)" -eq 7 ] || fail "csv is not a header and 6 rows: $csv"
+expect_contains "$("$kvctl" results "$job" --output json)" '"ttft_p50_s"'
+
+# --- a job that cannot be found, and a controller that is gone
+set +e
+"$kvctl" status no-such-job >/dev/null 2>"$WORK/missing.err"; code=$?
+set -e
+[ "$code" -ne 0 ] || fail "status of an unknown job succeeded"
+expect_contains "$(cat "$WORK/missing.err")" "no-such-job"
+kill -TERM "$controller_pid"
+wait "$controller_pid" || fail "kv-controller did not stop cleanly on SIGTERM"
+expect_contains "$(cat "$WORK/controller.log")" "controller stopped"
+echo "PASS"

@@ -1,0 +1,206 @@
+#include "agent/link/event_spool.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/temp_dir.h"
+
+namespace kvbench::agent {
+namespace {
+
+using testing::TempDir;
+
+v1::Event ProgressEvent(const std::string& scenario_id, int requests_done) {
+  v1::Event event;
+  event.set_job_id("job-1");
+  event.set_scenario_id(scenario_id);
+  event.mutable_progress()->set_requests_done(requests_done);
+  return event;
+}
+
+std::unique_ptr<EventSpool> OpenSpool(const std::string& dir) {
+  absl::StatusOr<std::unique_ptr<EventSpool>> spool = EventSpool::Open(dir);
+  REQUIRE(spool.ok());
+  return *std::move(spool);
+}
+
+std::vector<int64_t> Seqs(const std::vector<v1::Event>& events) {
+  std::vector<int64_t> seqs;
+  for (const v1::Event& event : events) seqs.push_back(event.seq());
+  return seqs;
+}
+
+int64_t Append(EventSpool* spool, v1::Event event) {
+  absl::StatusOr<int64_t> seq = spool->Append(&event);
+  REQUIRE(seq.ok());
+  CHECK(event.seq() == *seq);
+  return *seq;
+}
+
+TEST_CASE("EventSpool numbers events from 1 and keeps them until acknowledged", "[spool]") {
+  TempDir dir;
+  auto spool = OpenSpool(dir.File("spool"));
+  CHECK(spool->last_seq() == 0);
+  CHECK(Append(spool.get(), ProgressEvent("s1", 1)) == 1);
+  CHECK(Append(spool.get(), ProgressEvent("s1", 2)) == 2);
+  CHECK(Append(spool.get(), ProgressEvent("s2", 3)) == 3);
+  CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{1, 2, 3});
+  CHECK(Seqs(spool->UnacknowledgedAfter(1)) == std::vector<int64_t>{2, 3});
+
+  REQUIRE(spool->Acknowledge(2).ok());
+  CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{3});
+  CHECK(spool->Unacknowledged()[0].progress().requests_done() == 3);
+  // An older ack changes nothing.
+  REQUIRE(spool->Acknowledge(1).ok());
+  CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{3});
+}
+
+TEST_CASE("EventSpool reopened keeps seqs increasing and the unacknowledged events", "[spool]") {
+  TempDir dir;
+  const std::string path = dir.File("spool");
+  {
+    auto spool = OpenSpool(path);
+    for (int i = 1; i <= 5; ++i) Append(spool.get(), ProgressEvent("s1", i));
+    REQUIRE(spool->Acknowledge(3).ok());
+  }
+  {
+    auto spool = OpenSpool(path);
+    CHECK(spool->last_seq() == 5);
+    CHECK(spool->acked_seq() == 3);
+    CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{4, 5});
+    CHECK(spool->Unacknowledged()[1].progress().requests_done() == 5);
+    CHECK(Append(spool.get(), ProgressEvent("s1", 6)) == 6);
+  }
+  auto spool = OpenSpool(path);
+  CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{4, 5, 6});
+}
+
+TEST_CASE("EventSpool compacts when everything is acknowledged and keeps the seq", "[spool]") {
+  TempDir dir;
+  const std::string path = dir.File("spool");
+  {
+    auto spool = OpenSpool(path);
+    for (int i = 1; i <= 50; ++i) Append(spool.get(), ProgressEvent("s1", i));
+    const int64_t before = spool->log_bytes();
+    REQUIRE(spool->Acknowledge(50).ok());
+    CHECK(spool->Unacknowledged().empty());
+    CHECK(spool->log_bytes() < before / 10);
+    CHECK(static_cast<int64_t>(std::filesystem::file_size(path + "/events.log")) ==
+          spool->log_bytes());
+    CHECK(Append(spool.get(), ProgressEvent("s2", 51)) == 51);
+  }
+  auto spool = OpenSpool(path);
+  CHECK(spool->last_seq() == 51);
+  CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{51});
+  REQUIRE(spool->Acknowledge(51).ok());
+  auto reopened_empty = OpenSpool(path + "-other");
+  CHECK(reopened_empty->last_seq() == 0);
+  spool.reset();
+  CHECK(OpenSpool(path)->last_seq() == 51);
+}
+
+TEST_CASE("EventSpool compacts a large, mostly acknowledged log and keeps the rest", "[spool]") {
+  TempDir dir;
+  const std::string path = dir.File("spool");
+  const std::string big(100 * 1024, 'x');
+  const int count = static_cast<int>(EventSpool::kCompactBytes / big.size()) + 4;
+  {
+    auto spool = OpenSpool(path);
+    for (int i = 1; i <= count; ++i) {
+      v1::Event event = ProgressEvent(i == count ? "s2" : "s1", i);
+      event.mutable_log()->set_text(big);
+      Append(spool.get(), event);
+    }
+    const int64_t before = spool->log_bytes();
+    CHECK(before > EventSpool::kCompactBytes);
+    REQUIRE(spool->Acknowledge(count - 2).ok());
+    CHECK(spool->log_bytes() < before / 4);
+    CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{count - 1, count});
+  }
+  auto spool = OpenSpool(path);
+  CHECK(spool->last_seq() == count);
+  CHECK(spool->acked_seq() == count - 2);
+  REQUIRE(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{count - 1, count});
+  CHECK(spool->Unacknowledged()[1].log().text() == big);
+  CHECK(spool->ScenariosWithUnacknowledgedEvents() == std::set<std::string>{"s1", "s2"});
+  CHECK(Append(spool.get(), ProgressEvent("s2", 0)) == count + 1);
+}
+
+TEST_CASE("EventSpool takes the controller's higher acked seq as its new floor", "[spool]") {
+  TempDir dir;
+  auto spool = OpenSpool(dir.File("spool"));
+  Append(spool.get(), ProgressEvent("s1", 1));
+  REQUIRE(spool->Acknowledge(40).ok());
+  CHECK(Append(spool.get(), ProgressEvent("s1", 2)) == 41);
+  spool.reset();
+  CHECK(OpenSpool(dir.File("spool"))->last_seq() == 41);
+}
+
+TEST_CASE("EventSpool drops a torn last record and goes on from the good ones", "[spool]") {
+  TempDir dir;
+  const std::string path = dir.File("spool");
+  const std::string log = path + "/events.log";
+  {
+    auto spool = OpenSpool(path);
+    for (int i = 1; i <= 3; ++i) Append(spool.get(), ProgressEvent("s1", i));
+  }
+  const auto full = std::filesystem::file_size(log);
+  SECTION("cut in the middle of the last record") {
+    std::filesystem::resize_file(log, full - 3);
+  }
+  SECTION("cut inside the last record's header") {
+    auto spool = OpenSpool(path);
+    Append(spool.get(), ProgressEvent("s1", 4));
+    spool.reset();
+    std::filesystem::resize_file(log, full + 5);
+    // The 4th record's header is torn: only 3 survive.
+  }
+  SECTION("garbage appended after the last record") {
+    std::ofstream(log, std::ios::app | std::ios::binary) << std::string("\x07\x00\x00\x00zzzzzzz", 11);
+    auto spool = OpenSpool(path);
+    CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{1, 2, 3});
+    CHECK(std::filesystem::file_size(log) == full);
+    return;
+  }
+  auto spool = OpenSpool(path);
+  const std::vector<int64_t> seqs = Seqs(spool->Unacknowledged());
+  REQUIRE(!seqs.empty());
+  CHECK(seqs.back() <= 3);
+  // The file is truncated to the good records, so new records follow them.
+  const int64_t next = Append(spool.get(), ProgressEvent("s1", 9));
+  CHECK(next == seqs.back() + 1);
+  spool.reset();
+  auto reopened = OpenSpool(path);
+  CHECK(reopened->Unacknowledged().back().seq() == next);
+  CHECK(reopened->Unacknowledged().back().progress().requests_done() == 9);
+}
+
+TEST_CASE("EventSpool lists the scenarios with unacknowledged events", "[spool]") {
+  TempDir dir;
+  auto spool = OpenSpool(dir.File("spool"));
+  CHECK(spool->ScenariosWithUnacknowledgedEvents().empty());
+  Append(spool.get(), ProgressEvent("s1", 1));
+  Append(spool.get(), ProgressEvent("s2", 2));
+  Append(spool.get(), ProgressEvent("s2", 3));
+  CHECK(spool->ScenariosWithUnacknowledgedEvents() == std::set<std::string>{"s1", "s2"});
+  REQUIRE(spool->Acknowledge(1).ok());
+  CHECK(spool->ScenariosWithUnacknowledgedEvents() == std::set<std::string>{"s2"});
+  REQUIRE(spool->Acknowledge(3).ok());
+  CHECK(spool->ScenariosWithUnacknowledgedEvents().empty());
+}
+
+TEST_CASE("EventSpool::Open fails clearly when its folder cannot be made", "[spool]") {
+  TempDir dir;
+  const std::string file = dir.WriteFile("not-a-dir", "x");
+  absl::StatusOr<std::unique_ptr<EventSpool>> spool = EventSpool::Open(file + "/spool");
+  REQUIRE(!spool.ok());
+  CHECK(spool.status().code() == absl::StatusCode::kFailedPrecondition);
+  CHECK(std::string(spool.status().message()).find(file) != std::string::npos);
+}
+
+}  // namespace
+}  // namespace kvbench::agent
