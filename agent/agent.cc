@@ -1,5 +1,7 @@
 #include "agent/agent.h"
 
+#include <filesystem>
+
 #include "absl/strings/str_cat.h"
 #include "agent/link/node_capabilities.h"
 #include "agent/supervisor/supervisor.h"
@@ -15,6 +17,15 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
                                                      prometheus::Registry* registry) {
   WorkDirLayout layout(config.work_dir());
   KV_RETURN_IF_ERROR(layout.EnsureCreated());
+  // The NVMe pool's parent: made here so the capabilities report its free space from the start.
+  if (!config.nvme_cache_dir().empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(config.nvme_cache_dir(), error);
+    if (error) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot create nvme_cache_dir ", config.nvme_cache_dir(), ": ", error.message()));
+    }
+  }
   // Profiles decide what this node runs: a broken one is a start-up error, not a failed job.
   absl::StatusOr<tiers::ProfileSet> profiles = tiers::ProfileSet::LoadDir(config.profiles_dir());
   if (!profiles.ok()) {

@@ -11,8 +11,8 @@ PACKAGES=(
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
   libabsl-dev libboost-dev nlohmann-json3-dev prometheus-cpp-dev libcurl4-openssl-dev
   catch2 libsqlite3-dev cppzmq-dev libzmq3-dev libcli11-dev
-  # libcrypto for bearer-token digests; gRPC's reflection protos (grpc.reflection.v1alpha)
-  libssl-dev grpc-proto
+  # libcrypto for bearer-token digests
+  libssl-dev
   # the test CA and certificates of the secure controller/agent pair (deploy/examples)
   openssl
   # used by the end-to-end tests

@@ -112,6 +112,11 @@ absl::StatusOr<std::unique_ptr<LinkTransport>> CreateGrpcLinkTransport(
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  // A ping every 20 s (the controller accepts one every 10 s) finds a half-open connection in
+  // 30 s at most; the link then reconnects and replays.
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 20000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   std::shared_ptr<grpc::Channel> channel =
       grpc::CreateCustomChannel(controller_address, credentials, args);
   return std::unique_ptr<LinkTransport>(new GrpcLinkTransport(std::move(channel)));

@@ -48,10 +48,14 @@ absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
   builder.AddListeningPort(config.listen_address(), credentials, &port);
   builder.RegisterService(impl->controller.get());
   builder.RegisterService(impl->agent_link.get());
-  // Agents keep their streams alive through NAT and idle firewalls.
+  // Both ends ping an idle connection, so a half-open one (a peer gone without a FIN, a NAT
+  // entry dropped) is noticed in seconds, not at TCP's retransmission timeout. Agents ping
+  // every 20 s (agent/link); pings from them as often as every 10 s are welcome.
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, 30000);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 10000);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
   impl->server = builder.BuildAndStart();
   if (impl->server == nullptr || port == 0) {
     return absl::UnavailableError(

@@ -51,6 +51,8 @@ class ClusterHarness {
   Agent& agent(const std::string& id) { return *agents_.at(id); }
 
   v1::Controller::Stub& client() { return *stub_; }
+  // host:port of the controller's gRPC server.
+  std::string address() const { return controller_->address(); }
   // Submits `spec`; the job id.
   std::string Submit(const v1::JobSpec& spec);
   v1::Job GetJob(const std::string& job_id);

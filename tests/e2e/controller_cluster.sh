@@ -21,9 +21,8 @@ address="$(sed -n 's/.*controller started listen=\([^ ]*\).*/\1/p' "$WORK/contro
 expect_contains "$(cat "$WORK/controller.log")" "insecure mode"
 export KV_CONTROLLER="$address" KV_INSECURE=1
 
-# --- two agents, both with an NVMe cache dir
+# --- two agents, both with an NVMe cache dir (which they create)
 for n in 1 2; do
-  mkdir -p "$WORK/nvme-$n"
   cat > "$WORK/agent-$n.json" <<JSON
 {"agent_id": "agent-$n", "controller_address": "$address", "insecure": true,
  "work_dir": "$WORK/agent-$n", "profiles_dir": "$KV_SOURCE/deploy/profiles",
