@@ -46,7 +46,8 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
 
 absl::Status Agent::CreateLinkParts() {
   KV_ASSIGN_OR_RETURN(spool_, EventSpool::Open(layout_.spool_dir()));
-  KV_ASSIGN_OR_RETURN(runner_, ExecutorScenarioRunner::Create(config_, layout_, &profiles_, clock_));
+  KV_ASSIGN_OR_RETURN(runner_,
+                      ExecutorScenarioRunner::Create(config_, layout_, &profiles_, clock_));
   if (config_.controller_address().empty()) return absl::OkStatus();
   ControllerLinkOptions options;
   options.agent_id = config_.agent_id();
@@ -56,9 +57,8 @@ absl::Status Agent::CreateLinkParts() {
   if (config_.heartbeat_interval_s() > 0) {
     options.heartbeat_interval = absl::Seconds(config_.heartbeat_interval_s());
   }
-  absl::StatusOr<std::unique_ptr<ControllerLink>> link =
-      ControllerLink::Create(options, DiscoverCapabilities(config_, profiles_), spool_.get(),
-                             runner_.get(), clock_);
+  absl::StatusOr<std::unique_ptr<ControllerLink>> link = ControllerLink::Create(
+      options, DiscoverCapabilities(config_, profiles_), spool_.get(), runner_.get(), clock_);
   if (!link.ok()) {
     return absl::Status(link.status().code(),
                         absl::StrCat("controller link: ", link.status().message()));

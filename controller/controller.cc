@@ -33,9 +33,9 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
   KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
                       SqliteStore::Open(absl::StrCat(config.data_dir(), "/", kStoreFileName)));
   JobManagerOptions options;
-  options.heartbeat_timeout = absl::Seconds(config.heartbeat_timeout_s() > 0
-                                                ? config.heartbeat_timeout_s()
-                                                : kDefaultHeartbeatTimeoutSeconds);
+  options.heartbeat_timeout =
+      absl::Seconds(config.heartbeat_timeout_s() > 0 ? config.heartbeat_timeout_s()
+                                                     : kDefaultHeartbeatTimeoutSeconds);
   options.heartbeat_interval = HeartbeatInterval(options.heartbeat_timeout);
   options.max_scenario_attempts = config.max_scenario_attempts() > 0
                                       ? config.max_scenario_attempts()

@@ -1,12 +1,12 @@
 #pragma once
 
+#include <prometheus/gauge.h>
+#include <prometheus/registry.h>
+
 #include <functional>
 #include <memory>
 #include <string>
 #include <thread>
-
-#include <prometheus/gauge.h>
-#include <prometheus/registry.h>
 
 #include "absl/status/statusor.h"
 #include "common/loop/executor.h"

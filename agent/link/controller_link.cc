@@ -274,8 +274,8 @@ void ControllerLink::OnAssignment(const v1::Assignment& assignment) {
   event.set_scenario_id(scenario_id);
   v1::StateChange* state = event.mutable_state_change();
   state->set_state(v1::SCENARIO_STATE_FAILED);
-  state->set_reason(absl::StrCat("agent ", options_.agent_id, " refused the assignment: ",
-                                 started.message()));
+  state->set_reason(
+      absl::StrCat("agent ", options_.agent_id, " refused the assignment: ", started.message()));
   EmitEvent(std::move(event));
 }
 
@@ -322,8 +322,8 @@ absl::Duration ControllerLink::NextBackoff(const absl::Status& status) {
   cap = std::min(cap, options_.backoff_max);
   const absl::Duration low = std::min(options_.backoff_initial, cap);
   if (cap <= low) return low;
-  return low + absl::Nanoseconds(absl::Uniform<int64_t>(
-                   random_, 0, absl::ToInt64Nanoseconds(cap - low) + 1));
+  return low + absl::Nanoseconds(
+                   absl::Uniform<int64_t>(random_, 0, absl::ToInt64Nanoseconds(cap - low) + 1));
 }
 
 void ControllerLink::LogStreamEnd(const absl::Status& status, bool was_registered) {

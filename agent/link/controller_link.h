@@ -54,9 +54,11 @@ class ControllerLink {
  public:
   // The gRPC transport from options (MakeAgentChannelCredentials(options.tls, options.insecure)).
   // `spool`, `runner` and `clock` are borrowed and must outlive the link.
-  static absl::StatusOr<std::unique_ptr<ControllerLink>> Create(
-      ControllerLinkOptions options, v1::AgentCapabilities capabilities, EventSpool* spool,
-      ScenarioRunner* runner, Clock* clock);
+  static absl::StatusOr<std::unique_ptr<ControllerLink>> Create(ControllerLinkOptions options,
+                                                                v1::AgentCapabilities capabilities,
+                                                                EventSpool* spool,
+                                                                ScenarioRunner* runner,
+                                                                Clock* clock);
   // Same over any transport.
   static std::unique_ptr<ControllerLink> CreateWithTransport(
       ControllerLinkOptions options, v1::AgentCapabilities capabilities, EventSpool* spool,

@@ -94,15 +94,16 @@ absl::Status SyncDir(const std::string& dir) {
   if (fd < 0) return absl::UnavailableError(absl::StrCat("open ", dir, ": ", std::strerror(errno)));
   const int rc = ::fsync(fd);
   ::close(fd);
-  if (rc != 0) return absl::UnavailableError(absl::StrCat("fsync ", dir, ": ", std::strerror(errno)));
+  if (rc != 0)
+    return absl::UnavailableError(absl::StrCat("fsync ", dir, ": ", std::strerror(errno)));
   return absl::OkStatus();
 }
 
 struct ParsedRecord {
   char type = 0;
-  size_t bytes = 0;    // header included
-  v1::Event event;     // type 'E'
-  int64_t value = 0;   // types 'A' and 'H'
+  size_t bytes = 0;   // header included
+  v1::Event event;    // type 'E'
+  int64_t value = 0;  // types 'A' and 'H'
 };
 
 // The record at `offset`, or nullopt when it is torn or corrupt (or an event out of seq order).

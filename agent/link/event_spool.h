@@ -69,12 +69,12 @@ class EventSpool {
   const std::string dir_;
   const std::string log_path_;
   mutable std::mutex mu_;
-  int fd_;                           // guarded by mu_
-  int64_t last_seq_ = 0;             // guarded by mu_
-  int64_t acked_seq_ = 0;            // guarded by mu_
-  int64_t log_bytes_ = 0;            // guarded by mu_
-  int64_t unacked_bytes_ = 0;        // guarded by mu_: record bytes of the events in unacked_
-  std::vector<v1::Event> unacked_;   // guarded by mu_; in seq order
+  int fd_;                          // guarded by mu_
+  int64_t last_seq_ = 0;            // guarded by mu_
+  int64_t acked_seq_ = 0;           // guarded by mu_
+  int64_t log_bytes_ = 0;           // guarded by mu_
+  int64_t unacked_bytes_ = 0;       // guarded by mu_: record bytes of the events in unacked_
+  std::vector<v1::Event> unacked_;  // guarded by mu_; in seq order
 };
 
 }  // namespace kvbench::agent

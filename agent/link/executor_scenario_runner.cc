@@ -23,8 +23,7 @@ absl::StatusOr<std::unique_ptr<ExecutorScenarioRunner>> ExecutorScenarioRunner::
       new ExecutorScenarioRunner(config, layout, profiles, clock, std::move(http)));
 }
 
-ExecutorScenarioRunner::ExecutorScenarioRunner(const v1::AgentConfig& config,
-                                               WorkDirLayout layout,
+ExecutorScenarioRunner::ExecutorScenarioRunner(const v1::AgentConfig& config, WorkDirLayout layout,
                                                const tiers::ProfileSet* profiles, Clock* clock,
                                                std::unique_ptr<CurlHttpClient> http)
     : layout_(std::move(layout)),
@@ -36,9 +35,9 @@ ExecutorScenarioRunner::ExecutorScenarioRunner(const v1::AgentConfig& config,
                                                   : kDefaultChildStopGrace),
       http_(std::move(http)),
       programs_(ProgramResolver::SelfBinDir()),
-      datasets_(datasets::DatasetResolver::Roots(config.dataset_cache_dir(),
-                                                 config.dataset_mirror()),
-                /*allow_user_paths=*/false) {}
+      datasets_(
+          datasets::DatasetResolver::Roots(config.dataset_cache_dir(), config.dataset_mirror()),
+          /*allow_user_paths=*/false) {}
 
 ExecutorScenarioRunner::~ExecutorScenarioRunner() { Shutdown(); }
 
@@ -70,28 +69,28 @@ absl::Status ExecutorScenarioRunner::Start(const v1::Assignment& assignment, Eve
   if (thread_.joinable()) thread_.join();
   running_ = assignment.scenario().scenario_id();
   cancel_requested_ = false;
-  thread_ = std::thread([this, assignment, sink = std::move(sink)] {
-    RunScenario(assignment, sink);
-  });
+  thread_ =
+      std::thread([this, assignment, sink = std::move(sink)] { RunScenario(assignment, sink); });
   return absl::OkStatus();
 }
 
 void ExecutorScenarioRunner::RunScenario(const v1::Assignment& assignment, EventSink sink) {
   const v1::Scenario& scenario = assignment.scenario();
   bool ended = false;
-  ScenarioExecutor executor(
-      Environment(scenario), assignment.spec(), scenario, [&](v1::Event event) {
-        event.set_job_id(scenario.job_id());
-        event.set_scenario_id(scenario.scenario_id());
-        if (IsTerminalEvent(event)) {
-          // Idle before the controller can hear of the end, so its next assignment is taken.
-          std::lock_guard<std::mutex> lock(mu_);
-          running_.clear();
-          executor_ = nullptr;
-          ended = true;
-        }
-        sink(std::move(event));
-      });
+  ScenarioExecutor executor(Environment(scenario), assignment.spec(), scenario,
+                            [&](v1::Event event) {
+                              event.set_job_id(scenario.job_id());
+                              event.set_scenario_id(scenario.scenario_id());
+                              if (IsTerminalEvent(event)) {
+                                // Idle before the controller can hear of the end, so its next
+                                // assignment is taken.
+                                std::lock_guard<std::mutex> lock(mu_);
+                                running_.clear();
+                                executor_ = nullptr;
+                                ended = true;
+                              }
+                              sink(std::move(event));
+                            });
   {
     std::lock_guard<std::mutex> lock(mu_);
     executor_ = &executor;

@@ -33,8 +33,8 @@ class ExecutorScenarioRunner : public ScenarioRunner {
   // `profiles` and `clock` are borrowed and must outlive the runner. UNAVAILABLE when curl
   // cannot be initialised.
   static absl::StatusOr<std::unique_ptr<ExecutorScenarioRunner>> Create(
-      const v1::AgentConfig& config, const WorkDirLayout& layout,
-      const tiers::ProfileSet* profiles, Clock* clock);
+      const v1::AgentConfig& config, const WorkDirLayout& layout, const tiers::ProfileSet* profiles,
+      Clock* clock);
   // Shutdown().
   ~ExecutorScenarioRunner() override;
 
@@ -66,11 +66,11 @@ class ExecutorScenarioRunner : public ScenarioRunner {
   datasets::DatasetResolver datasets_;
 
   mutable std::mutex mu_;
-  std::string running_;                  // guarded by mu_
+  std::string running_;                   // guarded by mu_
   ScenarioExecutor* executor_ = nullptr;  // guarded by mu_; the running scenario's
-  bool cancel_requested_ = false;        // guarded by mu_; for the running scenario
-  bool shut_down_ = false;               // guarded by mu_
-  std::thread thread_;                   // guarded by mu_
+  bool cancel_requested_ = false;         // guarded by mu_; for the running scenario
+  bool shut_down_ = false;                // guarded by mu_
+  std::thread thread_;                    // guarded by mu_
 };
 
 }  // namespace kvbench::agent

@@ -172,9 +172,8 @@ absl::StatusOr<v1::ListJobsResponse> JobManager::ListJobs(
   v1::ListJobsResponse response;
   for (int64_t i = below - 1; i >= 0; --i) {
     const JobRecord& job = jobs_.at(submit_order_[i]);
-    if (request.states_size() > 0 &&
-        std::find(request.states().begin(), request.states().end(), job.state) ==
-            request.states().end()) {
+    if (request.states_size() > 0 && std::find(request.states().begin(), request.states().end(),
+                                               job.state) == request.states().end()) {
       continue;
     }
     if (!absl::StartsWith(job.spec.name(), request.name_prefix())) continue;
@@ -197,11 +196,12 @@ absl::StatusOr<v1::Job> JobManager::CancelJob(const v1::CancelJobRequest& reques
   JobRecord* job = FindJob(request.job_id());
   if (job == nullptr) return absl::NotFoundError(absl::StrCat("no job ", request.job_id()));
   if (IsTerminal(job->state)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "job ", job->job_id, " already ended: ", v1::JobState_Name(job->state)));
+    return absl::FailedPreconditionError(
+        absl::StrCat("job ", job->job_id, " already ended: ", v1::JobState_Name(job->state)));
   }
-  const std::string reason =
-      request.reason().empty() ? "cancelled by the user" : absl::StrCat("cancelled: ", request.reason());
+  const std::string reason = request.reason().empty()
+                                 ? "cancelled by the user"
+                                 : absl::StrCat("cancelled: ", request.reason());
   for (ScenarioRecord& scenario : job->scenarios) {
     if (IsTerminal(scenario.state)) continue;
     if (IsActive(scenario.state)) {

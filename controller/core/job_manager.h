@@ -99,7 +99,6 @@ class JobManager {
   const Stats& stats() const { return stats_; }
 
  private:
-
   JobManager(Store* store, Clock* clock, Executor* executor, JobManagerOptions options);
   absl::Status Recover();
 
@@ -132,9 +131,9 @@ class JobManager {
   Clock* const clock_;
   Executor* const executor_;
   const JobManagerOptions options_;
-  std::map<std::string, JobRecord> jobs_;        // every job, by id
-  std::vector<std::string> submit_order_;        // job ids, oldest first
-  std::map<std::string, int64_t> submit_seq_;    // job id -> its index in submit_order_
+  std::map<std::string, JobRecord> jobs_;         // every job, by id
+  std::vector<std::string> submit_order_;         // job ids, oldest first
+  std::map<std::string, int64_t> submit_seq_;     // job id -> its index in submit_order_
   std::map<std::string, v1::Progress> progress_;  // "job/scenario" -> latest progress
   AgentRegistry agents_;
   std::multimap<std::string, std::pair<uint64_t, std::function<void()>>> watchers_;

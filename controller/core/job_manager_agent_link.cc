@@ -27,7 +27,8 @@ absl::Status JobManager::OnRegister(AgentChannel* channel, const v1::Register& m
   if (!upserted.ok()) return upserted;
   absl::StatusOr<int64_t> acked = store_->MaxEventSeq(agent_id);
   if (!acked.ok()) return acked.status();
-  AgentChannel* replaced = agents_.Attach(channel, message.capabilities(), clock_->Monotonic(), now);
+  AgentChannel* replaced =
+      agents_.Attach(channel, message.capabilities(), clock_->Monotonic(), now);
   if (replaced != nullptr) {
     replaced->Close(absl::AbortedError("replaced by a newer stream of the same agent"));
   }
@@ -159,8 +160,7 @@ void JobManager::ApplyAgentEvent(const v1::Event& event) {
   ScenarioRecord* scenario = job == nullptr ? nullptr : FindScenario(*job, event.scenario_id());
   // Only the agent the scenario is assigned to moves it (a late event of a requeued attempt is
   // kept in the log but changes nothing).
-  if (scenario == nullptr || scenario->agent_id != event.agent_id() ||
-      !IsActive(scenario->state)) {
+  if (scenario == nullptr || scenario->agent_id != event.agent_id() || !IsActive(scenario->state)) {
     return;
   }
   switch (event.payload_case()) {

@@ -61,9 +61,9 @@ void JobManager::ScheduleNow() {
 
 void JobManager::Assign(JobRecord& job, ScenarioRecord& scenario, AgentEntry& agent) {
   const std::string& agent_id = agent.capabilities.agent_id();
-  absl::Status stored = store_->SetScenarioState(
-      job.job_id, scenario.scenario.scenario_id(), v1::SCENARIO_STATE_ASSIGNED, "",
-      scenario.attempt + 1, agent_id);
+  absl::Status stored =
+      store_->SetScenarioState(job.job_id, scenario.scenario.scenario_id(),
+                               v1::SCENARIO_STATE_ASSIGNED, "", scenario.attempt + 1, agent_id);
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot record an assignment job=" << job.job_id
                   << " scenario=" << scenario.scenario.scenario_id() << " error=" << stored;
@@ -92,16 +92,15 @@ void JobManager::Assign(JobRecord& job, ScenarioRecord& scenario, AgentEntry& ag
   agent.channel->Send(std::move(message));
   KV_LOG(INFO) << "assigned job=" << job.job_id << " scenario=" << scenario.scenario.scenario_id()
                << " agent=" << agent_id << " attempt=" << scenario.attempt;
-  RecordControllerEvent(job, scenario, v1::SCENARIO_STATE_ASSIGNED,
-                        absl::StrCat("assigned to ", agent_id, " (attempt ", scenario.attempt,
-                                     ")"));
+  RecordControllerEvent(
+      job, scenario, v1::SCENARIO_STATE_ASSIGNED,
+      absl::StrCat("assigned to ", agent_id, " (attempt ", scenario.attempt, ")"));
 }
 
 absl::Status JobManager::SetScenario(JobRecord& job, ScenarioRecord& scenario,
                                      v1::ScenarioState state, const std::string& reason) {
-  absl::Status stored = store_->SetScenarioState(job.job_id, scenario.scenario.scenario_id(),
-                                                 state, reason, scenario.attempt,
-                                                 scenario.agent_id);
+  absl::Status stored = store_->SetScenarioState(job.job_id, scenario.scenario.scenario_id(), state,
+                                                 reason, scenario.attempt, scenario.agent_id);
   if (!stored.ok()) return stored;
   scenario.state = state;
   scenario.reason = reason;
@@ -119,9 +118,8 @@ void JobManager::LoseScenario(JobRecord& job, ScenarioRecord& scenario, const st
                   << " scenario=" << scenario.scenario.scenario_id()
                   << " agent=" << scenario.agent_id << " reason=\"" << reason << "\"";
   RecordControllerEvent(job, scenario, v1::SCENARIO_STATE_LOST, reason);
-  absl::Status stored =
-      SetScenario(job, scenario, retry ? v1::SCENARIO_STATE_PENDING : v1::SCENARIO_STATE_FAILED,
-                  reason);
+  absl::Status stored = SetScenario(
+      job, scenario, retry ? v1::SCENARIO_STATE_PENDING : v1::SCENARIO_STATE_FAILED, reason);
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot record a lost scenario job=" << job.job_id << " error=" << stored;
   }
@@ -139,8 +137,8 @@ void JobManager::FinishJobIfDone(JobRecord& job) {
     if (!IsTerminal(scenario.state)) return;
     if (scenario.state == v1::SCENARIO_STATE_FAILED && update.state != v1::JOB_STATE_FAILED) {
       update.state = v1::JOB_STATE_FAILED;
-      update.error = absl::StrCat("scenario ", scenario.scenario.scenario_id(),
-                                  " failed: ", scenario.reason);
+      update.error =
+          absl::StrCat("scenario ", scenario.scenario.scenario_id(), " failed: ", scenario.reason);
     }
     if (scenario.state == v1::SCENARIO_STATE_CANCELLED && update.state == v1::JOB_STATE_SUCCEEDED) {
       update.state = v1::JOB_STATE_CANCELLED;

@@ -125,7 +125,8 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
     link_->Detach();
     std::shared_ptr<Link> link = link_;
     JobManager* manager = manager_;
-    executor_->Post("agent_link.disconnect", [link, manager] { manager->OnDisconnect(link.get()); });
+    executor_->Post("agent_link.disconnect",
+                    [link, manager] { manager->OnDisconnect(link.get()); });
     delete this;
   }
 

@@ -28,7 +28,9 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
   };
 
   WatchReactor(JobManager* manager, Executor* executor, const v1::WatchJobRequest& request)
-      : manager_(manager), executor_(executor), job_id_(request.job_id()),
+      : manager_(manager),
+        executor_(executor),
+        job_id_(request.job_id()),
         state_(std::make_shared<State>()) {
     state_->reactor = this;
     state_->position = request.after_position();

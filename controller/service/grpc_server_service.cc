@@ -32,8 +32,9 @@ absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
                       MakeServerCredentials(config.tls(), config.insecure()));
   std::optional<TokenVerifier> tokens;
   if (!config.insecure()) {
-    KV_ASSIGN_OR_RETURN(TokenVerifier verifier, TokenVerifier::Create({config.token_sha256().begin(),
-                                                                      config.token_sha256().end()}));
+    KV_ASSIGN_OR_RETURN(
+        TokenVerifier verifier,
+        TokenVerifier::Create({config.token_sha256().begin(), config.token_sha256().end()}));
     tokens = std::move(verifier);
   }
   auto impl = std::make_unique<Impl>();

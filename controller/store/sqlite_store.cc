@@ -167,8 +167,8 @@ absl::Status SqliteStore::PutJob(const std::string& job_id, const v1::JobSpec& s
     insert->BindText(7, request_id);
     absl::Status status = insert->Run();
     if (absl::IsAlreadyExists(status)) {
-      return absl::AlreadyExistsError(Where(absl::StrCat(
-          "job ", job_id, " or request id \"", request_id, "\" already exists")));
+      return absl::AlreadyExistsError(Where(
+          absl::StrCat("job ", job_id, " or request id \"", request_id, "\" already exists")));
     }
     KV_RETURN_IF_ERROR(status);
     for (const v1::Scenario& scenario : scenarios) {

@@ -44,7 +44,7 @@ struct JobRecord {
   // When the first scenario was assigned and when the job ended; absl::InfinitePast() if not yet.
   absl::Time start_time = absl::InfinitePast();
   absl::Time end_time = absl::InfinitePast();
-  std::string error;  // why the job failed or was cancelled
+  std::string error;                      // why the job failed or was cancelled
   std::vector<ScenarioRecord> scenarios;  // in scenario index order
 };
 

@@ -249,7 +249,8 @@ class Level {
       return PhaseFailed("scheduling");
     }
     Add("SubmitJob RPC", "ms", Fixed(Seconds(start, answered) * 1e3, 2));
-    Add("submit -> first Assignment", "ms", Fixed(Seconds(start, fleet_.first_assignment()) * 1e3, 2));
+    Add("submit -> first Assignment", "ms",
+        Fixed(Seconds(start, fleet_.first_assignment()) * 1e3, 2));
     Add(absl::StrCat("submit -> all ", expected, " scenarios assigned"), "ms",
         Fixed(Seconds(start, fleet_.last_assignment()) * 1e3, 2));
     return absl::OkStatus();

@@ -182,8 +182,8 @@ ScaleFleet::~ScaleFleet() {
       std::lock_guard<std::mutex> lock(mu_);
       done = done_;
     }
-    std::fprintf(stderr, "warning: %d of %d streams never finished; leaking them\n",
-                 size() - done, size());
+    std::fprintf(stderr, "warning: %d of %d streams never finished; leaking them\n", size() - done,
+                 size());
     for (auto& agent : agents_) (void)agent.release();
     (void)stubs_.release();
   }

@@ -47,7 +47,8 @@ TEST_CASE("a sweep is spread over the agents by capability", "[cluster]") {
   for (const char* id : {"agent-a", "agent-b", "agent-c"}) {
     cluster.agent(id).runner->set_duration(absl::Milliseconds(300));
   }
-  const std::string job_id = cluster.Submit(SimJob("spread", {v1::GPU, v1::CPU_RAM, v1::NVME}, {2}));
+  const std::string job_id =
+      cluster.Submit(SimJob("spread", {v1::GPU, v1::CPU_RAM, v1::NVME}, {2}));
   v1::Job job = cluster.WaitForJob(job_id, v1::JOB_STATE_SUCCEEDED);
   REQUIRE(job.state() == v1::JOB_STATE_SUCCEEDED);
   // Only agent-b has an NVMe cache dir; the three ran side by side, one scenario each.
@@ -70,9 +71,8 @@ TEST_CASE("a stream cut mid-scenario loses and doubles no event", "[cluster]") {
   ClusterHarness::Agent& agent = cluster.AddAgent("agent-a", false);
   agent.runner->Hold();
   const std::string job_id = cluster.Submit(SimJob("cut", {v1::CPU_RAM}, {4}));
-  REQUIRE(WaitFor([&] {
-    return cluster.GetJob(job_id).scenarios(0).state() == v1::SCENARIO_STATE_RUNNING;
-  }));
+  REQUIRE(WaitFor(
+      [&] { return cluster.GetJob(job_id).scenarios(0).state() == v1::SCENARIO_STATE_RUNNING; }));
   const int connects = agent.link->connects();
   agent.proxy->CutAll();
   agent.proxy->SetRefusing(true);
@@ -103,9 +103,8 @@ TEST_CASE("an agent killed for good has its scenario requeued on another", "[clu
   ClusterHarness::Agent& doomed = cluster.AddAgent("agent-a", false);
   doomed.runner->Hold();
   const std::string job_id = cluster.Submit(SimJob("requeue", {v1::GPU}, {2}));
-  REQUIRE(WaitFor([&] {
-    return cluster.GetJob(job_id).scenarios(0).state() == v1::SCENARIO_STATE_RUNNING;
-  }));
+  REQUIRE(WaitFor(
+      [&] { return cluster.GetJob(job_id).scenarios(0).state() == v1::SCENARIO_STATE_RUNNING; }));
   ClusterHarness::Agent& survivor = cluster.AddAgent("agent-b", false);
   survivor.runner->set_duration(absl::Milliseconds(100));
   CHECK(survivor.runner->assignments().empty());  // it is agent-a's for now
@@ -122,8 +121,7 @@ TEST_CASE("an agent killed for good has its scenario requeued on another", "[clu
   CHECK(lost_reported);
 }
 
-TEST_CASE("a controller restarted from its SQLite file keeps every job and result",
-          "[cluster]") {
+TEST_CASE("a controller restarted from its SQLite file keeps every job and result", "[cluster]") {
   ClusterHarness cluster;
   ClusterHarness::Agent& agent = cluster.AddAgent("agent-a", true);
   agent.runner->set_duration(absl::Milliseconds(50));

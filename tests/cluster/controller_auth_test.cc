@@ -38,8 +38,8 @@ class SecureController {
     REQUIRE(controller_->Start().ok());
     thread_ = std::thread([this] { loop_.Run(); });
     // The certificate names localhost and 127.0.0.1.
-    address_ = absl::StrCat("localhost:", controller_->address().substr(
-                                              controller_->address().rfind(':') + 1));
+    address_ = absl::StrCat("localhost:",
+                            controller_->address().substr(controller_->address().rfind(':') + 1));
   }
   ~SecureController() {
     controller::Controller* controller = controller_.get();
@@ -55,9 +55,8 @@ class SecureController {
   }
   std::unique_ptr<v1::AgentLink::Stub> AgentStub(bool with_certificate) const {
     absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
-        with_certificate
-            ? MakeAgentChannelCredentials(SharedTestPki().AgentTls(), false)
-            : MakeClientChannelCredentials(SharedTestPki().dir() + "/ca.pem", false);
+        with_certificate ? MakeAgentChannelCredentials(SharedTestPki().AgentTls(), false)
+                         : MakeClientChannelCredentials(SharedTestPki().dir() + "/ca.pem", false);
     REQUIRE(credentials.ok());
     return v1::AgentLink::NewStub(grpc::CreateChannel(address_, *credentials));
   }
@@ -107,8 +106,7 @@ TEST_CASE("kvctl calls need an accepted bearer token", "[cluster][auth]") {
   CHECK_THAT(none.error_message(), Catch::Contains("no bearer token"));
   grpc::Status wrong = ListJobs(*stub, "Bearer not-the-token");
   CHECK(wrong.error_code() == grpc::StatusCode::UNAUTHENTICATED);
-  CHECK(ListJobs(*stub, "Basic dXNlcjpwYXNz").error_code() ==
-        grpc::StatusCode::UNAUTHENTICATED);
+  CHECK(ListJobs(*stub, "Basic dXNlcjpwYXNz").error_code() == grpc::StatusCode::UNAUTHENTICATED);
   grpc::Status good = ListJobs(*stub, "Bearer " + SharedTestPki().token());
   INFO(good.error_message());
   CHECK(good.ok());

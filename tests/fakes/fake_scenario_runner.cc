@@ -39,10 +39,9 @@ void FakeScenarioRunner::Play(v1::Assignment assignment, EventSink sink) {
   sink(progress);
 
   std::unique_lock<std::mutex> lock(mu_);
-  const auto until =
-      std::chrono::steady_clock::now() +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          absl::ToChronoNanoseconds(duration_));
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         absl::ToChronoNanoseconds(duration_));
   if (auto_complete_) {
     cv_.wait_until(lock, until, [this] { return cancelled_ || complete_now_; });
   } else {

@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-
 #include "agent/link/event_spool.h"
 #include "common/log/logging.h"
 #include "tests/component/link/fake_agent_link_service.h"

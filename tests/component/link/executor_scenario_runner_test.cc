@@ -67,8 +67,9 @@ TEST_CASE("ExecutorScenarioRunner reports a scenario that cannot start and is id
 
   for (const std::string scenario_id : {"00-gpu-c2", "01-gpu-c2"}) {
     RecordedEvents events;
-    REQUIRE((*runner)->Start(AssignmentWithForeignDataset(scenario_id),
-                             [&](v1::Event event) { events.Add(std::move(event)); })
+    REQUIRE((*runner)
+                ->Start(AssignmentWithForeignDataset(scenario_id),
+                        [&](v1::Event event) { events.Add(std::move(event)); })
                 .ok());
     REQUIRE(WaitFor([&] {
       auto got = events.Get();

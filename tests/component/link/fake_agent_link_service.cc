@@ -139,7 +139,8 @@ std::vector<v1::Event> FakeAgentLinkService::StoredEventsOf(const std::string& s
 
 FakeControllerServer::FakeControllerServer(int port) {
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(absl::StrCat("127.0.0.1:", port), grpc::InsecureServerCredentials(), &port_);
+  builder.AddListeningPort(absl::StrCat("127.0.0.1:", port), grpc::InsecureServerCredentials(),
+                           &port_);
   builder.RegisterService(&service_);
   server_ = builder.BuildAndStart();
 }

@@ -149,9 +149,7 @@ TEST_CASE("EventSpool drops a torn last record and goes on from the good ones", 
     for (int i = 1; i <= 3; ++i) Append(spool.get(), ProgressEvent("s1", i));
   }
   const auto full = std::filesystem::file_size(log);
-  SECTION("cut in the middle of the last record") {
-    std::filesystem::resize_file(log, full - 3);
-  }
+  SECTION("cut in the middle of the last record") { std::filesystem::resize_file(log, full - 3); }
   SECTION("cut inside the last record's header") {
     auto spool = OpenSpool(path);
     Append(spool.get(), ProgressEvent("s1", 4));
@@ -160,7 +158,8 @@ TEST_CASE("EventSpool drops a torn last record and goes on from the good ones", 
     // The 4th record's header is torn: only 3 survive.
   }
   SECTION("garbage appended after the last record") {
-    std::ofstream(log, std::ios::app | std::ios::binary) << std::string("\x07\x00\x00\x00zzzzzzz", 11);
+    std::ofstream(log, std::ios::app | std::ios::binary)
+        << std::string("\x07\x00\x00\x00zzzzzzz", 11);
     auto spool = OpenSpool(path);
     CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{1, 2, 3});
     CHECK(std::filesystem::file_size(log) == full);

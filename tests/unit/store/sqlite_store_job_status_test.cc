@@ -98,8 +98,7 @@ TEST_CASE("MaxEventSeq is the highest seq stored per agent", "[store]") {
   CHECK(*store->MaxEventSeq("agent-b") == 40);
 }
 
-TEST_CASE("AppendEvents commits a batch at once, flags repeats, and is all or nothing",
-          "[store]") {
+TEST_CASE("AppendEvents commits a batch at once, flags repeats, and is all or nothing", "[store]") {
   testing::TempDir dir;
   const std::string path = dir.path() + "/controller.db";
   auto event = [](int64_t seq, const std::string& job) {
