@@ -24,6 +24,8 @@ PACKAGES=(
   caddy
   # used by the benchmarks (tests/bench)
   wrk
+  # headless browser of e2e.report_chromium: renders kvctl report's HTML, checks its DOM, screenshots it
+  chromium
 )
 
 missing=()

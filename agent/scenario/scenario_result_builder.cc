@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "agent/datasets/dataset_loader.h"
 #include "agent/results/scenario_metrics.h"
+#include "agent/results/working_set.h"
 #include "agent/runner/request_record.h"
 #include "agent/runner/runner_options.h"
 #include "common/json/validated_json.h"
@@ -73,6 +74,7 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
   *result.mutable_latency() = results::ComputeLatencyMetrics(records);
   CopyReuse(summary_json, result.mutable_latency());
   *result.mutable_sessions() = results::ComputeSessionCounts(records, requested, ceiling, planned);
+  if (!records.empty()) result.set_peak_concurrent_tokens(results::PeakWorkingSetTokens(records));
   return result;
 }
 

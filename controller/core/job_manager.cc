@@ -7,6 +7,8 @@
 #include "absl/strings/str_format.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
+#include "controller/results/scenario_run.h"
+#include "controller/results/validity.h"
 #include "controller/scheduler/scheduler.h"
 #include "controller/spec/job_spec_loader.h"
 #include "controller/spec/scenario_expander.h"
@@ -272,6 +274,11 @@ v1::Job JobManager::ToJobProto(const JobRecord& job, bool with_results) const {
     }
     if (auto progress = progress_.find(ProgressKey(job.job_id, id)); progress != progress_.end()) {
       *status->mutable_progress() = progress->second;
+    }
+  }
+  if (with_results) {
+    for (v1::Validity& validity : results::ComputeValidity(results::RunsOfJob(proto))) {
+      *proto.add_validity() = std::move(validity);
     }
   }
   return proto;

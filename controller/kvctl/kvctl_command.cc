@@ -13,6 +13,8 @@ void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddResultsCommand(app, context);
   AddCancelCommand(app, context);
   AddAgentsCommand(app, context);
+  AddCompareCommand(app, context);
+  AddReportCommand(app, context);
 }
 
 }  // namespace kvbench::kvctl

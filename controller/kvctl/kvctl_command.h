@@ -42,6 +42,8 @@ void AddWatchCommand(CLI::App* app, KvctlContext* context);
 void AddResultsCommand(CLI::App* app, KvctlContext* context);
 void AddCancelCommand(CLI::App* app, KvctlContext* context);
 void AddAgentsCommand(CLI::App* app, KvctlContext* context);
+void AddCompareCommand(CLI::App* app, KvctlContext* context);
+void AddReportCommand(CLI::App* app, KvctlContext* context);
 
 // Builds the whole kvctl command tree; tests drive it with their own streams.
 void AddAllCommands(CLI::App* app, KvctlContext* context);

@@ -1,14 +1,18 @@
-// kvctl results JOB [--output table|json|csv]: the job's results per scenario, in the same tier
-// comparison table as `kvctl run` prints (results_table.h), or as JSON / CSV.
+// kvctl results JOB|DIR [--output table|json|csv]: the job's results per scenario (from the
+// controller, or from a kvctl run --out folder), in the same tier comparison table as `kvctl run`
+// prints (results_table.h) with the validity verdicts, or every field as JSON / CSV.
 
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/ascii.h"
 #include "common/json/proto_json.h"
+#include "controller/kvctl/comparison_printer.h"
 #include "controller/kvctl/connection_flags.h"
+#include "controller/kvctl/job_argument.h"
 #include "controller/kvctl/kvctl_command.h"
 #include "controller/kvctl/output_format.h"
+#include "controller/kvctl/result_columns.h"
 #include "controller/kvctl/results_table.h"
 
 namespace kvbench::kvctl {
@@ -38,42 +42,27 @@ void PrintJson(const v1::Job& job, std::ostream& out) {
   out << json.dump(2) << "\n";
 }
 
-void PrintValidity(const v1::Job& job, std::ostream& out) {
-  for (const v1::Validity& validity : job.validity()) {
-    out << "comparison " << validity.comparison_group() << ": "
-        << absl::AsciiStrToLower(
-               v1::Verdict_Name(validity.verdict()).substr(sizeof("VERDICT_") - 1))
-        << "\n";
-    for (const v1::ValidityReason& reason : validity.reasons()) {
-      out << "  " << reason.code() << ": " << reason.message() << "\n";
-    }
-  }
-}
-
 absl::Status ShowResults(const ResultsFlags& flags, KvctlContext* context) {
-  absl::StatusOr<std::unique_ptr<client::ControllerClient>> client =
-      ConnectController(flags.connection, *context);
-  if (!client.ok()) return client.status();
-  absl::StatusOr<v1::Job> job = (*client)->GetJob(flags.job_id);
+  absl::StatusOr<v1::Job> job = FetchJob(flags.job_id, flags.connection, *context);
   if (!job.ok()) return job.status();
   if (flags.format == OutputFormat::kJson) {
     PrintJson(*job, *context->out);
+    return absl::OkStatus();
+  }
+  if (flags.format == OutputFormat::kCsv) {
+    PrintResultsFullCsv(*job, *context->out);
     return absl::OkStatus();
   }
   std::vector<ResultsRow> rows;
   for (const v1::ScenarioStatus& status : job->scenarios()) {
     rows.push_back(ResultsRowFromScenarioStatus(status));
   }
-  if (flags.format == OutputFormat::kCsv) {
-    PrintResultsCsv(rows, *context->out);
-    return absl::OkStatus();
-  }
   std::ostream& out = *context->out;
   out << "job " << job->job_id() << " (" << job->spec().name()
       << "): " << JobStateName(job->state()) << "\n\n";
   PrintResultsTable(rows, out);
   if (job->validity_size() > 0) out << "\n";
-  PrintValidity(*job, out);
+  for (const v1::Validity& validity : job->validity()) PrintVerdict(validity, out);
   return absl::OkStatus();
 }
 
@@ -83,7 +72,8 @@ void AddResultsCommand(CLI::App* app, KvctlContext* context) {
   CLI::App* command = app->add_subcommand(
       "results", "Show a job's results: the tier comparison table (as kvctl run), JSON or CSV");
   auto flags = std::make_shared<ResultsFlags>();
-  command->add_option("job", flags->job_id, "Job id")->required();
+  command->add_option("job", flags->job_id, "Job id at the controller, or a kvctl run --out folder")
+      ->required();
   AddOutputOption(command, &flags->format,
                   {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv});
   AddConnectionFlags(command, &flags->connection);

@@ -24,6 +24,21 @@ for scenario in 00-gpu-c2 01-cpu-ram-c2 02-nvme-c2 03-gpu-c8 04-cpu-ram-c8 05-nv
   [ -s "$job_dir/$scenario/logs/replica-0.log" ] || fail "no replica log for $scenario"
 done
 expect_contains "$(cat "$job_dir/01-cpu-ram-c2/result.json")" '"tier": "CPU_RAM"'
+# The verdict and the comparison follow the table; the folder reads back as a job.
+expect_contains "$out" "comparison c2:"
+expect_contains "$out" "TTFT p95 (ms)"
+[ -s "$job_dir/job.json" ] || fail "no job.json"
+again="$("$kvctl" results "$WORK/results")"
+for tier in GPU CPU_RAM NVME; do
+  row="$(echo "$out" | grep -E "^ *8 +$tier +16/16 ")"
+  expect_contains "$again" "$row"
+done
+compare="$("$kvctl" compare "$job_dir")"
+expect_contains "$compare" "concurrency 8"
+expect_contains "$compare" "VS_GPU"
+csv="$("$kvctl" results "$WORK/results" --output csv)"
+[ "$(echo "$csv" | wc -l)" -eq 7 ] || fail "csv is not a header and 6 rows: $csv"
+expect_contains "$(echo "$csv" | head -1)" "latency.ttft_p95_s" 
 # The NVME tier's L2 pool is wiped after each scenario.
 [ -z "$(ls -A "$job_dir/nvme-cache" 2>/dev/null)" ] || fail "NVMe cache dir left behind"
 

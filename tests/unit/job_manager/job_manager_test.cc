@@ -145,6 +145,10 @@ TEST_CASE("a sweep is spread over agents by capability, one scenario per agent",
     CHECK(scenario.result().sessions().achieved() == 2);
   }
   CHECK(plain.LastAck() == 3);
+  // GetJob carries the comparison's verdict once the results are in.
+  REQUIRE(done.validity_size() == 1);
+  CHECK(done.validity(0).comparison_group() == "c2");
+  CHECK(done.validity(0).verdict() != v1::VERDICT_UNSPECIFIED);
 }
 
 TEST_CASE("a resent event is acknowledged again and applied once", "[job_manager]") {

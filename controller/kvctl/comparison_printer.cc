@@ -1,0 +1,107 @@
+#include "controller/kvctl/comparison_printer.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "controller/kvctl/table_printer.h"
+
+namespace kvbench::kvctl {
+namespace {
+
+constexpr char kNull[] = "-";
+
+std::string VerdictName(v1::Verdict verdict) {
+  return absl::AsciiStrToLower(v1::Verdict_Name(verdict).substr(sizeof("VERDICT_") - 1));
+}
+
+std::string Value(const results::ComparisonRow& row, const std::optional<double>& value) {
+  if (!value.has_value()) return kNull;
+  if (row.unit == "req/s") return absl::StrFormat("%.2f", *value);
+  if (row.unit == "tok/s" || row.unit == "users") return absl::StrFormat("%.0f", *value);
+  return absl::StrFormat("%.1f", *value);
+}
+
+std::string Delta(const results::ComparisonRow& row, const std::optional<double>& delta) {
+  if (!delta.has_value()) return kNull;
+  return row.delta_kind == results::DeltaKind::kPercentagePoints
+             ? absl::StrFormat("%+.1f pp", *delta)
+             : absl::StrFormat("%+.1f%%", *delta);
+}
+
+}  // namespace
+
+void PrintVerdict(const v1::Validity& validity, std::ostream& out) {
+  out << "comparison " << validity.comparison_group() << ": " << VerdictName(validity.verdict())
+      << "\n";
+  for (const v1::ValidityReason& reason : validity.reasons()) {
+    out << "  " << reason.code() << ": " << reason.message() << "\n";
+  }
+}
+
+void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::ostream& out) {
+  for (const results::ComparisonGroup& group : groups) {
+    out << "\nconcurrency " << group.concurrency << "\n";
+    if (group.validity.has_value()) PrintVerdict(*group.validity, out);
+    std::vector<std::string> headers = {"METRIC"};
+    for (size_t i = 0; i < group.columns.size(); ++i) {
+      headers.push_back(v1::Tier_Name(group.columns[i].tier));
+      if (group.baseline >= 0 && static_cast<int>(i) != group.baseline) headers.push_back("VS_GPU");
+    }
+    TablePrinter table(headers);
+    for (const results::ComparisonRow& row : group.rows) {
+      std::vector<std::string> cells = {absl::StrCat(row.metric, " (", row.unit, ")")};
+      for (size_t i = 0; i < group.columns.size(); ++i) {
+        cells.push_back(Value(row, row.values[i]));
+        if (group.baseline >= 0 && static_cast<int>(i) != group.baseline) {
+          cells.push_back(Delta(row, row.deltas[i]));
+        }
+      }
+      table.AddRow(cells);
+    }
+    table.Print(out);
+  }
+}
+
+nlohmann::ordered_json ComparisonJson(const std::vector<results::ComparisonGroup>& groups) {
+  auto number = [](const std::optional<double>& value) {
+    return value.has_value() ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+  };
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  for (const results::ComparisonGroup& group : groups) {
+    nlohmann::ordered_json item;
+    item["comparison_group"] = group.comparison_group;
+    item["concurrency"] = group.concurrency;
+    item["verdict"] = group.validity.has_value() ? VerdictName(group.validity->verdict()) : "";
+    item["reasons"] = nlohmann::ordered_json::array();
+    if (group.validity.has_value()) {
+      for (const v1::ValidityReason& reason : group.validity->reasons()) {
+        item["reasons"].push_back({{"code", reason.code()}, {"message", reason.message()}});
+      }
+    }
+    item["tiers"] = nlohmann::ordered_json::array();
+    for (const results::ComparisonColumn& column : group.columns) {
+      item["tiers"].push_back({{"tier", v1::Tier_Name(column.tier)},
+                               {"scenario_id", column.scenario_id},
+                               {"succeeded", column.succeeded}});
+    }
+    item["baseline"] = group.baseline >= 0 ? nlohmann::ordered_json("GPU") : nullptr;
+    item["metrics"] = nlohmann::ordered_json::array();
+    for (const results::ComparisonRow& row : group.rows) {
+      nlohmann::ordered_json metric;
+      metric["metric"] = row.metric;
+      metric["unit"] = row.unit;
+      metric["delta_unit"] = row.delta_kind == results::DeltaKind::kPercentagePoints ? "pp" : "%";
+      metric["higher_is_better"] = row.higher_is_better;
+      for (size_t i = 0; i < group.columns.size(); ++i) {
+        const std::string tier = v1::Tier_Name(group.columns[i].tier);
+        metric["values"][tier] = number(row.values[i]);
+        if (static_cast<int>(i) != group.baseline) metric["deltas"][tier] = number(row.deltas[i]);
+      }
+      item["metrics"].push_back(std::move(metric));
+    }
+    json.push_back(std::move(item));
+  }
+  return json;
+}
+
+}  // namespace kvbench::kvctl

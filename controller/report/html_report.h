@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kvbench/v1/controller_service.pb.h"
+#include "kvbench/v1/result.pb.h"
+
+namespace kvbench::report {
+
+// The job as one self-contained HTML file (inline SVG and CSS; no script, no network): its
+// parameters and validity verdicts; TTFT vs concurrency per tier; TTFT per round per tier;
+// hit rates and cache usage over time per tier (the result's series); throughput per tier;
+// session counts; LMCache and disk figures of the offload tiers. Pure: same input, same bytes.
+std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>& validity);
+
+}  // namespace kvbench::report

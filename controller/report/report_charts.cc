@@ -1,0 +1,179 @@
+#include "controller/report/report_charts.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "controller/report/text_format.h"
+#include "controller/report/tier_style.h"
+
+namespace kvbench::report {
+namespace {
+
+constexpr double kMsPerS = 1000;
+constexpr double kPercent = 100;
+
+std::optional<double> Ms(bool has, double seconds) {
+  if (!has) return std::nullopt;
+  return seconds * kMsPerS;
+}
+
+std::string Hover(const std::string& series, const std::string& where, double value,
+                  const std::string& unit) {
+  return absl::StrCat(series, ", ", where, ": ", FormatNumber(value), " ", unit);
+}
+
+ChartSeries TtftSeries(const ReportRuns& runs, v1::Tier tier, bool p95) {
+  const TierStyle style = StyleOfTier(tier);
+  ChartSeries series{absl::StrCat(style.name, p95 ? " p95" : " p50"), style.color,
+                     p95 ? LineStyle::kDashed : LineStyle::kSolid, {}};
+  for (int concurrency : runs.concurrencies()) {
+    const v1::ScenarioResult* result = runs.Find(tier, concurrency);
+    if (result == nullptr) continue;
+    const v1::LatencyMetrics& latency = result->latency();
+    ChartPoint point{static_cast<double>(concurrency),
+                     p95 ? Ms(latency.has_ttft_p95_s(), latency.ttft_p95_s())
+                         : Ms(latency.has_ttft_p50_s(), latency.ttft_p50_s()),
+                     ""};
+    if (point.y) {
+      point.hover = Hover(series.name, absl::StrCat("concurrency ", concurrency), *point.y, "ms");
+    }
+    series.points.push_back(std::move(point));
+  }
+  return series;
+}
+
+// The series `name` of one result as points in %, or none.
+ChartSeries TimeSeriesOf(const v1::ScenarioResult* result, const std::string& name,
+                         const std::string& label, const std::string& color, LineStyle style) {
+  ChartSeries series{label, color, style, {}};
+  if (result == nullptr) return series;
+  for (const v1::TimeSeries& sampled : result->series()) {
+    if (sampled.name() != name) continue;
+    const int size = std::min(sampled.t_s_size(), sampled.value_size());
+    for (int i = 0; i < size; ++i) {
+      const double percent = sampled.value(i) * kPercent;
+      series.points.push_back({sampled.t_s(i), percent,
+                               Hover(label, absl::StrCat("t = ", FormatNumber(sampled.t_s(i)),
+                                                         " s"), percent, "%")});
+    }
+  }
+  return series;
+}
+
+LineChartSpec OverTime(const std::string& title, const std::string& y_label) {
+  LineChartSpec spec;
+  spec.title = title;
+  spec.x_label = "time since replay start (s)";
+  spec.y_label = y_label;
+  spec.y_max = kPercent;
+  return spec;
+}
+
+BarChartSpec Throughput(const ReportRuns& runs, const std::string& title,
+                        const std::string& y_label, const std::string& unit,
+                        const std::function<std::optional<double>(const v1::LatencyMetrics&)>& of) {
+  BarChartSpec spec{title, "concurrency (virtual users)", y_label, unit, {}, {}};
+  for (int concurrency : runs.concurrencies()) {
+    spec.categories.push_back(absl::StrCat("concurrency ", concurrency));
+  }
+  for (v1::Tier tier : runs.tiers()) {
+    const TierStyle style = StyleOfTier(tier);
+    BarSeries series{style.name, style.color, {}};
+    for (int concurrency : runs.concurrencies()) {
+      const v1::ScenarioResult* result = runs.Find(tier, concurrency);
+      series.values.push_back(result == nullptr ? std::nullopt : of(result->latency()));
+    }
+    spec.series.push_back(std::move(series));
+  }
+  return spec;
+}
+
+}  // namespace
+
+LineChartSpec TtftByConcurrencyChart(const ReportRuns& runs) {
+  LineChartSpec spec;
+  spec.title = "TTFT p50 and p95 by concurrency";
+  spec.x_label = "concurrency (virtual users)";
+  spec.y_label = "TTFT (ms)";
+  for (int concurrency : runs.concurrencies()) spec.x_ticks.push_back(concurrency);
+  for (v1::Tier tier : runs.tiers()) {
+    spec.series.push_back(TtftSeries(runs, tier, /*p95=*/false));
+    spec.series.push_back(TtftSeries(runs, tier, /*p95=*/true));
+  }
+  return spec;
+}
+
+LineChartSpec TtftByRoundChart(const ReportRuns& runs, int concurrency) {
+  LineChartSpec spec;
+  spec.title = absl::StrCat("TTFT p50 per round, concurrency ", concurrency);
+  spec.x_label = "round (request index within a session)";
+  spec.y_label = "TTFT p50 (ms)";
+  for (v1::Tier tier : runs.tiers()) {
+    const TierStyle style = StyleOfTier(tier);
+    ChartSeries series{style.name, style.color, LineStyle::kSolid, {}};
+    if (const v1::ScenarioResult* result = runs.Find(tier, concurrency)) {
+      for (const v1::RoundLatency& round : result->latency().ttft_by_round()) {
+        ChartPoint point{static_cast<double>(round.round()),
+                         Ms(round.has_ttft_p50_s(), round.ttft_p50_s()), ""};
+        if (point.y) {
+          point.hover = Hover(style.name, absl::StrCat("round ", round.round(), " (",
+                                                       round.count(), " requests)"),
+                              *point.y, "ms");
+          spec.x_ticks.push_back(round.round());
+        }
+        series.points.push_back(std::move(point));
+      }
+    }
+    spec.series.push_back(std::move(series));
+  }
+  std::sort(spec.x_ticks.begin(), spec.x_ticks.end());
+  spec.x_ticks.erase(std::unique(spec.x_ticks.begin(), spec.x_ticks.end()), spec.x_ticks.end());
+  return spec;
+}
+
+LineChartSpec HitRateChart(const ReportRuns& runs, int concurrency) {
+  LineChartSpec spec = OverTime(
+      absl::StrCat("Prefix-cache hit rate over time, concurrency ", concurrency), "hit rate (%)");
+  for (v1::Tier tier : runs.tiers()) {
+    const TierStyle style = StyleOfTier(tier);
+    const v1::ScenarioResult* result = runs.Find(tier, concurrency);
+    spec.series.push_back(TimeSeriesOf(result, kLocalHitRateSeries, style.name + " local",
+                                       style.color, LineStyle::kSolid));
+    spec.series.push_back(TimeSeriesOf(result, kExternalHitRateSeries, style.name + " external",
+                                       style.color, LineStyle::kDashed));
+  }
+  return spec;
+}
+
+LineChartSpec KvCacheUsageChart(const ReportRuns& runs, int concurrency) {
+  LineChartSpec spec = OverTime(
+      absl::StrCat("vLLM KV cache usage over time, concurrency ", concurrency),
+      "KV cache usage (%)");
+  for (v1::Tier tier : runs.tiers()) {
+    const TierStyle style = StyleOfTier(tier);
+    spec.series.push_back(TimeSeriesOf(runs.Find(tier, concurrency), kKvCacheUsageSeries,
+                                       style.name, style.color, LineStyle::kSolid));
+  }
+  return spec;
+}
+
+BarChartSpec RequestsPerSecondChart(const ReportRuns& runs) {
+  return Throughput(runs, "Throughput: requests per second", "throughput (req/s)", "req/s",
+                    [](const v1::LatencyMetrics& latency) -> std::optional<double> {
+                      if (!latency.has_requests_per_s()) return std::nullopt;
+                      return latency.requests_per_s();
+                    });
+}
+
+BarChartSpec OutputTokensPerSecondChart(const ReportRuns& runs) {
+  return Throughput(runs, "Throughput: output tokens per second", "output throughput (tok/s)",
+                    "tok/s", [](const v1::LatencyMetrics& latency) -> std::optional<double> {
+                      if (!latency.has_output_tokens_per_s()) return std::nullopt;
+                      return latency.output_tokens_per_s();
+                    });
+}
+
+}  // namespace kvbench::report

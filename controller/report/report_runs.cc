@@ -1,0 +1,46 @@
+#include "controller/report/report_runs.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace kvbench::report {
+namespace {
+
+template <typename T>
+void SortUnique(std::vector<T>* values) {
+  std::sort(values->begin(), values->end());
+  values->erase(std::unique(values->begin(), values->end()), values->end());
+}
+
+}  // namespace
+
+ReportRuns::ReportRuns(const v1::Job& job) {
+  for (int concurrency : job.spec().concurrency()) concurrencies_.push_back(concurrency);
+  for (int tier : job.spec().tiers()) tiers_.push_back(static_cast<v1::Tier>(tier));
+  for (const v1::ScenarioStatus& status : job.scenarios()) {
+    if (!status.has_result()) continue;
+    ReportRun run;
+    run.tier = status.scenario().tier() != v1::TIER_UNSPECIFIED ? status.scenario().tier()
+                                                                 : status.result().tier();
+    run.concurrency = status.scenario().concurrency() != 0 ? status.scenario().concurrency()
+                                                           : status.result().concurrency();
+    run.result = &status.result();
+    runs_.push_back(run);
+    concurrencies_.push_back(run.concurrency);
+    tiers_.push_back(run.tier);
+  }
+  std::stable_sort(runs_.begin(), runs_.end(), [](const ReportRun& a, const ReportRun& b) {
+    return std::tie(a.concurrency, a.tier) < std::tie(b.concurrency, b.tier);
+  });
+  SortUnique(&concurrencies_);
+  SortUnique(&tiers_);
+}
+
+const v1::ScenarioResult* ReportRuns::Find(v1::Tier tier, int concurrency) const {
+  for (const ReportRun& run : runs_) {
+    if (run.tier == tier && run.concurrency == concurrency) return run.result;
+  }
+  return nullptr;
+}
+
+}  // namespace kvbench::report

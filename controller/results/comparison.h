@@ -1,0 +1,49 @@
+#pragma once
+
+// The tier comparison (issue #8): per comparison group (one concurrency), the tiers side by side
+// with the GPU tier as the baseline and each offload tier's delta against it. Pure.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "controller/results/scenario_run.h"
+#include "kvbench/v1/result.pb.h"
+
+namespace kvbench::results {
+
+// How a delta against the baseline is expressed: relative change in % for amounts (times,
+// rates, counts), difference in percentage points for metrics that are themselves percentages.
+enum class DeltaKind { kRelativePct, kPercentagePoints };
+
+struct ComparisonRow {
+  std::string metric;  // "TTFT p95"
+  std::string unit;    // "ms", "%", "req/s", "tok/s", "users"
+  DeltaKind delta_kind = DeltaKind::kRelativePct;
+  bool higher_is_better = false;
+  std::vector<std::optional<double>> values;  // one per column, in the row's unit; null = none
+  std::vector<std::optional<double>> deltas;  // vs the baseline; null for it and where unknown
+};
+
+struct ComparisonColumn {
+  v1::Tier tier = v1::TIER_UNSPECIFIED;
+  std::string scenario_id;
+  bool succeeded = false;  // false: its values are all null
+};
+
+struct ComparisonGroup {
+  std::string comparison_group;
+  int32_t concurrency = 0;
+  std::vector<ComparisonColumn> columns;  // GPU first, then CPU_RAM, NVME
+  int baseline = -1;                      // index of the GPU column; -1 when there is none
+  std::vector<ComparisonRow> rows;
+  std::optional<v1::Validity> validity;  // the group's verdict, when one was given
+};
+
+// Groups by comparison_group (ordered by concurrency) and fills every metric row: TTFT
+// mean/p50/p95/p99, TPOT, requests/s, input and output tokens/s, TTFT degradation (median, p95),
+// local and external prefix-cache hit rate, KV cache usage, LMCache hit rate, achieved sessions.
+std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& runs,
+                                             const std::vector<v1::Validity>& validity);
+
+}  // namespace kvbench::results

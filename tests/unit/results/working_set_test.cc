@@ -1,0 +1,76 @@
+#include "agent/results/working_set.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/unit/results/replay_fixture.h"
+
+namespace kvbench::results {
+namespace {
+
+using testing::Failed;
+using testing::Ok;
+
+// A successful round sent at `sent` and ending at `end`.
+runner::RequestRecord Round(const std::string& user, int round, double sent, double end, int prompt,
+                            int output) {
+  return Ok(user, round, sent, sent, sent, end, prompt, output);
+}
+
+TEST_CASE("Working set peak over a table of replays", "[results][working_set]") {
+  struct Row {
+    const char* name;
+    std::vector<runner::RequestRecord> records;
+    int64_t peak;
+  };
+  const Row rows[] = {
+      {"empty", {}, 0},
+      // One user: its context grows round by round; the peak is its last round.
+      {"one user",
+       {Round("a", 1, 0, 1, 100, 10), Round("a", 2, 1, 2, 210, 10), Round("a", 3, 2, 3, 320, 5)},
+       325},
+      // Records in any order give the same answer.
+      {"one user, records out of order",
+       {Round("a", 3, 2, 3, 320, 5), Round("a", 1, 0, 1, 100, 10), Round("a", 2, 1, 2, 210, 10)},
+       325},
+      // Two users live together: a's round 2 (220) and b's round 2 (330) overlap on [3, 4).
+      {"overlapping users",
+       {Round("a", 1, 0, 2, 100, 10), Round("a", 2, 2, 4, 200, 20), Round("b", 1, 0.5, 3, 300, 10),
+        Round("b", 2, 3, 5, 320, 10)},
+       550},
+      // a ends at 2 before b starts at 3: never live together.
+      {"users ending before others start",
+       {Round("a", 1, 0, 1, 100, 10), Round("a", 2, 1, 2, 200, 10), Round("b", 1, 3, 4, 500, 10)},
+       510},
+      // a ends at the instant b starts (its slot handed on): not counted together.
+      {"slot handed on at one instant",
+       {Round("a", 1, 0, 2, 100, 10), Round("b", 1, 2, 3, 150, 10)},
+       160},
+      // a stays live between rounds (its prefix stays cached) while b comes and goes.
+      {"user live between rounds",
+       {Round("a", 1, 0, 1, 100, 10), Round("a", 2, 5, 6, 200, 10), Round("b", 1, 2, 3, 400, 10)},
+       520},
+      // c (400) ends at 3, before a (300 from 4) and b (250 from 3.5) meet: 550, not 950.
+      {"users ending lower the sum",
+       {Round("c", 1, 0, 3, 400, 0), Round("a", 1, 1, 4, 100, 0), Round("a", 2, 4, 8, 300, 0),
+        Round("b", 1, 3.5, 9, 250, 0)},
+       550},
+  };
+  for (const Row& row : rows) {
+    INFO(row.name);
+    CHECK(PeakWorkingSetTokens(row.records) == row.peak);
+  }
+}
+
+TEST_CASE("Working set skips records without token counts and keeps failures that have them",
+          "[results][working_set]") {
+  runner::RequestRecord no_tokens = Failed("x", 1, 0, 0, 5, 0);
+  CHECK(PeakWorkingSetTokens({no_tokens}) == 0);
+  // The failed round 2 was sent with its prompt: it holds KV until it ends.
+  CHECK(PeakWorkingSetTokens(
+            {Round("a", 1, 0, 1, 100, 10), Failed("a", 2, 1, 1, 3, 300), no_tokens}) == 300);
+}
+
+}  // namespace
+}  // namespace kvbench::results
