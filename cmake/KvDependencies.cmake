@@ -12,3 +12,11 @@ find_package(OpenSSL 3 REQUIRED)               # libcrypto: SHA-256 of bearer to
 find_package(cppzmq CONFIG REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(Catch2 2 CONFIG REQUIRED)
+# Page codecs of the native Parquet reader (common/parquet). zlib: CMake's own FindZLIB module
+# (GZIP pages and the page CRC32). snappy and zstd: pkg-config, whose .pc files both Debian
+# packages ship and whose names are stable across versions (zstd's CMake config changed its
+# target names between releases; snappy's works too, but one mechanism for both is simpler).
+find_package(ZLIB REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(KV_SNAPPY REQUIRED IMPORTED_TARGET snappy)
+pkg_check_modules(KV_ZSTD REQUIRED IMPORTED_TARGET libzstd)

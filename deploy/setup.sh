@@ -11,6 +11,9 @@ PACKAGES=(
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
   libabsl-dev libboost-dev nlohmann-json3-dev prometheus-cpp-dev libcurl4-openssl-dev
   catch2 libsqlite3-dev cppzmq-dev libzmq3-dev libcli11-dev
+  # page codecs of the native Parquet reader (common/parquet): SNAPPY and ZSTD (zlib comes with
+  # the libraries above)
+  libsnappy-dev libzstd-dev zlib1g-dev
   # libcrypto for bearer-token digests
   libssl-dev
   # the test CA and certificates of the secure controller/agent pair (deploy/examples)

@@ -15,6 +15,7 @@ void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddAgentsCommand(app, context);
   AddCompareCommand(app, context);
   AddReportCommand(app, context);
+  AddDatasetCommand(app, context);
 }
 
 }  // namespace kvbench::kvctl

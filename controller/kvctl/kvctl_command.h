@@ -44,6 +44,8 @@ void AddCancelCommand(CLI::App* app, KvctlContext* context);
 void AddAgentsCommand(CLI::App* app, KvctlContext* context);
 void AddCompareCommand(CLI::App* app, KvctlContext* context);
 void AddReportCommand(CLI::App* app, KvctlContext* context);
+// Local: the dataset registry and cache (agent/datasets/registry).
+void AddDatasetCommand(CLI::App* app, KvctlContext* context);
 
 // Builds the whole kvctl command tree; tests drive it with their own streams.
 void AddAllCommands(CLI::App* app, KvctlContext* context);

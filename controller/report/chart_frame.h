@@ -26,7 +26,6 @@ class ChartFrame {
   // Pixel position of a data value inside the plot area.
   double X(double value) const;
   double Y(double value) const;
-  double plot_width() const { return kPlotRight - kPlotLeft; }
   double plot_bottom() const { return kPlotBottom; }
 
   // <svg ...> and the title; `points` is the number of marks the chart draws.

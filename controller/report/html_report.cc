@@ -24,6 +24,7 @@ th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-al
 thead th { background: #f2f2f2; }
 table.params th { background: #f7f7f7; font-weight: 600; }
 .wide { overflow-x: auto; }
+table.offload td, table.sessions td { white-space: nowrap; }
 .tier-swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
 .banner { padding: 14px 18px; margin: 16px 0; font-size: 20px; font-weight: 700;
           border: 4px solid; }

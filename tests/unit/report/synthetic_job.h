@@ -1,8 +1,10 @@
 #pragma once
 
 // A finished job for the report tests: GPU, CPU_RAM and NVME at concurrency 2 and 8, every
-// result with latency (and three rounds), sessions, engine metrics, the three series, and LMCache
+// result with latency (and three rounds), sessions, the three series, and LMCache
 // (CPU_RAM, NVME) and disk (NVME) figures; labels and a name that need HTML escaping.
+
+#include <vector>
 
 #include "kvbench/v1/controller_service.pb.h"
 

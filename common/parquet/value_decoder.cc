@@ -1,0 +1,139 @@
+#include "common/parquet/value_decoder.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "common/parquet/metadata.h"
+#include "common/parquet/rle_bit_packed_decoder.h"
+#include "common/parquet/schema.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::parquet {
+namespace {
+
+absl::Status Corrupt(const SchemaNode& leaf, absl::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("corrupt values in column ", leaf.path, ": ", what));
+}
+
+template <typename T>
+T Load(const char* bytes) {
+  T value;
+  std::memcpy(&value, bytes, sizeof(T));
+  return value;
+}
+
+Json Int96ToNanos(const char* bytes) {
+  constexpr int64_t kUnixEpochJulianDay = 2440588;
+  constexpr int64_t kNanosPerDay = int64_t{86400} * 1000000000;
+  const int64_t nanos_of_day = Load<int64_t>(bytes);
+  const int64_t day = static_cast<int64_t>(Load<uint32_t>(bytes + 8)) - kUnixEpochJulianDay;
+  int64_t nanos = 0;
+  if (__builtin_mul_overflow(day, kNanosPerDay, &nanos) ||
+      __builtin_add_overflow(nanos, nanos_of_day, &nanos)) {
+    return nullptr;
+  }
+  return nanos;
+}
+
+// Fixed-width PLAIN values: `width` bytes each.
+absl::Status DecodeFixed(const SchemaNode& leaf, absl::string_view data, size_t count,
+                         std::vector<Json>* out) {
+  size_t width = 0;
+  switch (leaf.physical_type) {
+    case kInt32: case kFloat: width = 4; break;
+    case kInt64: case kDouble: width = 8; break;
+    case kInt96: width = 12; break;
+    default: width = static_cast<size_t>(leaf.type_length); break;
+  }
+  if (width != 0 && count > data.size() / width) return Corrupt(leaf, "fewer bytes than values");
+  if (width == 0 && count > (size_t{1} << 26)) return Corrupt(leaf, "too many empty values");
+  out->reserve(out->size() + count);
+  for (size_t i = 0; i < count; ++i) {
+    const char* p = data.data() + i * width;
+    switch (leaf.physical_type) {
+      case kInt32: out->emplace_back(Load<int32_t>(p)); break;
+      case kInt64: out->emplace_back(Load<int64_t>(p)); break;
+      case kFloat: out->emplace_back(Load<float>(p)); break;
+      case kDouble: out->emplace_back(Load<double>(p)); break;
+      case kInt96: out->push_back(Int96ToNanos(p)); break;
+      default: out->emplace_back(std::string(p, width)); break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DecodePlain(const SchemaNode& leaf, absl::string_view data, size_t count,
+                         std::vector<Json>* out) {
+  if (leaf.physical_type == kBoolean) {
+    if (count > data.size() * 8) return Corrupt(leaf, "fewer bits than booleans");
+    for (size_t i = 0; i < count; ++i) {
+      out->emplace_back(((static_cast<uint8_t>(data[i / 8]) >> (i % 8)) & 1) != 0);
+    }
+    return absl::OkStatus();
+  }
+  if (leaf.physical_type != kByteArray) return DecodeFixed(leaf, data, count, out);
+  size_t position = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (data.size() - position < 4) return Corrupt(leaf, "byte array length past the end");
+    const uint32_t length = Load<uint32_t>(data.data() + position);
+    position += 4;
+    if (length > data.size() - position) return Corrupt(leaf, "byte array past the end");
+    out->emplace_back(std::string(data.data() + position, length));
+    position += length;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DecodeRleBooleans(const SchemaNode& leaf, absl::string_view data, size_t count,
+                               std::vector<Json>* out) {
+  if (leaf.physical_type != kBoolean) return Corrupt(leaf, "RLE values of a non-boolean column");
+  if (data.size() < 4) return Corrupt(leaf, "RLE length past the end");
+  const uint32_t length = Load<uint32_t>(data.data());
+  if (length > data.size() - 4) return Corrupt(leaf, "RLE data past the end");
+  std::vector<uint32_t> bits;
+  RleBitPackedDecoder decoder(data.substr(4, length), 1);
+  KV_RETURN_IF_ERROR(decoder.Decode(count, &bits));
+  for (uint32_t bit : bits) out->emplace_back(bit != 0);
+  return absl::OkStatus();
+}
+
+absl::Status DecodeDictionaryIndices(const SchemaNode& leaf, absl::string_view data, size_t count,
+                                     const std::vector<Json>* dictionary, std::vector<Json>* out) {
+  if (dictionary == nullptr) return Corrupt(leaf, "dictionary-encoded page without a dictionary");
+  if (count == 0) return absl::OkStatus();
+  if (data.empty()) return Corrupt(leaf, "no bit width for dictionary indices");
+  const int bit_width = static_cast<uint8_t>(data[0]);
+  if (bit_width > 32) return Corrupt(leaf, "dictionary index bit width over 32");
+  std::vector<uint32_t> indices;
+  RleBitPackedDecoder decoder(data.substr(1), bit_width);
+  KV_RETURN_IF_ERROR(decoder.Decode(count, &indices));
+  out->reserve(out->size() + count);
+  for (uint32_t index : indices) {
+    if (index >= dictionary->size()) return Corrupt(leaf, "dictionary index out of range");
+    out->push_back((*dictionary)[index]);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status DecodeValues(const SchemaNode& leaf, int32_t encoding, absl::string_view data,
+                          size_t count, const std::vector<Json>* dictionary,
+                          std::vector<Json>* out) {
+  switch (encoding) {
+    case kPlain:
+      return DecodePlain(leaf, data, count, out);
+    case kRle:
+      return DecodeRleBooleans(leaf, data, count, out);
+    case kPlainDictionary:
+    case kRleDictionary:
+      return DecodeDictionaryIndices(leaf, data, count, dictionary, out);
+    default:
+      return absl::UnimplementedError(absl::StrCat("encoding ", EncodingName(encoding),
+                                                   " (column ", leaf.path,
+                                                   ") is not supported"));
+  }
+}
+
+}  // namespace kvbench::parquet

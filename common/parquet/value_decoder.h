@@ -1,0 +1,31 @@
+#pragma once
+
+// Decoding of a page's (or dictionary page's) values into JSON values: PLAIN for every physical
+// type, RLE for BOOLEAN, and PLAIN_DICTIONARY / RLE_DICTIONARY indices into a dictionary.
+//
+// JSON mapping: BOOLEAN → bool; INT32/INT64 → integer; FLOAT/DOUBLE → number; BYTE_ARRAY and
+// FIXED_LEN_BYTE_ARRAY → string of the raw bytes (UTF8/STRING or not); INT96 → integer
+// nanoseconds since the Unix epoch (the Impala/Spark timestamp layout), null when it overflows.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
+
+namespace kvbench::parquet {
+
+struct SchemaNode;
+
+using Json = nlohmann::ordered_json;
+
+// Appends `count` values of `leaf`'s type encoded with `encoding` in `data`. `dictionary` is the
+// column chunk's dictionary (nullptr when none was read). Encodings other than the four above are
+// UNIMPLEMENTED with the encoding's name and the column path.
+absl::Status DecodeValues(const SchemaNode& leaf, int32_t encoding, absl::string_view data,
+                          size_t count, const std::vector<Json>* dictionary,
+                          std::vector<Json>* out);
+
+}  // namespace kvbench::parquet
