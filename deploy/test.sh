@@ -10,6 +10,7 @@ default_dir=build
 [ "${KV_SANITIZE:-0}" = 1 ] && default_dir=build-asan
 build_dir="${KV_BUILD_DIR:-$root/$default_dir}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/deploy/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 exec ctest --test-dir "$build_dir" --output-on-failure --no-tests=error \
   -j "${KV_TEST_JOBS:-$(nproc)}" --timeout 300 "$@"

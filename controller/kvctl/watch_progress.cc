@@ -1,6 +1,7 @@
 #include "controller/kvctl/watch_progress.h"
 
 #include "absl/strings/ascii.h"
+#include "controller/kvctl/comparison_printer.h"
 #include "controller/kvctl/results_table.h"
 
 namespace kvbench::kvctl {
@@ -45,6 +46,9 @@ void WatchProgress::End(const v1::Job& job) {
     rows.push_back(ResultsRowFromScenarioStatus(scenario));
   }
   PrintResultsTable(rows, *out_);
+  // The controller's verdicts on each comparison, as kvctl results shows them.
+  if (job.validity_size() > 0) *out_ << "\n";
+  for (const v1::Validity& validity : job.validity()) PrintVerdict(validity, *out_);
   out_->flush();
 }
 

@@ -42,6 +42,7 @@ out="$("$kvctl" submit "$KV_SOURCE/deploy/examples/demo-sim.json" --watch 2>"$WO
 job="$(echo "$out" | sed -n 's/^job \([^:]*\):.*/\1/p' | head -1)"
 [ -n "$job" ] || fail "no job id in: $out"
 expect_contains "$out" "replay"
+expect_contains "$out" "comparison c8: valid"
 expect_contains "$("$kvctl" status "$job")" "succeeded"
 expect_contains "$("$kvctl" jobs)" "$job"
 
