@@ -37,7 +37,15 @@ ExecutorScenarioRunner::ExecutorScenarioRunner(const v1::AgentConfig& config, Wo
       programs_(ProgramResolver::SelfBinDir()),
       datasets_(
           datasets::DatasetResolver::Roots(config.dataset_cache_dir(), config.dataset_mirror()),
-          /*allow_user_paths=*/false) {}
+          /*allow_user_paths=*/false),
+      provisioner_(config.dataset_cache_dir(), MirrorOf(config)) {}
+
+// Where registry datasets come from: the config's mirror, else $KV_DATASET_MIRROR, else upstream.
+std::string ExecutorScenarioRunner::MirrorOf(const v1::AgentConfig& config) {
+  if (!config.dataset_mirror().empty()) return config.dataset_mirror();
+  const char* env = std::getenv(datasets::kDatasetMirrorEnv);
+  return env == nullptr ? "" : env;
+}
 
 ExecutorScenarioRunner::~ExecutorScenarioRunner() { Shutdown(); }
 
@@ -50,6 +58,7 @@ ScenarioEnvironment ExecutorScenarioRunner::Environment(const v1::Scenario& scen
   env.profiles = profiles_;
   env.programs = &programs_;
   env.datasets = &datasets_;
+  env.dataset_provisioner = &provisioner_;
   env.scenario_dir = layout_.ScenarioDir(scenario.job_id(), scenario.scenario_id());
   env.run_dir = layout_.run_dir();
   env.nvme_cache_dir = nvme_cache_dir_;

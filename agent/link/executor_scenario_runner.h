@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "agent/datasets/dataset_resolver.h"
+#include "agent/datasets/registry/dataset_provisioner.h"
 #include "agent/link/scenario_runner.h"
 #include "agent/scenario/program_resolver.h"
 #include "agent/scenario/scenario_executor.h"
@@ -46,6 +47,7 @@ class ExecutorScenarioRunner : public ScenarioRunner {
   void Shutdown();
 
  private:
+  static std::string MirrorOf(const v1::AgentConfig& config);
   ExecutorScenarioRunner(const v1::AgentConfig& config, WorkDirLayout layout,
                          const tiers::ProfileSet* profiles, Clock* clock,
                          std::unique_ptr<CurlHttpClient> http);
@@ -64,6 +66,7 @@ class ExecutorScenarioRunner : public ScenarioRunner {
   PortAllocator ports_;
   ProgramResolver programs_;
   datasets::DatasetResolver datasets_;
+  datasets::DatasetProvisioner provisioner_;
 
   mutable std::mutex mu_;
   std::string running_;                   // guarded by mu_

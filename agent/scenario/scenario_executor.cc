@@ -136,6 +136,9 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
     plan.caddy_program = *caddy;
   }
   KV_ASSIGN_OR_RETURN(plan.runner_program, env_.programs->Resolve(kRunnerName));
+  if (env_.dataset_provisioner != nullptr) {
+    KV_RETURN_IF_ERROR(env_.dataset_provisioner->Provision(job_.dataset()));
+  }
   KV_ASSIGN_OR_RETURN(plan.dataset_path, env_.datasets->Resolve(job_.dataset()));
 
   tiers::ScenarioWiring& wiring = plan.wiring;

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "agent/datasets/dataset_resolver.h"
+#include "agent/datasets/registry/dataset_provisioner.h"
 #include "agent/sampler/sampler.h"
 #include "agent/sampler/telemetry_sampler.h"
 #include "agent/scenario/program_resolver.h"
@@ -41,6 +42,9 @@ struct ScenarioEnvironment {
   const tiers::ProfileSet* profiles = nullptr;
   const ProgramResolver* programs = nullptr;
   const datasets::DatasetResolver* datasets = nullptr;
+  // Pulls and verifies a registry dataset into the cache before it is resolved; null = none
+  // (kvctl run, which reads the user's files and mirrors in place).
+  const datasets::DatasetProvisioner* dataset_provisioner = nullptr;
   std::string scenario_dir;    // requests.jsonl, summary.json, result.json, Caddyfile, logs/
   std::string run_dir;         // pid files of the children
   std::string nvme_cache_dir;  // NVME scenarios: their L2 pool goes in a subfolder, wiped

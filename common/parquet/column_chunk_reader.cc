@@ -19,8 +19,8 @@ absl::StatusOr<ColumnData> ColumnChunkReader::Read(const SchemaNode& leaf,
     return absl::InvalidArgumentError(absl::StrCat("negative num_values in column ", leaf.path));
   }
   if (meta.num_values > kMaxValuesPerColumnChunk) {
-    return absl::ResourceExhaustedError(absl::StrCat("column ", leaf.path, " has ",
-                                                     meta.num_values, " values in one row group"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("column ", leaf.path, " has ", meta.num_values, " values in one row group"));
   }
   ColumnChunkReader reader(leaf, meta);
   KV_RETURN_IF_ERROR(reader.ReadPages(chunk));
@@ -83,8 +83,8 @@ absl::Status ColumnChunkReader::ReadDictionaryPage(const PageHeader& header,
                                                  leaf_.path, ") is not supported"));
   }
   if (dict.num_values < 0) return Corrupt("negative dictionary size");
-  KV_ASSIGN_OR_RETURN(std::string bytes, DecompressPage(meta_.codec, page,
-                                                        header.uncompressed_page_size, leaf_.path));
+  KV_ASSIGN_OR_RETURN(std::string bytes,
+                      DecompressPage(meta_.codec, page, header.uncompressed_page_size, leaf_.path));
   dictionary_.emplace();
   return DecodeValues(leaf_, kPlain, bytes, static_cast<size_t>(dict.num_values), nullptr,
                       &*dictionary_);
@@ -134,8 +134,8 @@ absl::Status ColumnChunkReader::ReadDataPageV1(const PageHeader& header, absl::s
       v1.num_values > meta_.num_values - static_cast<int64_t>(data_.definition_levels.size())) {
     return Corrupt("page value count past the column's");
   }
-  KV_ASSIGN_OR_RETURN(std::string bytes, DecompressPage(meta_.codec, page,
-                                                        header.uncompressed_page_size, leaf_.path));
+  KV_ASSIGN_OR_RETURN(std::string bytes,
+                      DecompressPage(meta_.codec, page, header.uncompressed_page_size, leaf_.path));
   absl::string_view data = bytes;
   const size_t count = static_cast<size_t>(v1.num_values);
   std::vector<int16_t> repetition, definition;
@@ -162,8 +162,8 @@ absl::Status ColumnChunkReader::ReadDataPageV2(const PageHeader& header, absl::s
   }
   const size_t count = static_cast<size_t>(v2.num_values);
   std::vector<int16_t> repetition, definition;
-  KV_RETURN_IF_ERROR(DecodeLevels(page.substr(0, rep_length), count,
-                                  leaf_.max_repetition_level, &repetition));
+  KV_RETURN_IF_ERROR(
+      DecodeLevels(page.substr(0, rep_length), count, leaf_.max_repetition_level, &repetition));
   KV_RETURN_IF_ERROR(DecodeLevels(page.substr(rep_length, def_length), count,
                                   leaf_.max_definition_level, &definition));
   const absl::string_view compressed = page.substr(rep_length + def_length);
@@ -172,14 +172,13 @@ absl::Status ColumnChunkReader::ReadDataPageV2(const PageHeader& header, absl::s
   if (v2.is_compressed) {
     KV_ASSIGN_OR_RETURN(bytes, DecompressPage(meta_.codec, compressed, values_size, leaf_.path));
   } else {
-    KV_ASSIGN_OR_RETURN(bytes,
-                        DecompressPage(kUncompressed, compressed, values_size, leaf_.path));
+    KV_ASSIGN_OR_RETURN(bytes, DecompressPage(kUncompressed, compressed, values_size, leaf_.path));
   }
   return AppendPage(v2.encoding, bytes, count, std::move(definition), std::move(repetition));
 }
 
-absl::Status ColumnChunkReader::AppendPage(int32_t encoding, absl::string_view values,
-                                           size_t count, std::vector<int16_t> definition,
+absl::Status ColumnChunkReader::AppendPage(int32_t encoding, absl::string_view values, size_t count,
+                                           std::vector<int16_t> definition,
                                            std::vector<int16_t> repetition) {
   size_t present = 0;
   for (int16_t level : definition) present += level == leaf_.max_definition_level ? 1 : 0;
@@ -187,6 +186,7 @@ absl::Status ColumnChunkReader::AppendPage(int32_t encoding, absl::string_view v
   absl::Status status = DecodeValues(leaf_, encoding, values, present,
                                      dictionary_.has_value() ? &*dictionary_ : nullptr, &decoded);
   if (!status.ok()) return status;
+  if (decoded.size() != present) return Corrupt("fewer values than defined levels");
   size_t next = 0;
   for (size_t i = 0; i < count; ++i) {
     if (definition[i] == leaf_.max_definition_level) {

@@ -21,18 +21,30 @@ enum PhysicalType : int32_t {
   kFixedLenByteArray = 7,
 };
 enum Repetition : int32_t { kRequired = 0, kOptional = 1, kRepeated = 2 };
-enum ConvertedType : int32_t { kConvertedUtf8 = 0, kConvertedMap = 1, kConvertedMapKeyValue = 2,
-                               kConvertedList = 3 };
+enum ConvertedType : int32_t {
+  kConvertedUtf8 = 0,
+  kConvertedMap = 1,
+  kConvertedMapKeyValue = 2,
+  kConvertedList = 3
+};
 // The field ids of the LogicalType union.
-enum LogicalTypeId : int32_t { kLogicalNone = 0, kLogicalString = 1, kLogicalMap = 2,
-                               kLogicalList = 3 };
+enum LogicalTypeId : int32_t {
+  kLogicalNone = 0,
+  kLogicalString = 1,
+  kLogicalMap = 2,
+  kLogicalList = 3
+};
 enum Codec : int32_t { kUncompressed = 0, kSnappy = 1, kGzip = 2, kZstd = 6 };
 enum Encoding : int32_t {
   kPlain = 0,
   kPlainDictionary = 2,
   kRle = 3,
   kBitPacked = 4,
+  kDeltaBinaryPacked = 5,
+  kDeltaLengthByteArray = 6,
+  kDeltaByteArray = 7,
   kRleDictionary = 8,
+  kByteStreamSplit = 9,
 };
 enum PageType : int32_t { kDataPage = 0, kIndexPage = 1, kDictionaryPage = 2, kDataPageV2 = 3 };
 

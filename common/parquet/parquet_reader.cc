@@ -35,7 +35,8 @@ absl::StatusOr<std::unique_ptr<ParquetReader>> ParquetReader::OpenSource(
   KV_ASSIGN_OR_RETURN(std::string head, source->Read(0, 4));
   KV_ASSIGN_OR_RETURN(std::string tail, source->Read(size - 8, 8));
   if (tail.compare(4, 4, kEncryptedMagic) == 0) {
-    return absl::UnimplementedError("encrypted Parquet file (encrypted footer, magic PARE) is not supported");
+    return absl::UnimplementedError(
+        "encrypted Parquet file (encrypted footer, magic PARE) is not supported");
   }
   if (tail.compare(4, 4, kMagic) != 0 || head != kMagic) {
     return absl::InvalidArgumentError("not a Parquet file: no PAR1 magic");
@@ -59,40 +60,49 @@ absl::StatusOr<std::unique_ptr<ParquetReader>> ParquetReader::OpenSource(
   return reader;
 }
 
-absl::Status ParquetReader::CheckSupported() const {
+absl::Status ParquetReader::CheckSupported() {
   if (metadata_.num_rows < 0) return absl::InvalidArgumentError("negative num_rows in the footer");
   const size_t leaves = schema_.leaves().size();
   for (const RowGroup& group : metadata_.row_groups) {
-    if (group.num_rows < 0) return absl::InvalidArgumentError("negative num_rows in a row group");
+    if (group.num_rows < 0 || group.num_rows > INT64_MAX - num_rows_) {
+      return absl::InvalidArgumentError("bad num_rows in a row group");
+    }
     if (group.columns.size() != leaves) {
       return absl::InvalidArgumentError(absl::StrCat("row group has ", group.columns.size(),
                                                      " column chunks for ", leaves, " columns"));
     }
-    for (size_t i = 0; i < leaves; ++i) {
-      const ColumnChunk& chunk = group.columns[i];
-      const SchemaNode& leaf = schema_.leaf(static_cast<int>(i));
-      if (chunk.encrypted) {
-        return absl::UnimplementedError(
-            absl::StrCat("encrypted column ", leaf.path, " is not supported"));
-      }
-      if (!chunk.file_path.empty()) {
-        return absl::UnimplementedError(absl::StrCat("column ", leaf.path, " stored in another file (",
-                                                     chunk.file_path, ") is not supported"));
-      }
-      if (!chunk.meta_data.has_value()) {
-        return absl::InvalidArgumentError(absl::StrCat("column ", leaf.path, " has no metadata"));
-      }
-      const ColumnMetaData& meta = *chunk.meta_data;
-      if (!IsSupportedCodec(meta.codec)) {
-        return absl::UnimplementedError(absl::StrCat("compression codec ", CodecName(meta.codec),
-                                                     " (column ", leaf.path, ") is not supported"));
-      }
-      if (meta.type != leaf.physical_type) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "column ", leaf.path, " is ", PhysicalTypeName(meta.type), " in its metadata but ",
-            PhysicalTypeName(leaf.physical_type), " in the schema"));
-      }
+    if (leaves == 0 && group.num_rows > 0) {
+      return absl::InvalidArgumentError("row group with rows but a schema without columns");
     }
+    for (size_t i = 0; i < leaves; ++i) {
+      KV_RETURN_IF_ERROR(CheckColumnChunk(group.columns[i], schema_.leaf(static_cast<int>(i))));
+    }
+    num_rows_ += group.num_rows;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParquetReader::CheckColumnChunk(const ColumnChunk& chunk, const SchemaNode& leaf) {
+  if (chunk.encrypted) {
+    return absl::UnimplementedError(
+        absl::StrCat("encrypted column ", leaf.path, " is not supported"));
+  }
+  if (!chunk.file_path.empty()) {
+    return absl::UnimplementedError(absl::StrCat("column ", leaf.path, " stored in another file (",
+                                                 chunk.file_path, ") is not supported"));
+  }
+  if (!chunk.meta_data.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat("column ", leaf.path, " has no metadata"));
+  }
+  const ColumnMetaData& meta = *chunk.meta_data;
+  if (!IsSupportedCodec(meta.codec)) {
+    return absl::UnimplementedError(absl::StrCat("compression codec ", CodecName(meta.codec),
+                                                 " (column ", leaf.path, ") is not supported"));
+  }
+  if (meta.type != leaf.physical_type) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "column ", leaf.path, " is ", PhysicalTypeName(meta.type), " in its metadata but ",
+        PhysicalTypeName(leaf.physical_type), " in the schema"));
   }
   return absl::OkStatus();
 }
@@ -118,11 +128,12 @@ absl::StatusOr<ColumnData> ParquetReader::ReadColumnChunk(const ColumnChunk& chu
 absl::Status ParquetReader::LoadRowGroup(int index) {
   const RowGroup& group = metadata_.row_groups[index];
   std::vector<ColumnData> columns;
-  for (size_t i = 0; i < group.columns.size(); ++i) {
-    KV_ASSIGN_OR_RETURN(ColumnData column,
-                        ReadColumnChunk(group.columns[i], static_cast<int>(i)));
+  // An empty row group's chunks may point nowhere (column_chunk_key_value_metadata.parquet).
+  for (size_t i = 0; group.num_rows > 0 && i < group.columns.size(); ++i) {
+    KV_ASSIGN_OR_RETURN(ColumnData column, ReadColumnChunk(group.columns[i], static_cast<int>(i)));
     columns.push_back(std::move(column));
   }
+  if (group.num_rows == 0) columns.resize(group.columns.size());
   KV_ASSIGN_OR_RETURN(RowAssembler assembler,
                       RowAssembler::Create(&schema_, std::move(columns), group.num_rows));
   row_group_.emplace(std::move(assembler));

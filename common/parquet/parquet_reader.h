@@ -13,9 +13,11 @@
 //   }
 //
 // Supported: data pages v1 and v2; PLAIN, RLE/bit-packed (levels, booleans), PLAIN_DICTIONARY,
-// RLE_DICTIONARY; UNCOMPRESSED, SNAPPY, GZIP, ZSTD; every physical type; page CRCs checked.
+// RLE_DICTIONARY, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
+// BYTE_STREAM_SPLIT; UNCOMPRESSED, SNAPPY, GZIP, ZSTD; every physical type; page CRCs checked.
 // Refused with UNIMPLEMENTED naming the feature (and column): encryption, other codecs (LZ4,
-// BROTLI, LZO), other encodings (DELTA_*, BYTE_STREAM_SPLIT), column chunks in other files.
+// LZ4_RAW, BROTLI, LZO), other encodings (BIT_PACKED levels, unknown ids), column chunks stored
+// in other files.
 // Corrupt input is INVALID_ARGUMENT (DATA_LOSS for a CRC mismatch), never a crash.
 
 #include <cstdint>
@@ -44,7 +46,9 @@ class ParquetReader {
       std::unique_ptr<ByteSource> source);
 
   const Schema& schema() const { return schema_; }
-  int64_t num_rows() const { return metadata_.num_rows; }
+  // The sum of the row groups' row counts (some writers leave the footer's num_rows 0:
+  // repeated_no_annotation.parquet).
+  int64_t num_rows() const { return num_rows_; }
   int num_row_groups() const { return static_cast<int>(metadata_.row_groups.size()); }
   const std::string& created_by() const { return metadata_.created_by; }
 
@@ -55,7 +59,8 @@ class ParquetReader {
   ParquetReader(std::unique_ptr<ByteSource> source, FileMetaData metadata, Schema schema)
       : source_(std::move(source)), metadata_(std::move(metadata)), schema_(std::move(schema)) {}
 
-  absl::Status CheckSupported() const;
+  absl::Status CheckSupported();  // also sums num_rows_
+  absl::Status CheckColumnChunk(const ColumnChunk& chunk, const SchemaNode& leaf);
   absl::Status LoadRowGroup(int index);
   absl::StatusOr<ColumnData> ReadColumnChunk(const ColumnChunk& chunk, int leaf);
 
@@ -63,6 +68,7 @@ class ParquetReader {
   std::unique_ptr<ByteSource> source_;
   FileMetaData metadata_;
   Schema schema_;
+  int64_t num_rows_ = 0;
   int next_row_group_ = 0;
   std::optional<RowAssembler> row_group_;
   int64_t next_row_ = 0;  // within row_group_

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "common/parquet/delta_binary_packed_decoder.h"
 #include "common/parquet/metadata.h"
 #include "common/parquet/rle_bit_packed_decoder.h"
 #include "common/parquet/schema.h"
@@ -14,6 +15,11 @@ namespace {
 absl::Status Corrupt(const SchemaNode& leaf, absl::string_view what) {
   return absl::InvalidArgumentError(
       absl::StrCat("corrupt values in column ", leaf.path, ": ", what));
+}
+
+absl::Status TooLarge(const SchemaNode& leaf) {
+  return absl::ResourceExhaustedError(absl::StrCat("a page of column ", leaf.path, " expands past ",
+                                                   kMaxExpandedPageBytes, " bytes"));
 }
 
 template <typename T>
@@ -31,7 +37,9 @@ Json Int96ToNanos(const char* bytes) {
   int64_t nanos = 0;
   if (__builtin_mul_overflow(day, kNanosPerDay, &nanos) ||
       __builtin_add_overflow(nanos, nanos_of_day, &nanos)) {
-    return nullptr;
+    // Out of the int64 nanosecond range (Spark writes such dates): the raw fields, not a guess.
+    return absl::StrCat("INT96(julian_day=", day + kUnixEpochJulianDay, ",nanos=", nanos_of_day,
+                        ")");
   }
   return nanos;
 }
@@ -41,10 +49,20 @@ absl::Status DecodeFixed(const SchemaNode& leaf, absl::string_view data, size_t 
                          std::vector<Json>* out) {
   size_t width = 0;
   switch (leaf.physical_type) {
-    case kInt32: case kFloat: width = 4; break;
-    case kInt64: case kDouble: width = 8; break;
-    case kInt96: width = 12; break;
-    default: width = static_cast<size_t>(leaf.type_length); break;
+    case kInt32:
+    case kFloat:
+      width = 4;
+      break;
+    case kInt64:
+    case kDouble:
+      width = 8;
+      break;
+    case kInt96:
+      width = 12;
+      break;
+    default:
+      width = static_cast<size_t>(leaf.type_length);
+      break;
   }
   if (width != 0 && count > data.size() / width) return Corrupt(leaf, "fewer bytes than values");
   if (width == 0 && count > (size_t{1} << 26)) return Corrupt(leaf, "too many empty values");
@@ -52,12 +70,24 @@ absl::Status DecodeFixed(const SchemaNode& leaf, absl::string_view data, size_t 
   for (size_t i = 0; i < count; ++i) {
     const char* p = data.data() + i * width;
     switch (leaf.physical_type) {
-      case kInt32: out->emplace_back(Load<int32_t>(p)); break;
-      case kInt64: out->emplace_back(Load<int64_t>(p)); break;
-      case kFloat: out->emplace_back(Load<float>(p)); break;
-      case kDouble: out->emplace_back(Load<double>(p)); break;
-      case kInt96: out->push_back(Int96ToNanos(p)); break;
-      default: out->emplace_back(std::string(p, width)); break;
+      case kInt32:
+        out->emplace_back(Load<int32_t>(p));
+        break;
+      case kInt64:
+        out->emplace_back(Load<int64_t>(p));
+        break;
+      case kFloat:
+        out->emplace_back(Load<float>(p));
+        break;
+      case kDouble:
+        out->emplace_back(Load<double>(p));
+        break;
+      case kInt96:
+        out->push_back(Int96ToNanos(p));
+        break;
+      default:
+        out->emplace_back(std::string(p, width));
+        break;
     }
   }
   return absl::OkStatus();
@@ -109,11 +139,118 @@ absl::Status DecodeDictionaryIndices(const SchemaNode& leaf, absl::string_view d
   RleBitPackedDecoder decoder(data.substr(1), bit_width);
   KV_RETURN_IF_ERROR(decoder.Decode(count, &indices));
   out->reserve(out->size() + count);
+  size_t bytes = 0;
   for (uint32_t index : indices) {
     if (index >= dictionary->size()) return Corrupt(leaf, "dictionary index out of range");
-    out->push_back((*dictionary)[index]);
+    const Json& value = (*dictionary)[index];
+    bytes += value.is_string() ? value.get_ref<const std::string&>().size() : 0;
+    if (bytes > kMaxExpandedPageBytes) return TooLarge(leaf);
+    out->push_back(value);
   }
   return absl::OkStatus();
+}
+
+absl::Status DecodeDeltaIntegers(const SchemaNode& leaf, absl::string_view data, size_t count,
+                                 std::vector<Json>* out) {
+  if (leaf.physical_type != kInt32 && leaf.physical_type != kInt64) {
+    return Corrupt(leaf, "DELTA_BINARY_PACKED values of a non-integer column");
+  }
+  std::vector<int64_t> values;
+  DeltaBinaryPackedDecoder decoder(data);
+  absl::Status status = decoder.Decode(count, &values);
+  if (!status.ok()) return Corrupt(leaf, status.message());
+  for (int64_t v : values) {
+    if (leaf.physical_type == kInt32) {
+      out->emplace_back(static_cast<int32_t>(static_cast<uint32_t>(v)));
+    } else {
+      out->emplace_back(v);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// `count` lengths (DELTA_BINARY_PACKED) then the bytes, concatenated; *consumed gets the size.
+absl::Status DecodeDeltaLengths(const SchemaNode& leaf, absl::string_view data, size_t count,
+                                std::vector<std::string>* out, size_t* consumed) {
+  std::vector<int64_t> lengths;
+  DeltaBinaryPackedDecoder decoder(data);
+  absl::Status status = decoder.Decode(count, &lengths);
+  if (!status.ok()) return Corrupt(leaf, status.message());
+  size_t position = decoder.consumed();
+  for (int64_t length : lengths) {
+    if (length < 0 || static_cast<uint64_t>(length) > data.size() - position) {
+      return Corrupt(leaf, "byte array length past the end");
+    }
+    out->emplace_back(data.substr(position, static_cast<size_t>(length)));
+    position += static_cast<size_t>(length);
+  }
+  *consumed = position;
+  return absl::OkStatus();
+}
+
+absl::Status DecodeDeltaLengthByteArray(const SchemaNode& leaf, absl::string_view data,
+                                        size_t count, std::vector<Json>* out) {
+  if (leaf.physical_type != kByteArray)
+    return Corrupt(leaf, "DELTA_LENGTH_BYTE_ARRAY of non-bytes");
+  std::vector<std::string> values;
+  size_t consumed = 0;
+  KV_RETURN_IF_ERROR(DecodeDeltaLengths(leaf, data, count, &values, &consumed));
+  for (std::string& v : values) out->emplace_back(std::move(v));
+  return absl::OkStatus();
+}
+
+// Prefix lengths (DELTA_BINARY_PACKED), then suffixes (DELTA_LENGTH_BYTE_ARRAY).
+absl::Status DecodeDeltaByteArray(const SchemaNode& leaf, absl::string_view data, size_t count,
+                                  std::vector<Json>* out) {
+  if (leaf.physical_type != kByteArray && leaf.physical_type != kFixedLenByteArray) {
+    return Corrupt(leaf, "DELTA_BYTE_ARRAY of non-bytes");
+  }
+  std::vector<int64_t> prefixes;
+  DeltaBinaryPackedDecoder decoder(data);
+  absl::Status status = decoder.Decode(count, &prefixes);
+  if (!status.ok()) return Corrupt(leaf, status.message());
+  std::vector<std::string> suffixes;
+  size_t consumed = 0;
+  KV_RETURN_IF_ERROR(
+      DecodeDeltaLengths(leaf, data.substr(decoder.consumed()), count, &suffixes, &consumed));
+  std::string previous;
+  size_t bytes = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (prefixes[i] < 0 || static_cast<uint64_t>(prefixes[i]) > previous.size()) {
+      return Corrupt(leaf, "prefix longer than the previous value");
+    }
+    bytes += static_cast<size_t>(prefixes[i]) + suffixes[i].size();
+    if (bytes > kMaxExpandedPageBytes) return TooLarge(leaf);
+    previous = previous.substr(0, static_cast<size_t>(prefixes[i])) + suffixes[i];
+    out->emplace_back(previous);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DecodeByteStreamSplit(const SchemaNode& leaf, absl::string_view data, size_t count,
+                                   std::vector<Json>* out) {
+  size_t width = 0;
+  switch (leaf.physical_type) {
+    case kInt32:
+    case kFloat:
+      width = 4;
+      break;
+    case kInt64:
+    case kDouble:
+      width = 8;
+      break;
+    case kFixedLenByteArray:
+      width = static_cast<size_t>(leaf.type_length);
+      break;
+    default:
+      return Corrupt(leaf, "BYTE_STREAM_SPLIT of an unsupported type");
+  }
+  if (width == 0 || count > data.size() / width) return Corrupt(leaf, "fewer bytes than values");
+  std::string joined(count * width, '\0');
+  for (size_t i = 0; i < count; ++i) {
+    for (size_t b = 0; b < width; ++b) joined[i * width + b] = data[b * count + i];
+  }
+  return DecodeFixed(leaf, joined, count, out);
 }
 
 }  // namespace
@@ -129,10 +266,17 @@ absl::Status DecodeValues(const SchemaNode& leaf, int32_t encoding, absl::string
     case kPlainDictionary:
     case kRleDictionary:
       return DecodeDictionaryIndices(leaf, data, count, dictionary, out);
+    case kDeltaBinaryPacked:
+      return DecodeDeltaIntegers(leaf, data, count, out);
+    case kDeltaLengthByteArray:
+      return DecodeDeltaLengthByteArray(leaf, data, count, out);
+    case kDeltaByteArray:
+      return DecodeDeltaByteArray(leaf, data, count, out);
+    case kByteStreamSplit:
+      return DecodeByteStreamSplit(leaf, data, count, out);
     default:
-      return absl::UnimplementedError(absl::StrCat("encoding ", EncodingName(encoding),
-                                                   " (column ", leaf.path,
-                                                   ") is not supported"));
+      return absl::UnimplementedError(absl::StrCat("encoding ", EncodingName(encoding), " (column ",
+                                                   leaf.path, ") is not supported"));
   }
 }
 

@@ -6,10 +6,9 @@
 
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -62,10 +61,11 @@ absl::Status List(const DatasetFlags& flags, KvctlContext* context) {
       const std::string check = file.sha256.empty() ? "etag+recorded sha256" : "sha256";
       table.AddRow({spec.code, file.name, SizeText(file.size), cached ? "yes" : "no",
                     verified ? "yes" : "no", check});
+      const nlohmann::json null;
       files.push_back({{"name", file.name},
                        {"url", file.url},
-                       {"size", file.size ? nlohmann::json(*file.size) : nlohmann::json()},
-                       {"sha256", file.sha256.empty() ? nlohmann::json() : nlohmann::json(file.sha256)},
+                       {"size", file.size ? nlohmann::json(*file.size) : null},
+                       {"sha256", file.sha256.empty() ? null : nlohmann::json(file.sha256)},
                        {"path", cache->PathOf(file)},
                        {"cached", cached},
                        {"verified", verified}});
@@ -85,21 +85,39 @@ absl::Status List(const DatasetFlags& flags, KvctlContext* context) {
 }
 
 // A progress line redrawn in place on a terminal; nothing per chunk otherwise.
-std::function<void(const datasets::FetchProgress&)> ProgressFor(KvctlContext* context) {
+// The line is ended when the next file starts and by EndProgressLine.
+struct ProgressLine {
+  std::string file;
+  int percent = -1;
+  int64_t megabytes = -1;
+  bool open = false;
+};
+
+std::function<void(const datasets::FetchProgress&)> ProgressFor(
+    KvctlContext* context, const std::shared_ptr<ProgressLine>& line) {
   if (context->err != &std::cerr || !::isatty(STDERR_FILENO)) return nullptr;
-  auto last_percent = std::make_shared<int>(-1);
-  return [context, last_percent](const datasets::FetchProgress& progress) {
+  return [context, line](const datasets::FetchProgress& progress) {
     const int percent = progress.total && *progress.total > 0
                             ? static_cast<int>(progress.bytes_done * 100 / *progress.total)
                             : -1;
-    if (percent == *last_percent && percent >= 0) return;
-    *last_percent = percent;
+    const int64_t megabytes = progress.bytes_done / 1'000'000;
+    if (progress.file == line->file && percent == line->percent &&
+        (percent >= 0 || megabytes == line->megabytes)) {
+      return;  // redraw only when the figure shown changes
+    }
+    if (line->open && progress.file != line->file) *context->err << "\n";
+    *line = {progress.file, percent, megabytes, true};
     *context->err << "\r" << progress.file << "  "
                   << absl::StrFormat("%.1f MB", progress.bytes_done / 1e6);
-    if (percent >= 0) *context->err << absl::StrFormat(" / %.1f MB  %d%%", *progress.total / 1e6, percent);
+    if (percent >= 0) {
+      *context->err << absl::StrFormat(" / %.1f MB  %d%%", *progress.total / 1e6, percent);
+    }
     *context->err << "\x1b[K" << std::flush;
-    if (percent == 100) *context->err << "\n";
   };
+}
+
+void EndProgressLine(KvctlContext* context, const ProgressLine& line) {
+  if (line.open) *context->err << "\n";
 }
 
 absl::Status Pull(const DatasetFlags& flags, KvctlContext* context) {
@@ -111,13 +129,14 @@ absl::Status Pull(const DatasetFlags& flags, KvctlContext* context) {
   absl::StatusOr<DatasetCache> cache = CacheFor(flags, *context);
   if (!cache.ok()) return cache.status();
   datasets::FetchOptions options;
-  options.mirror = flags.mirror.empty()
-                       ? context->getenv(datasets::kDatasetMirrorEnv).value_or("")
-                       : flags.mirror;
-  options.on_progress = ProgressFor(context);
+  options.mirror = flags.mirror.empty() ? context->getenv(datasets::kDatasetMirrorEnv).value_or("")
+                                        : flags.mirror;
+  auto line = std::make_shared<ProgressLine>();
+  options.on_progress = ProgressFor(context, line);
   datasets::CurlFileDownloader downloader;
   datasets::DatasetFetcher fetcher(*cache, &downloader, options);
   absl::StatusOr<std::vector<datasets::FetchedFile>> fetched = fetcher.Pull(*spec);
+  EndProgressLine(context, *line);
   if (!fetched.ok()) return fetched.status();
   nlohmann::json json = nlohmann::json::array();
   TablePrinter table({"FILE", "OUTCOME", "SIZE", "SHA256"});
@@ -132,9 +151,9 @@ absl::Status Pull(const DatasetFlags& flags, KvctlContext* context) {
                     {"downloads", file.downloads}});
   }
   if (flags.format == OutputFormat::kJson) {
-    *context->out << nlohmann::json{{"code", spec->code}, {"cache", cache->root()}, {"files", json}}
-                         .dump(2)
-                  << "\n";
+    *context->out
+        << nlohmann::json{{"code", spec->code}, {"cache", cache->root()}, {"files", json}}.dump(2)
+        << "\n";
   } else {
     table.Print(*context->out);
     *context->out << spec->code << ": " << fetched->size() << " file(s) verified in "
@@ -147,7 +166,7 @@ absl::Status Pull(const DatasetFlags& flags, KvctlContext* context) {
 
 void AddDatasetCommand(CLI::App* app, KvctlContext* context) {
   CLI::App* dataset =
-      app->add_subcommand("dataset", "Known datasets: list them, pull them into the local cache");
+      app->add_subcommand("dataset", "Known datasets: list, pull into the local cache, cat files");
   dataset->require_subcommand(1);
   auto flags = std::make_shared<DatasetFlags>();
   const std::string cache_help =
@@ -157,9 +176,8 @@ void AddDatasetCommand(CLI::App* app, KvctlContext* context) {
   CLI::App* list = dataset->add_subcommand("list", "Codes, files, sizes, cached and verified");
   list->add_option("--cache", flags->cache, cache_help);
   AddOutputOption(list, &flags->format, {OutputFormat::kTable, OutputFormat::kJson});
-  list->callback([context, flags] {
-    context->action = [context, flags] { return List(*flags, context); };
-  });
+  list->callback(
+      [context, flags] { context->action = [context, flags] { return List(*flags, context); }; });
 
   CLI::App* pull = dataset->add_subcommand(
       "pull", "Download a dataset's files into the cache, resumed and verified");
@@ -170,9 +188,9 @@ void AddDatasetCommand(CLI::App* app, KvctlContext* context) {
                                 datasets::kDatasetMirrorEnv, ")"));
   pull->add_option("--cache", flags->cache, cache_help);
   AddOutputOption(pull, &flags->format, {OutputFormat::kTable, OutputFormat::kJson});
-  pull->callback([context, flags] {
-    context->action = [context, flags] { return Pull(*flags, context); };
-  });
+  pull->callback(
+      [context, flags] { context->action = [context, flags] { return Pull(*flags, context); }; });
+  AddDatasetCatCommand(dataset, context);
 }
 
 }  // namespace kvbench::kvctl

@@ -46,6 +46,8 @@ void AddCompareCommand(CLI::App* app, KvctlContext* context);
 void AddReportCommand(CLI::App* app, KvctlContext* context);
 // Local: the dataset registry and cache (agent/datasets/registry).
 void AddDatasetCommand(CLI::App* app, KvctlContext* context);
+// `kvctl dataset cat` under the `dataset` command.
+void AddDatasetCatCommand(CLI::App* dataset, KvctlContext* context);
 
 // Builds the whole kvctl command tree; tests drive it with their own streams.
 void AddAllCommands(CLI::App* app, KvctlContext* context);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -32,6 +33,7 @@ struct Transfer {
   int64_t written_base = 0;  // bytes in the file before this body
   int64_t written = 0;
   std::string etag;
+  std::string raw_etag;  // as sent, for If-Range
   std::string linked_etag;
   std::string error_body;
   std::string file_error;
@@ -52,6 +54,7 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   const absl::string_view line = absl::StripTrailingAsciiWhitespace(absl::string_view(data, bytes));
   if (absl::StartsWith(line, "HTTP/")) {  // a new response (after a redirect): start over
     transfer->etag.clear();
+    transfer->raw_etag.clear();
     transfer->linked_etag.clear();
     return bytes;
   }
@@ -59,7 +62,10 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   if (colon == absl::string_view::npos) return bytes;
   const absl::string_view name = absl::StripAsciiWhitespace(line.substr(0, colon));
   const absl::string_view value = line.substr(colon + 1);
-  if (absl::EqualsIgnoreCase(name, "ETag")) transfer->etag = Unquote(value);
+  if (absl::EqualsIgnoreCase(name, "ETag")) {
+    transfer->etag = Unquote(value);
+    transfer->raw_etag = std::string(absl::StripAsciiWhitespace(value));
+  }
   if (absl::EqualsIgnoreCase(name, "X-Linked-Etag")) transfer->linked_etag = Unquote(value);
   return bytes;
 }
@@ -78,6 +84,7 @@ bool Decide(Transfer* transfer) {
     return false;
   }
   transfer->writing = true;
+  if (request.on_etag) request.on_etag(transfer->raw_etag);
   transfer->written_base = append ? request.offset : 0;
   return true;
 }
@@ -87,8 +94,8 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   const size_t bytes = size * count;
   if (!transfer->decided && !Decide(transfer)) return CURL_WRITEFUNC_ERROR;
   if (!transfer->writing) {
-    const size_t keep = std::min(bytes, kErrorBodyBytes - std::min(kErrorBodyBytes,
-                                                                   transfer->error_body.size()));
+    const size_t keep =
+        std::min(bytes, kErrorBodyBytes - std::min(kErrorBodyBytes, transfer->error_body.size()));
     transfer->error_body.append(data, keep);
     return bytes;
   }
@@ -110,6 +117,14 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
 
 CURLcode ApplyOptions(CURL* curl, const DownloadRequest& request, Transfer* transfer,
                       char* error_buffer, curl_slist* headers, const std::string& range) {
+  // curl would read no_proxy itself; setting the option replaces it, so keep it and add loopback.
+  std::string no_proxy = kLoopbackNoProxy;
+  for (const char* name : {"no_proxy", "NO_PROXY"}) {
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0') {
+      no_proxy = absl::StrCat(value, ",", no_proxy);
+      break;
+    }
+  }
   CURLcode result = CURLE_OK;
   auto set = [&](CURLoption option, auto value) {
     if (result == CURLE_OK) result = curl_easy_setopt(curl, option, value);
@@ -120,7 +135,7 @@ CURLcode ApplyOptions(CURL* curl, const DownloadRequest& request, Transfer* tran
   set(CURLOPT_REDIR_PROTOCOLS_STR, kAllowedProtocols);
   set(CURLOPT_FOLLOWLOCATION, 1L);
   set(CURLOPT_MAXREDIRS, kDownloadMaxRedirects);
-  set(CURLOPT_NOPROXY, kLoopbackNoProxy);
+  set(CURLOPT_NOPROXY, no_proxy.c_str());
   set(CURLOPT_NOSIGNAL, 1L);
   set(CURLOPT_CONNECTTIMEOUT_MS,
       static_cast<long>(absl::ToInt64Milliseconds(kDownloadConnectTimeout)));
@@ -147,8 +162,7 @@ absl::StatusOr<DownloadResult> CurlFileDownloader::Download(const DownloadReques
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(nullptr,
                                                                       &curl_slist_free_all);
   if (!range.empty() && !request.if_range.empty()) {
-    headers.reset(curl_slist_append(nullptr,
-                                    absl::StrCat("If-Range: \"", request.if_range, "\"").c_str()));
+    headers.reset(curl_slist_append(nullptr, absl::StrCat("If-Range: ", request.if_range).c_str()));
   }
   char error_buffer[CURL_ERROR_SIZE] = {0};
   const std::string what = absl::StrCat("GET ", request.url);

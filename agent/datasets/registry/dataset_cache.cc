@@ -5,9 +5,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "absl/strings/str_cat.h"
 
@@ -40,6 +39,9 @@ std::string DatasetCache::PartPathOf(const DatasetFileSpec& file) const {
 }
 std::string DatasetCache::MetaPathOf(const DatasetFileSpec& file) const {
   return absl::StrCat(PathOf(file), ".meta");
+}
+std::string DatasetCache::PartEtagPathOf(const DatasetFileSpec& file) const {
+  return absl::StrCat(PartPathOf(file), ".etag");
 }
 
 absl::StatusOr<DatasetFileMeta> DatasetCache::ReadMeta(const DatasetFileSpec& file) const {

@@ -42,6 +42,8 @@ class DatasetCache {
   std::string PathOf(const DatasetFileSpec& file) const;
   std::string PartPathOf(const DatasetFileSpec& file) const;
   std::string MetaPathOf(const DatasetFileSpec& file) const;
+  // `<name>.part.etag`: the ETag the .part's bytes came with, sent as If-Range on a resume.
+  std::string PartEtagPathOf(const DatasetFileSpec& file) const;
 
   // NOT_FOUND without a sidecar; DATA_LOSS when it does not parse.
   absl::StatusOr<DatasetFileMeta> ReadMeta(const DatasetFileSpec& file) const;

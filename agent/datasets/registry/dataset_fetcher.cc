@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -24,6 +25,22 @@ bool IsUrl(const std::string& mirror) {
 }
 
 void RemoveFile(const std::string& path) { std::remove(path.c_str()); }
+
+std::string ReadSmallFile(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// Only a strong ETag may go in If-Range (RFC 9110 13.1.5); a weak or missing one is not kept.
+void KeepPartEtag(const std::string& path, const std::string& raw_etag) {
+  if (raw_etag.empty() || absl::StartsWith(raw_etag, "W/")) {
+    RemoveFile(path);
+    return;
+  }
+  std::ofstream(path, std::ios::trunc) << raw_etag << "\n";
+}
 
 // The Status of a final HTTP answer other than 200/206.
 absl::Status HttpStatusError(int status, const std::string& url) {
@@ -54,8 +71,7 @@ const char* FetchOutcomeName(FetchOutcome outcome) {
   return "?";
 }
 
-DatasetFetcher::DatasetFetcher(DatasetCache cache, FileDownloader* downloader,
-                               FetchOptions options)
+DatasetFetcher::DatasetFetcher(DatasetCache cache, FileDownloader* downloader, FetchOptions options)
     : cache_(std::move(cache)), downloader_(downloader), options_(std::move(options)) {}
 
 bool DatasetFetcher::MirrorIsFolder() const {
@@ -165,6 +181,12 @@ absl::Status DatasetFetcher::DownloadToPart(const DatasetFileSpec& file, const s
     request.url = url;
     request.path = part;
     request.offset = FileSize(part).value_or(0);
+    const std::string part_etag = cache_.PartEtagPathOf(file);
+    if (request.offset > 0) request.if_range = ReadSmallFile(part_etag);
+    request.on_etag = [&part_etag, &request](const std::string& raw_etag) {
+      // A 206 continues the bytes the kept ETag describes; a 200 starts new ones.
+      if (request.offset == 0 || raw_etag != request.if_range) KeepPartEtag(part_etag, raw_etag);
+    };
     if (options_.on_progress) {
       request.on_progress = [this, &file](int64_t done, std::optional<int64_t> total) {
         options_.on_progress({file.name, done, total});
@@ -180,6 +202,8 @@ absl::Status DatasetFetcher::DownloadToPart(const DatasetFileSpec& file, const s
     }
     if (result->http_status == 416 && request.offset > 0) {  // the .part is not a prefix
       RemoveFile(part);
+      RemoveFile(part_etag);
+      last = absl::UnavailableError(absl::StrCat("GET ", url, ": HTTP 416 for a resume"));
       continue;
     }
     if (result->http_status != 200 && result->http_status != 206) {
@@ -196,15 +220,16 @@ absl::StatusOr<std::string> DatasetFetcher::VerifyAndInstall(
     const DatasetFileSpec& file, const std::string& source, const std::string& etag,
     const std::optional<DatasetFileMeta>& previous) {
   const std::string part = cache_.PartPathOf(file);
+  RemoveFile(cache_.PartEtagPathOf(file));  // the .part is whole now: installed or removed
   const int64_t size = FileSize(part).value_or(0);
   KV_ASSIGN_OR_RETURN(std::string actual, Sha256OfFile(part));
   std::string expected = file.sha256;
   if (expected.empty() && previous && !previous->sha256.empty()) {
     if (!etag.empty() && !previous->etag.empty() && etag != previous->etag) {
       RemoveFile(part);
-      return absl::FailedPreconditionError(absl::StrCat(
-          file.name, " changed upstream: ETag ", etag, ", recorded ", previous->etag, " in ",
-          cache_.MetaPathOf(file), " (remove it to accept the new file)"));
+      return absl::FailedPreconditionError(
+          absl::StrCat(file.name, " changed upstream: ETag ", etag, ", recorded ", previous->etag,
+                       " in ", cache_.MetaPathOf(file), " (remove it to accept the new file)"));
     }
     expected = previous->sha256;
   }

@@ -18,8 +18,12 @@ struct DownloadRequest {
   std::string path;
   // Bytes already in `path`: > 0 sends `Range: bytes=<offset>-`.
   int64_t offset = 0;
-  // Sent as If-Range with a Range, so a changed file comes back whole (200) instead of spliced.
+  // Sent verbatim as If-Range with a Range (a strong ETag as the server wrote it, quotes
+  // included), so a file changed since the .part began comes back whole (200), not spliced.
   std::string if_range;
+  // Called with the raw ETag header of a 200/206 answer (quotes included, "" when none) before
+  // its first body byte is written: what a later resume sends as `if_range`. May be empty.
+  std::function<void(const std::string& raw_etag)> on_etag;
   DownloadProgress on_progress;  // may be empty
 };
 

@@ -1,12 +1,13 @@
 // DatasetFetcher with the real CurlFileDownloader against a loopback mirror serving the real
 // tau2 file from shared/datasets: verified installs, resume with Range, corruption, cache hits.
 
+#include "agent/datasets/registry/dataset_fetcher.h"
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
 #include "agent/datasets/registry/curl_file_downloader.h"
-#include "agent/datasets/registry/dataset_fetcher.h"
 #include "agent/datasets/registry/dataset_registry.h"
 #include "agent/datasets/registry/file_digest.h"
 #include "tests/component/datasets_pull/dataset_file_server.h"
@@ -35,8 +36,8 @@ const DatasetSpec& Tau2() {
 }
 
 std::unique_ptr<DatasetFileServer> Tau2Server() {
-  auto server = DatasetFileServer::Create(kTau2File,
-                                          ReadAll(std::string(KV_SHARED_DATASETS) + "/" + kTau2File));
+  const std::string content = ReadAll(std::string(KV_SHARED_DATASETS) + "/" + kTau2File);
+  auto server = DatasetFileServer::Create(kTau2File, content);
   REQUIRE(server.ok());
   return *std::move(server);
 }
@@ -81,10 +82,37 @@ TEST_CASE("a cut download resumes with a Range request and ends verified") {
   CHECK(fetched->sha256 == kTau2Sha256);
   CHECK(fetched->size == 796333);
   CHECK(server->ranges() == std::vector<std::string>{"", "bytes=100000-"});
+  CHECK(server->if_ranges() == std::vector<std::string>{"", "\"tau2-v1\""});
   CHECK(*Sha256OfFile(cache.File(kTau2File)) == kTau2Sha256);
   CHECK(!FileSize(cache.File(std::string(kTau2File) + ".part")));
+  CHECK(!FileSize(cache.File(std::string(kTau2File) + ".part.etag")));
   REQUIRE(!progress.empty());
   CHECK(progress.back().bytes_done == 796333);
+}
+
+TEST_CASE("a file changed upstream since the cut is fetched whole again (If-Range), not spliced") {
+  auto server = Tau2Server();
+  server->CutFirstResponseAfter(100'000);
+  TempDir cache;
+  CurlFileDownloader downloader;
+  FetchOptions options;
+  options.mirror = server->base_url();
+  options.max_attempts = 1;
+  DatasetFetcher fetcher(DatasetCache(cache.path()), &downloader, options);
+
+  auto cut = fetcher.Fetch(Tau2().files[0]);
+  REQUIRE(!cut.ok());
+  CHECK(cut.status().code() == absl::StatusCode::kUnavailable);
+  CHECK(*FileSize(cache.File(std::string(kTau2File) + ".part")) == 100'000);
+  CHECK(cache.ReadFile(std::string(kTau2File) + ".part.etag") == "\"tau2-v1\"\n");
+
+  server->SetEtag("\"tau2-v2\"");  // a new version (same bytes here, so the pin still holds)
+  auto whole = fetcher.Fetch(Tau2().files[0]);
+  REQUIRE(whole.ok());
+  CHECK(whole->outcome == FetchOutcome::kDownloaded);
+  CHECK(server->if_ranges() == std::vector<std::string>{"", "\"tau2-v1\""});
+  CHECK(*Sha256OfFile(cache.File(kTau2File)) == kTau2Sha256);
+  CHECK(DatasetCache(cache.path()).ReadMeta(Tau2().files[0])->etag == "tau2-v2");
 }
 
 TEST_CASE("a .part left by an earlier run is resumed, a 200 answer restarts it from zero") {

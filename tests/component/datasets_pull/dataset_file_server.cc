@@ -8,8 +8,8 @@
 
 namespace kvbench::testing {
 
-absl::StatusOr<std::unique_ptr<DatasetFileServer>> DatasetFileServer::Create(
-    std::string name, std::string content) {
+absl::StatusOr<std::unique_ptr<DatasetFileServer>> DatasetFileServer::Create(std::string name,
+                                                                             std::string content) {
   std::unique_ptr<DatasetFileServer> server(
       new DatasetFileServer(std::move(name), std::move(content)));
   absl::StatusOr<std::unique_ptr<TestHttpServer>> http = TestHttpServer::Create();
@@ -24,6 +24,16 @@ absl::StatusOr<std::unique_ptr<DatasetFileServer>> DatasetFileServer::Create(
   return server;
 }
 
+void DatasetFileServer::SetEtag(std::string etag) {
+  std::lock_guard<std::mutex> lock(mu_);
+  etag_ = std::move(etag);
+}
+
+std::vector<std::string> DatasetFileServer::if_ranges() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return if_ranges_;
+}
+
 std::vector<std::string> DatasetFileServer::ranges() const {
   std::lock_guard<std::mutex> lock(mu_);
   return ranges_;
@@ -32,9 +42,13 @@ std::vector<std::string> DatasetFileServer::ranges() const {
 void DatasetFileServer::Serve(const TestHttpServer::Request& request,
                               TestHttpServer::StreamWriter& writer) {
   const std::string range = request.Header("Range").value_or("");
+  const std::optional<std::string> if_range = request.Header("If-Range");
+  std::string etag;
   {
     std::lock_guard<std::mutex> lock(mu_);
     ranges_.push_back(range);
+    if_ranges_.push_back(if_range.value_or(""));
+    etag = etag_;
   }
   std::string body = content_;
   if (long flip = flip_at_.load(); flip >= 0 && flip < static_cast<long>(body.size())) {
@@ -42,8 +56,9 @@ void DatasetFileServer::Serve(const TestHttpServer::Request& request,
   }
   size_t start = 0;
   int status = 200;
-  TestHttpServer::Headers headers{{"ETag", "\"tau2-v1\""}, {"Accept-Ranges", "bytes"}};
-  if (absl::StartsWith(range, "bytes=") && absl::EndsWith(range, "-") &&
+  TestHttpServer::Headers headers{{"ETag", etag}, {"Accept-Ranges", "bytes"}};
+  const bool range_applies = !if_range || *if_range == etag;
+  if (range_applies && absl::StartsWith(range, "bytes=") && absl::EndsWith(range, "-") &&
       absl::SimpleAtoi(range.substr(6, range.size() - 7), &start) && start < body.size()) {
     status = 206;
     headers.emplace_back("Content-Range",
