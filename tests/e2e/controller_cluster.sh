@@ -26,7 +26,7 @@ for n in 1 2; do
   cat > "$WORK/agent-$n.json" <<JSON
 {"agent_id": "agent-$n", "controller_address": "$address", "insecure": true,
  "work_dir": "$WORK/agent-$n", "profiles_dir": "$KV_SOURCE/deploy/profiles",
- "dataset_cache_dir": "$WORK/datasets-$n", "dataset_mirror": "$KV_SHARED_DATASETS",
+ "dataset_cache_dir": "$WORK/datasets-$n", "dataset_mirror": "$KV_DEMO_DATASETS",
  "nvme_cache_dir": "$WORK/nvme-$n", "metrics_listen": "127.0.0.1:0", "child_stop_grace_s": 5}
 JSON
   "$KV_BIN/kv-agent" --config "$WORK/agent-$n.json" 2>"$WORK/agent-$n.log" &

@@ -3,7 +3,7 @@
 # processes on loopback), then a spec whose dataset cannot be found.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
-export KV_DATASET_MIRROR="$KV_SHARED_DATASETS"
+export KV_DATASET_MIRROR="$KV_DEMO_DATASETS"
 
 out="$("$kvctl" run "$KV_SOURCE/deploy/examples/demo-sim.json" --profiles "$KV_SOURCE/deploy/profiles" \
   --out "$WORK/results" 2>"$WORK/err")" || { cat "$WORK/err" >&2; echo "$out" >&2; fail "kvctl run failed"; }

@@ -19,7 +19,7 @@ for tool in prometheus promtool; do
     exit 77
   fi
 done
-export KV_DATASET_MIRROR="$KV_SHARED_DATASETS"
+export KV_DATASET_MIRROR="$KV_DEMO_DATASETS"
 rates="$KV_BIN/kv-sample-rates"
 
 # Sampling at 2 s simulated = 1 s real (sim_time_scale 0.5), rate window 8 s = 4 s real: the

@@ -5,7 +5,7 @@
 # Exit 77 (skipped) where no Chromium can be found or installed.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
-export KV_DATASET_MIRROR="$KV_SHARED_DATASETS"
+export KV_DATASET_MIRROR="$KV_DEMO_DATASETS"
 screenshot="$KV_BIN/../report-screenshot.png"
 
 find_chromium() { command -v chromium || command -v chromium-browser || true; }

@@ -4,7 +4,7 @@
 # kvbench's own reader into exactly the rows and the virtual users the JSONL gives. Skips (77)
 # only where node/npm or the npm registry are not there.
 source "$(dirname "$0")/lib.sh"
-jsonl="$KV_SHARED_DATASETS/tau2_airline_gpt-4.1_lmcache_format.jsonl"
+jsonl="$KV_TEST_DATASETS/tau2_airline_gpt-4.1_lmcache_format.jsonl"
 command -v node >/dev/null && command -v npm >/dev/null || { echo "SKIP: node and npm are needed"; exit 77; }
 # Installed once per build dir (the registry is the only network this needs).
 npm_dir="$KV_BIN/../npm-parquet-writer"

@@ -36,7 +36,7 @@ const DatasetSpec& Tau2() {
 }
 
 std::unique_ptr<DatasetFileServer> Tau2Server() {
-  const std::string content = ReadAll(std::string(KV_SHARED_DATASETS) + "/" + kTau2File);
+  const std::string content = ReadAll(std::string(KV_DEMO_DATASETS) + "/" + kTau2File);
   auto server = DatasetFileServer::Create(kTau2File, content);
   REQUIRE(server.ok());
   return *std::move(server);
@@ -49,7 +49,7 @@ TEST_CASE("the registry pins tau2 to the shared file's digest and names the samm
   CHECK(tau2.files[0].sha256 == kTau2Sha256);
   CHECK(*tau2.files[0].size == 796333);
   CHECK(tau2.files[0].url.find("59d0fb96f4292815e1f6463fb2f139ffef47dc7f") != std::string::npos);
-  auto digest = Sha256OfFile(std::string(KV_SHARED_DATASETS) + "/" + kTau2File);
+  auto digest = Sha256OfFile(std::string(KV_DEMO_DATASETS) + "/" + kTau2File);
   REQUIRE(digest.ok());
   CHECK(*digest == kTau2Sha256);
 
@@ -118,7 +118,7 @@ TEST_CASE("a file changed upstream since the cut is fetched whole again (If-Rang
 TEST_CASE("a .part left by an earlier run is resumed, a 200 answer restarts it from zero") {
   auto server = Tau2Server();
   TempDir cache;
-  const std::string content = ReadAll(std::string(KV_SHARED_DATASETS) + "/" + kTau2File);
+  const std::string content = ReadAll(std::string(KV_DEMO_DATASETS) + "/" + kTau2File);
   CurlFileDownloader downloader;
   FetchOptions options;
   options.mirror = server->base_url() + "/";

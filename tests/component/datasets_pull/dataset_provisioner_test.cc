@@ -26,7 +26,7 @@ v1::DatasetRef Tau2() {
 TEST_CASE("a registry dataset is pulled from the mirror into the cache and verified") {
   testing::TempDir dir;
   const std::string cache = dir.path() + "/cache";
-  DatasetProvisioner provisioner(cache, KV_SHARED_DATASETS);
+  DatasetProvisioner provisioner(cache, KV_DEMO_DATASETS);
   absl::Status first = provisioner.Provision(Tau2());
   INFO(first.ToString());
   REQUIRE(first.ok());
@@ -40,7 +40,7 @@ TEST_CASE("a corrupt dataset fails up front with the file and the checksum misma
   testing::TempDir dir;
   const std::string mirror = dir.path() + "/mirror";
   std::filesystem::create_directories(mirror);
-  std::ifstream in(std::string(KV_SHARED_DATASETS) + "/" + kTau2File, std::ios::binary);
+  std::ifstream in(std::string(KV_DEMO_DATASETS) + "/" + kTau2File, std::ios::binary);
   std::stringstream bytes;
   bytes << in.rdbuf();
   std::string corrupt = bytes.str();

@@ -39,7 +39,7 @@ TEST_CASE("kvctl dataset cat prints a Parquet file's rows as JSON lines") {
 TEST_CASE("kvctl dataset cat prints JSONL rows, and refuses what it cannot read") {
   KvctlRun jsonl =
       RunKvctl({"dataset", "cat",
-                std::string(KV_SHARED_DATASETS) + "/tau2_airline_gpt-4.1_lmcache_format.jsonl",
+                std::string(KV_TEST_DATASETS) + "/tau2_airline_gpt-4.1_lmcache_format.jsonl",
                 "--limit", "3"});
   REQUIRE(jsonl.exit_code == 0);
   std::vector<nlohmann::json> rows = Lines(jsonl.out);

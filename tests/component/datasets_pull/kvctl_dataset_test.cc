@@ -18,7 +18,7 @@ constexpr char kTau2File[] = "tau2_airline_gpt-4.1_results.json";
 constexpr char kTau2Sha256[] = "57f7bba1fd0366019867f5c0af877e73b98e68040e36d0e7b064df7f7bb1c289";
 
 std::string SharedFile(const std::string& name) {
-  return std::string(KV_SHARED_DATASETS) + "/" + name;
+  return std::string(KV_DEMO_DATASETS) + "/" + name;
 }
 
 std::string ReadAll(const std::string& path) {
@@ -103,7 +103,7 @@ TEST_CASE("kvctl dataset pull rejects a corrupted file and caches nothing") {
 
 TEST_CASE("kvctl dataset pull from a mirror folder works offline") {
   TempDir cache;
-  KvctlRun run = RunKvctl({"dataset", "pull", "tau2-bench-v1", "--mirror", KV_SHARED_DATASETS},
+  KvctlRun run = RunKvctl({"dataset", "pull", "tau2-bench-v1", "--mirror", KV_DEMO_DATASETS},
                           {{"XDG_CACHE_HOME", cache.path()}});
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
@@ -111,7 +111,7 @@ TEST_CASE("kvctl dataset pull from a mirror folder works offline") {
   const std::string cached = cache.path() + "/kvbench/datasets/" + kTau2File;
   CHECK(*datasets::Sha256OfFile(cached) == kTau2Sha256);
 
-  KvctlRun missing = RunKvctl({"dataset", "pull", "sammshen", "--mirror", KV_SHARED_DATASETS},
+  KvctlRun missing = RunKvctl({"dataset", "pull", "sammshen", "--mirror", KV_DEMO_DATASETS},
                               {{"XDG_CACHE_HOME", cache.path()}});
   CHECK(missing.exit_code == 3);
   CHECK(missing.err.find("train-00000-of-00005.parquet") != std::string::npos);

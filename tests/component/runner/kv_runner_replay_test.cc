@@ -24,7 +24,7 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr char kModel[] = "meta-llama/Llama-3.1-8B-Instruct";
-constexpr char kAirline[] = KV_SHARED_DATASETS "/tau2_airline_gpt-4.1_results.json";
+constexpr char kAirline[] = KV_DEMO_DATASETS "/tau2_airline_gpt-4.1_results.json";
 // The airline file at num_rounds 5 (pinned by the loader tests too).
 constexpr int kAirlineUsers = 32;
 

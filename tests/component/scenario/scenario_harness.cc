@@ -48,7 +48,7 @@ ScenarioHarness::ScenarioHarness(std::optional<std::vector<v1::Profile>> profile
     : http_(*CurlHttpClient::Create()),
       profiles_(LoadProfiles(std::move(profiles))),
       programs_(KV_BIN_DIR, std::move(search_path)),
-      datasets_({KV_SHARED_DATASETS}, /*allow_user_paths=*/false) {}
+      datasets_({KV_DEMO_DATASETS}, /*allow_user_paths=*/false) {}
 
 v1::JobSpec ScenarioHarness::SimJob(int replicas, double time_scale) {
   v1::JobSpec job;

@@ -18,7 +18,7 @@ v1::DatasetRef Ref(const std::string& code, const std::string& path = "") {
 }
 
 TEST_CASE("DatasetResolver finds known files of a code in the mirror", "[Datasets]") {
-  DatasetResolver resolver({"/nonexistent-cache", KV_SHARED_DATASETS}, false);
+  DatasetResolver resolver({"/nonexistent-cache", KV_DEMO_DATASETS}, false);
   auto tau2 = resolver.Resolve(Ref("tau2-bench-v1"));
   REQUIRE(tau2.ok());
   CHECK(tau2->find("tau2_airline_gpt-4.1_results.json") != std::string::npos);
@@ -57,7 +57,7 @@ TEST_CASE("DatasetResolver says what it looked for when nothing is found", "[Dat
 }
 
 TEST_CASE("DatasetResolver accepts a user's own path only for local runs", "[Datasets]") {
-  const std::string own = std::string(KV_SHARED_DATASETS) + "/tau2_airline_gpt-4.1_results.json";
+  const std::string own = std::string(KV_DEMO_DATASETS) + "/tau2_airline_gpt-4.1_results.json";
   DatasetResolver agent({"/nonexistent"}, false);
   CHECK(agent.Resolve(Ref("tau2-bench-v1", own)).status().code() ==
         absl::StatusCode::kInvalidArgument);

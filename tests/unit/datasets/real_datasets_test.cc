@@ -10,7 +10,8 @@
 namespace kvbench::datasets {
 namespace {
 
-const std::string kData = KV_SHARED_DATASETS;
+const std::string kData = KV_TEST_DATASETS;
+const std::string kDemoData = KV_DEMO_DATASETS;
 
 struct RealCase {
   std::string code;
@@ -27,7 +28,7 @@ std::vector<RealCase> RealCases() {
   return {
       {"sammshen", kData + "/tau2_airline_gpt-4.1_lmcache_format.jsonl", 8, 87, 0,
        {8, 8, 10, 13, 15, 10, 13, 10}, 15, 8},
-      {"tau2-bench-v1", kData + "/tau2_airline_gpt-4.1_results.json", 20, 206, 0,
+      {"tau2-bench-v1", kDemoData + "/tau2_airline_gpt-4.1_results.json", 20, 206, 0,
        {8, 8, 10, 13, 15, 10, 13, 10, 9, 8, 10, 13, 9, 9, 9, 18, 13, 9, 5, 7}, 32, 19},
       {"lmcache-agent-trace", kData + "/lmcache-agent-trace", 11, 111, 0,
        {13, 13, 10, 11, 6, 13, 9, 9, 13, 8, 6}, 17, 9},

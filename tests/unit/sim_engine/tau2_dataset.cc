@@ -12,7 +12,7 @@ namespace {
 std::vector<Tau2Session> Load() {
   std::ifstream in(Tau2DatasetPath());
   KV_CHECK(in.good()) << "cannot read " << Tau2DatasetPath()
-                      << " (the shared data folder: configure with -DKV_SHARED_DIR=...)";
+                      << " (tests/data/datasets of the checkout)";
   std::vector<Tau2Session> sessions;
   std::string line;
   while (std::getline(in, line)) {
@@ -29,7 +29,7 @@ std::vector<Tau2Session> Load() {
 }  // namespace
 
 std::string Tau2DatasetPath() {
-  return std::string(KV_SHARED_DATASETS) + "/tau2_airline_gpt-4.1_lmcache_format.jsonl";
+  return std::string(KV_TEST_DATASETS) + "/tau2_airline_gpt-4.1_lmcache_format.jsonl";
 }
 
 const std::vector<Tau2Session>& Tau2Sessions() {

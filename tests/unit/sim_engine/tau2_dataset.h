@@ -20,7 +20,7 @@ struct Tau2Session {
   std::vector<Tau2Row> rows;
 };
 
-// Path of the file (KV_SHARED_DATASETS is set by the test CMakeLists).
+// Path of the file (KV_TEST_DATASETS is set by the test CMakeLists).
 std::string Tau2DatasetPath();
 // Sessions in file order; aborts the test binary with a message if the file is unreadable.
 const std::vector<Tau2Session>& Tau2Sessions();
