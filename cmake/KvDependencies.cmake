@@ -1,4 +1,4 @@
-# Every dependency is a Debian 12 package; pitfalls are in ../shared/reference/build.md.
+# Every dependency is a Debian 12 package (deploy/setup.sh installs them).
 find_package(Threads REQUIRED)
 find_package(Protobuf REQUIRED)                # module mode: Debian ships no protobuf CMake config
 find_package(gRPC 1.51 CONFIG REQUIRED)

@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   cmake ninja-build g++ pkg-config ccache git
-  # libraries fixed by the design (../shared/reference/build.md)
+  # libraries fixed by the design
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
   libabsl-dev libboost-dev nlohmann-json3-dev prometheus-cpp-dev libcurl4-openssl-dev
   catch2 libsqlite3-dev cppzmq-dev libzmq3-dev libcli11-dev
@@ -23,7 +23,7 @@ PACKAGES=(
   # Prometheus 2.42 + promtool: e2e.prometheus_crosscheck checks our rate math against PromQL on
   # its own instance (a host with systemd also gets the package's service on :9090)
   prometheus
-  # the load balancer in front of 2+ replicas (agent/tiers; ../shared/reference/caddy.md)
+  # the load balancer in front of 2+ replicas (agent/tiers)
   caddy
   # used by the benchmarks (tests/bench)
   wrk

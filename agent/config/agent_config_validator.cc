@@ -17,11 +17,12 @@ void ValidateControllerLink(const v1::AgentConfig& config, FieldErrors* errors) 
                 /*allow_port_zero=*/false);
   if (config.insecure()) return;
   const v1::TlsConfig& tls = config.tls();
-  const bool any_tls = !tls.ca_cert_path().empty() || !tls.cert_path().empty() ||
-                       !tls.key_path().empty();
+  const bool any_tls =
+      !tls.ca_cert_path().empty() || !tls.cert_path().empty() || !tls.key_path().empty();
   if (!any_tls) {
-    errors->Add("tls", "is required to reach a controller (mTLS); set \"insecure\": true only "
-                       "for local use");
+    errors->Add("tls",
+                "is required to reach a controller (mTLS); set \"insecure\": true only "
+                "for local use");
     return;
   }
   CheckAbsolutePath(errors, "tls.ca_cert_path", tls.ca_cert_path(), /*required=*/true);
@@ -85,8 +86,17 @@ void ApplyAgentConfigDefaults(const std::string& hostname, v1::AgentConfig* conf
 
 absl::StatusOr<v1::AgentConfig> LoadAgentConfig(const std::string& path,
                                                 const std::string& hostname) {
-  KV_ASSIGN_OR_RETURN(v1::AgentConfig config,
-                      LoadValidatedFile<v1::AgentConfig>(path, &ValidateAgentConfig));
+  const auto resolve_paths = [&path](v1::AgentConfig* config) {
+    for (std::string* field :
+         {config->mutable_work_dir(), config->mutable_profiles_dir(),
+          config->mutable_nvme_cache_dir(), config->mutable_dataset_cache_dir(),
+          config->mutable_dataset_mirror()}) {
+      ResolveAgainstConfigFile(path, field);
+    }
+    if (config->has_tls()) ResolveTlsPaths(path, config->mutable_tls());
+  };
+  KV_ASSIGN_OR_RETURN(v1::AgentConfig config, LoadValidatedFile<v1::AgentConfig>(
+                                                  path, &ValidateAgentConfig, resolve_paths));
   ApplyAgentConfigDefaults(hostname, &config);
   return config;
 }

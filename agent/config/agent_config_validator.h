@@ -22,7 +22,8 @@ FieldErrors ValidateAgentConfig(const v1::AgentConfig& config);
 void ApplyAgentConfigDefaults(const std::string& hostname, v1::AgentConfig* config);
 
 // Reads, validates and completes the config at `path`: NOT_FOUND if unreadable, INVALID_ARGUMENT
-// listing every problem otherwise.
+// listing every problem otherwise. Relative paths in it (work_dir, profiles_dir, nvme_cache_dir,
+// dataset_cache_dir, a folder dataset_mirror, tls.*) are relative to the config file's folder.
 absl::StatusOr<v1::AgentConfig> LoadAgentConfig(const std::string& path,
                                                 const std::string& hostname);
 

@@ -12,7 +12,7 @@ namespace kvbench::datasets {
 
 // AGENT_INSTRUCTION of tau2-bench's LLMAgent (src/tau2/agent/llm_agent.py). The text is not
 // printed in our docs; it was recovered byte for byte from the system prompt of the derived
-// shared/datasets/tau2_airline_gpt-4.1_lmcache_format.jsonl, which the README says was rebuilt
+// tests/data/datasets/tau2_airline_gpt-4.1_lmcache_format.jsonl, which the README says was rebuilt
 // from that template (the tests check the rebuilt prompt equals the derived rows' prompt).
 inline constexpr const char* kTau2AgentInstruction =
     "You are a customer service agent that helps the user according to the <policy> provided "

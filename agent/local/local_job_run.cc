@@ -1,14 +1,13 @@
 #include "agent/local/local_job_run.h"
 
 #include <sys/prctl.h>
-#include <sys/stat.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "agent/datasets/dataset_resolver.h"
+#include "agent/scenario/bundled_folders.h"
 #include "agent/scenario/program_resolver.h"
 #include "agent/scenario/scenario_executor.h"
 #include "agent/supervisor/supervisor.h"
@@ -21,28 +20,9 @@
 #include "common/time/clock.h"
 
 namespace kvbench::agent {
-namespace {
-
-bool IsDir(const std::string& path) {
-  struct stat info {};
-  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
-}
-
-}  // namespace
-
 std::string LocalJobRun::FindProfilesDir(const std::string& configured) {
   if (!configured.empty()) return configured;
-  std::vector<std::string> candidates;
-  if (const char* env = std::getenv("KV_PROFILES_DIR"); env != nullptr && *env != '\0') {
-    candidates.push_back(env);
-  }
-  const std::string bin = ProgramResolver::SelfBinDir();
-  candidates.push_back(bin + "/../share/kvbench/profiles");
-  candidates.push_back(bin + "/../../deploy/profiles");
-  for (const std::string& candidate : candidates) {
-    if (IsDir(candidate)) return candidate;
-  }
-  return candidates.back();
+  return BundledFolders(ProgramResolver::SelfBinDir()).ProfilesDir();
 }
 
 absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
@@ -65,8 +45,15 @@ absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
   RealClock clock;
   PortAllocator ports;
   ProgramResolver programs(ProgramResolver::SelfBinDir());
-  datasets::DatasetResolver datasets(datasets::DatasetResolver::Roots("", options.dataset_mirror),
-                                     /*allow_user_paths=*/true);
+  // The user's mirror and $KV_DATASET_MIRROR first, then the demo's datasets shipped beside the
+  // binaries (so the demo runs from any working directory).
+  std::vector<std::string> dataset_roots =
+      datasets::DatasetResolver::Roots("", options.dataset_mirror);
+  if (std::string bundled = BundledFolders(ProgramResolver::SelfBinDir()).ExampleDatasetsDir();
+      !bundled.empty()) {
+    dataset_roots.push_back(std::move(bundled));
+  }
+  datasets::DatasetResolver datasets(std::move(dataset_roots), /*allow_user_paths=*/true);
   // Pid files live beside all runs of this --out folder, so a run kills what a crashed earlier
   // run left behind (its replicas would hold ports, GPUs and memory).
   const std::string run_dir = absl::StrCat(options.out_dir, "/.run");

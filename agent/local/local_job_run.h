@@ -17,7 +17,8 @@ struct LocalRunOptions {
   std::string out_dir;         // results go to <out_dir>/<job_id>/<scenario_id>/
   std::string profiles_dir;    // "" = the first of $KV_PROFILES_DIR, <bin>/../share/kvbench/
                                // profiles, <bin>/../../deploy/profiles that exists
-  std::string dataset_mirror;  // "" = $KV_DATASET_MIRROR only
+  std::string dataset_mirror;  // searched before $KV_DATASET_MIRROR and the demo's datasets
+                               // beside the binaries (BundledFolders::ExampleDatasetsDir)
   std::string nvme_cache_dir;  // "" = <out_dir>/<job_id>/nvme-cache
   std::vector<int> gpus;       // GPU indices for vllm engines (simulators need none)
   double stop_grace_s = 10;

@@ -1,6 +1,7 @@
 #include "common/config/config_checks.h"
 
 #include <cmath>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
 #include "common/net/host_port.h"
@@ -16,6 +17,21 @@ void CheckAbsolutePath(FieldErrors* errors, const std::string& field, const std:
   if (path.front() != '/') errors->Add(field, absl::StrCat("\"", path, "\" must be absolute"));
 }
 
+void ResolveAgainstConfigFile(const std::string& config_path, std::string* path) {
+  if (path->empty() || path->front() == '/' || path->find("://") != std::string::npos) return;
+  std::error_code error;
+  std::filesystem::path folder =
+      std::filesystem::absolute(std::filesystem::path(config_path), error).parent_path();
+  if (error) return;  // no working directory: left relative, and the validator says so
+  *path = (folder / *path).lexically_normal().string();
+}
+
+void ResolveTlsPaths(const std::string& config_path, v1::TlsConfig* tls) {
+  ResolveAgainstConfigFile(config_path, tls->mutable_ca_cert_path());
+  ResolveAgainstConfigFile(config_path, tls->mutable_cert_path());
+  ResolveAgainstConfigFile(config_path, tls->mutable_key_path());
+}
+
 void CheckHostPort(FieldErrors* errors, const std::string& field, const std::string& address,
                    bool allow_port_zero) {
   absl::StatusOr<HostPort> parsed = ParseHostPort(address);
@@ -28,8 +44,9 @@ void CheckHostPort(FieldErrors* errors, const std::string& field, const std::str
 
 void CheckSeconds(FieldErrors* errors, const std::string& field, double seconds, double max) {
   if (!std::isfinite(seconds) || seconds <= 0 || seconds > max) {
-    errors->Add(field, absl::StrCat(seconds, " is out of range: must be greater than 0 and at most ",
-                                    max, " s"));
+    errors->Add(
+        field,
+        absl::StrCat(seconds, " is out of range: must be greater than 0 and at most ", max, " s"));
   }
 }
 

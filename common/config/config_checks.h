@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/json/proto_json.h"
+#include "kvbench/v1/config.pb.h"
 
 namespace kvbench {
 
@@ -14,6 +15,12 @@ void CheckAbsolutePath(FieldErrors* errors, const std::string& field, const std:
 // host:port (port 0 allowed only when `allow_port_zero`).
 void CheckHostPort(FieldErrors* errors, const std::string& field, const std::string& address,
                    bool allow_port_zero);
+// A path of a config file relative to that file's folder: `path` made absolute against
+// `config_path`'s folder (itself made absolute against the working directory). Empty paths,
+// absolute paths and URLs (scheme://) are left as they are.
+void ResolveAgainstConfigFile(const std::string& config_path, std::string* path);
+// ResolveAgainstConfigFile of a TLS block's three paths.
+void ResolveTlsPaths(const std::string& config_path, v1::TlsConfig* tls);
 // (0, max] seconds.
 void CheckSeconds(FieldErrors* errors, const std::string& field, double seconds, double max);
 

@@ -30,8 +30,9 @@ void ValidateSecurity(const v1::ControllerConfig& config, FieldErrors* errors) {
   CheckAbsolutePath(errors, "tls.cert_path", tls.cert_path(), /*required=*/true);
   CheckAbsolutePath(errors, "tls.key_path", tls.key_path(), /*required=*/true);
   if (config.token_sha256().empty()) {
-    errors->Add("token_sha256", "needs at least one token hash for kvctl and schedulers (or "
-                                "\"insecure\": true for local use)");
+    errors->Add("token_sha256",
+                "needs at least one token hash for kvctl and schedulers (or "
+                "\"insecure\": true for local use)");
   }
 }
 
@@ -52,8 +53,7 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
   if (config.heartbeat_timeout_s() != 0) {
     CheckSeconds(&errors, "heartbeat_timeout_s", config.heartbeat_timeout_s(), 3600);
   }
-  if (config.max_scenario_attempts() < 0 ||
-      config.max_scenario_attempts() > kMaxScenarioAttempts) {
+  if (config.max_scenario_attempts() < 0 || config.max_scenario_attempts() > kMaxScenarioAttempts) {
     errors.Add("max_scenario_attempts",
                absl::StrCat(config.max_scenario_attempts(),
                             " is out of range: must be between 1 and ", kMaxScenarioAttempts));
@@ -71,8 +71,13 @@ void ApplyControllerConfigDefaults(v1::ControllerConfig* config) {
 }
 
 absl::StatusOr<v1::ControllerConfig> LoadControllerConfig(const std::string& path) {
-  KV_ASSIGN_OR_RETURN(v1::ControllerConfig config,
-                      LoadValidatedFile<v1::ControllerConfig>(path, &ValidateControllerConfig));
+  const auto resolve_paths = [&path](v1::ControllerConfig* config) {
+    ResolveAgainstConfigFile(path, config->mutable_data_dir());
+    if (config->has_tls()) ResolveTlsPaths(path, config->mutable_tls());
+  };
+  KV_ASSIGN_OR_RETURN(
+      v1::ControllerConfig config,
+      LoadValidatedFile<v1::ControllerConfig>(path, &ValidateControllerConfig, resolve_paths));
   ApplyControllerConfigDefaults(&config);
   return config;
 }

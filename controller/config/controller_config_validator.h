@@ -19,7 +19,8 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config);
 
 void ApplyControllerConfigDefaults(v1::ControllerConfig* config);
 
-// Reads, validates and completes the config at `path`.
+// Reads, validates and completes the config at `path`. Relative paths in it (data_dir, tls.*)
+// are relative to the config file's folder.
 absl::StatusOr<v1::ControllerConfig> LoadControllerConfig(const std::string& path);
 
 }  // namespace kvbench::controller

@@ -121,7 +121,7 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
   progress.End(*outcomes);
   // The tier comparison under each group's verdict (as `kvctl compare` prints it).
   PrintComparison(results::BuildComparison(results::RunsOfJob(job),
-                                            {job.validity().begin(), job.validity().end()}),
+                                           {job.validity().begin(), job.validity().end()}),
                   *context->out);
   if (cancel->load()) return absl::CancelledError("cancelled; finished scenarios are written");
   for (const agent::LocalScenarioOutcome& outcome : *outcomes) {
@@ -144,9 +144,11 @@ void AddRunCommand(CLI::App* app, KvctlContext* context) {
   command->add_option("--out", flags->options.out_dir, "Results folder (DIR/<job>/<scenario>/)")
       ->capture_default_str();
   command->add_option("--profiles", flags->options.profiles_dir,
-                      "Profiles folder (default: $KV_PROFILES_DIR, else the installed ones)");
+                      "Profiles folder (default: $KV_PROFILES_DIR, else the ones shipped beside "
+                      "kvctl: installed or the source tree's deploy/profiles)");
   command->add_option("--dataset-mirror", flags->options.dataset_mirror,
-                      "Folder holding datasets (default: $KV_DATASET_MIRROR)");
+                      "Folder holding datasets (searched first; then $KV_DATASET_MIRROR and the "
+                      "demo's datasets shipped beside kvctl)");
   command->add_option("--nvme-cache-dir", flags->options.nvme_cache_dir,
                       "NVME tier's L2 pool parent folder (default: under --out)");
   command->add_option("--gpus", flags->gpus, "GPU indices for vllm engines, e.g. 0,1,2,3");

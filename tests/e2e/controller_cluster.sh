@@ -21,17 +21,29 @@ address="$(sed -n 's/.*controller started listen=\([^ ]*\).*/\1/p' "$WORK/contro
 expect_contains "$(cat "$WORK/controller.log")" "insecure mode"
 export KV_CONTROLLER="$address" KV_INSECURE=1
 
-# --- two agents, both with an NVMe cache dir (which they create)
-for n in 1 2; do
-  cat > "$WORK/agent-$n.json" <<JSON
-{"agent_id": "agent-$n", "controller_address": "$address", "insecure": true,
- "work_dir": "$WORK/agent-$n", "profiles_dir": "$KV_SOURCE/deploy/profiles",
- "dataset_cache_dir": "$WORK/datasets-$n", "dataset_mirror": "$KV_DEMO_DATASETS",
- "nvme_cache_dir": "$WORK/nvme-$n", "metrics_listen": "127.0.0.1:0", "child_stop_grace_s": 5}
+# --- two agents, both with an NVMe cache dir (which they create). agent-1 is the README's
+# loopback agent: deploy/examples/agent-local.json as shipped (its profiles and dataset mirror
+# relative to the file), only its ports and /tmp folders moved into this test's own; agent-2 has
+# a config with absolute paths.
+mkdir -p "$WORK/examples"
+ln -s "$KV_SOURCE/deploy/profiles" "$WORK/profiles"
+ln -s "$KV_SOURCE/deploy/examples/datasets" "$WORK/examples/datasets"
+sed -e "s|127.0.0.1:7070|$address|" -e "s|127.0.0.1:9464|127.0.0.1:0|" \
+  -e "s|/tmp/kvbench/agent|$WORK/agent-1|" -e "s|/tmp/kvbench/nvme-cache|$WORK/nvme-1|" \
+  -e "s|/tmp/kvbench/datasets|$WORK/datasets-1|" -e 's|"local-agent"|"agent-1"|' \
+  "$KV_SOURCE/deploy/examples/agent-local.json" > "$WORK/agent-1.json"
+grep -q '"profiles_dir": "../profiles"' "$WORK/agent-1.json" || fail "agent-local.json changed shape"
+cp "$WORK/agent-1.json" "$WORK/examples/agent-local.json"
+cat > "$WORK/agent-2.json" <<JSON
+{"agent_id": "agent-2", "controller_address": "$address", "insecure": true,
+ "work_dir": "$WORK/agent-2", "profiles_dir": "$KV_SOURCE/deploy/profiles",
+ "dataset_cache_dir": "$WORK/datasets-2", "dataset_mirror": "$KV_DEMO_DATASETS",
+ "nvme_cache_dir": "$WORK/nvme-2", "metrics_listen": "127.0.0.1:0", "child_stop_grace_s": 5}
 JSON
-  "$KV_BIN/kv-agent" --config "$WORK/agent-$n.json" 2>"$WORK/agent-$n.log" &
-  PIDS+=($!)
-done
+(cd / && exec "$KV_BIN/kv-agent" --config "$WORK/examples/agent-local.json") 2>"$WORK/agent-1.log" &
+PIDS+=($!)
+"$KV_BIN/kv-agent" --config "$WORK/agent-2.json" 2>"$WORK/agent-2.log" &
+PIDS+=($!)
 two_connected() { [ "$("$kvctl" agents 2>/dev/null | grep -cw connected)" -eq 2 ]; }
 wait_until 20 two_connected || { "$kvctl" agents >&2 || true; cat "$WORK"/agent-*.log >&2; fail "agents did not connect"; }
 

@@ -13,7 +13,7 @@ cat > "$WORK/controller.json" <<CONFIG
  "metrics_listen": "127.0.0.1:0"}
 CONFIG
 cat > "$WORK/bad-agent.json" <<'CONFIG'
-{"work_dir": "relative", "profiles_dir": "/p", "heartbeat_interval_s": -5, "colour": "red"}
+{"work_dir": "", "profiles_dir": "/p", "heartbeat_interval_s": -5, "colour": "red"}
 CONFIG
 
 # --validate_config prints the effective config (defaults filled in) and exits 0.
@@ -27,7 +27,7 @@ set -e
 [ "$code" -eq 2 ] || fail "bad agent config exited $code, want 2"
 expect_contains "$err" "3 problems"
 expect_contains "$err" "colour: unknown field"
-expect_contains "$err" 'work_dir: "relative" must be absolute'
+expect_contains "$err" 'work_dir: is required'
 expect_contains "$err" "heartbeat_interval_s: -5 is out of range"
 
 # run_daemon NAME BINARY CONFIG: starts it, waits for its metrics URL, scrapes, stops it.

@@ -8,6 +8,11 @@ done
 for config in "$examples"/agent-*.json; do
   "$KV_BIN/kv-agent" --config "$config" --validate_config >/dev/null || fail "$config is invalid"
 done
+# Relative paths in a daemon config are relative to the config file, whatever the working
+# directory: the loopback pair's agent finds the shipped profiles and the demo's datasets.
+effective="$(cd / && "$KV_BIN/kv-agent" --config "$examples/agent-local.json" --validate_config)"
+expect_contains "$effective" "\"profiles_dir\": \"$KV_SOURCE/deploy/profiles\""
+expect_contains "$effective" "\"dataset_mirror\": \"$KV_SOURCE/deploy/examples/datasets\""
 for config in "$examples"/controller-*.json; do
   "$KV_BIN/kv-controller" --config "$config" --validate_config >/dev/null ||
     fail "$config is invalid"

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # kvctl run as a user runs it: the demo job end to end on the simulators (real Caddy, real
-# processes on loopback), then a spec whose dataset cannot be found.
+# processes on loopback) from a folder outside the checkout with no environment variable set (the
+# profiles and the demo's dataset are found beside kvctl), then a spec whose dataset cannot be
+# found.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
-export KV_DATASET_MIRROR="$KV_DEMO_DATASETS"
+unset KV_DATASET_MIRROR KV_PROFILES_DIR KV_DATASET_CACHE
 
-out="$("$kvctl" run "$KV_SOURCE/deploy/examples/demo-sim.json" --profiles "$KV_SOURCE/deploy/profiles" \
-  --out "$WORK/results" 2>"$WORK/err")" || { cat "$WORK/err" >&2; echo "$out" >&2; fail "kvctl run failed"; }
+mkdir -p "$WORK/elsewhere"
+out="$(cd "$WORK/elsewhere" && "$kvctl" run "$KV_SOURCE/deploy/examples/demo-sim.json" \
+  --out results 2>"$WORK/err")" || { cat "$WORK/err" >&2; echo "$out" >&2; fail "kvctl run failed"; }
+mv "$WORK/elsewhere/results" "$WORK/results"
 for phase in starting_cache_server starting_replicas starting_proxy replay collecting teardown; do
   expect_contains "$out" "$phase"
 done

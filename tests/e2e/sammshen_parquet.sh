@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sammshen rows of ../shared/datasets as Parquet written by an independent writer
+# The sammshen rows of tests/data/datasets as Parquet written by an independent writer
 # (@dsnp/parquetjs from npm, run by node; snappy pages, nested repeated groups) read back by
 # kvbench's own reader into exactly the rows and the virtual users the JSONL gives. Skips (77)
 # only where node/npm or the npm registry are not there.

@@ -6,14 +6,14 @@
 namespace kvbench::datasets {
 namespace {
 
-// The Hugging Face dataset (research notes: shared/reference/datasets.md §1a). The hub is not
+// The Hugging Face dataset (huggingface.co/datasets/sammshen/lmcache-agentic-traces). The hub is not
 // reachable from the build machines, so per-shard sizes and digests are unknown: the shards are
 // checked against the ETag and digest recorded at their first download.
 constexpr char kSammshenBase[] =
     "https://huggingface.co/datasets/sammshen/lmcache-agentic-traces/resolve/main/";
 constexpr int kSammshenShards = 5;
 
-// tau2-bench at the pinned commit (shared/datasets/README.md "Source and license").
+// tau2-bench at the pinned commit (deploy/examples/datasets/README.md).
 constexpr char kTau2Commit[] = "59d0fb96f4292815e1f6463fb2f139ffef47dc7f";
 
 DatasetSpec Sammshen() {

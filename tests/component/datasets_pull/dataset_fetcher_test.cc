@@ -1,5 +1,5 @@
 // DatasetFetcher with the real CurlFileDownloader against a loopback mirror serving the real
-// tau2 file from shared/datasets: verified installs, resume with Range, corruption, cache hits.
+// tau2 file from deploy/examples/datasets: verified installs, resume with Range, corruption, cache hits.
 
 #include "agent/datasets/registry/dataset_fetcher.h"
 

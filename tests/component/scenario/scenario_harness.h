@@ -22,7 +22,7 @@
 namespace kvbench::testing {
 
 // Real seams for running one scenario in a test: the profiles (the shipped ones unless the test
-// gives its own), this build's binaries, the datasets read in place from shared/datasets, a temp
+// gives its own), this build's binaries, the demo's datasets read in place from deploy/examples/datasets, a temp
 // work dir, and every event recorded.
 class ScenarioHarness {
  public:

@@ -18,7 +18,7 @@ v1::DatasetRef Ref(const std::string& code, const std::string& path = "") {
 }
 
 TEST_CASE("DatasetResolver finds known files of a code in the mirror", "[Datasets]") {
-  DatasetResolver resolver({"/nonexistent-cache", KV_DEMO_DATASETS}, false);
+  DatasetResolver resolver({"/nonexistent-cache", KV_DEMO_DATASETS, KV_TEST_DATASETS}, false);
   auto tau2 = resolver.Resolve(Ref("tau2-bench-v1"));
   REQUIRE(tau2.ok());
   CHECK(tau2->find("tau2_airline_gpt-4.1_results.json") != std::string::npos);

@@ -1,4 +1,4 @@
-// Session, round and virtual-user counts of the real files in shared/datasets.
+// Session, round and virtual-user counts of the real files in tests/data/datasets and deploy/examples/datasets.
 #include <string>
 #include <vector>
 

@@ -3,8 +3,8 @@
 // Real-shaped /metrics payloads for the parser tests, written the way the servers write them:
 // vLLM V1 through prometheus_client (counters declared with `_total`, `_created` as separate
 // gauge families, histogram labels then `le`, floats as "1.0" / "+Inf"), per
-// shared/reference/vllm.md §2; LMCache MP through the OpenTelemetry Prometheus exporter, per
-// shared/reference/lmcache.md §3.
+// vllm/v1/metrics/loggers.py; LMCache MP through the OpenTelemetry Prometheus exporter, per
+// LMCache's docs/source/mp/observability/metrics.rst.
 
 namespace kvbench::prometheus_text::testing {
 

@@ -7,7 +7,7 @@
 
 namespace kvbench::sim::testing {
 
-// The real conversations in shared/datasets/tau2_airline_gpt-4.1_lmcache_format.jsonl, read in
+// The real conversations in tests/data/datasets/tau2_airline_gpt-4.1_lmcache_format.jsonl, read in
 // place (the project ships no data): one row per recorded LLM call; consecutive rows of a session
 // extend each other's message list.
 struct Tau2Row {
