@@ -28,6 +28,23 @@ for scenario in 00-gpu-c2 01-cpu-ram-c2 02-nvme-c2 03-gpu-c8 04-cpu-ram-c8 05-nv
   [ -s "$job_dir/$scenario/logs/replica-0.log" ] || fail "no replica log for $scenario"
 done
 expect_contains "$(cat "$job_dir/01-cpu-ram-c2/result.json")" '"tier": "CPU_RAM"'
+# The demo's headline: at its top concurrency the conversations outgrow GPU memory, the group is
+# valid (not "not_exercised"), and both offload tiers served external prefix-cache hits — in the
+# replicas' own counters (after - before, per replica, from samples.jsonl) and in the result.
+expect_contains "$out" "comparison c8: valid"
+external_hits() {
+  awk -F'"vllm:external_prefix_cache_hits_total":' '/"source":"replica-/ {
+      split($2, value, /[,}]/)
+      if ($0 ~ /"kind":"before"/) before += value[1]
+      if ($0 ~ /"kind":"after"/) after += value[1]
+    } END { print after - before }' "$1"
+}
+for scenario in 04-cpu-ram-c8 05-nvme-c8; do
+  hits="$(external_hits "$job_dir/$scenario/samples.jsonl")"
+  awk -v h="$hits" 'BEGIN { exit !(h > 0) }' || fail "$scenario: no external hits in samples.jsonl ($hits)"
+  rate="$(grep -o '"external_hit_rate": [0-9.e+-]*' "$job_dir/$scenario/result.json" | sed 's/.*: //')"
+  awk -v r="${rate:-0}" 'BEGIN { exit !(r > 0) }' || fail "$scenario: external_hit_rate is '${rate}'"
+done
 # The verdict and the comparison follow the table; the folder reads back as a job.
 expect_contains "$out" "comparison c2:"
 expect_contains "$out" "TTFT p95 (ms)"
