@@ -30,7 +30,10 @@ inline constexpr int kLmcacheMqTimeoutSeconds = 300;
 // (vllm/distributed/kv_transfer/kv_connector/v1/lmcache_mp_connector.py@474b0b8c: a plain
 // KVConnectorBase_V1 that raises when given more than one KV cache group). On a sliding-window
 // model (gpt-oss) the GPU tier would then keep the manager and get about twice the KV blocks of
-// the offload tiers. Explicitly off, every tier has the same capacity; for a model without
+// the offload tiers. LMCache's own copy of the class (LMCache/LMCache:
+// lmcache/integration/vllm/lmcache_mp_connector.py, loaded through kv_connector_module_path)
+// declares SupportsHMA, so which tiers keep the manager even depends on the connector build.
+// Explicitly off, every tier has the same capacity whichever class is loaded; for a model without
 // sliding-window or Mamba layers the flag changes nothing.
 inline constexpr char kDisableHybridKvCacheManagerFlag[] = "--disable-hybrid-kv-cache-manager";
 // Caddy (reference/caddy.md): active health every 10 s, passive 3 failures in 30 s, shutdown
