@@ -3,7 +3,9 @@
 #include <set>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "agent/runner/runner_argv.h"
 
 namespace kvbench::runner {
 namespace {
@@ -20,6 +22,19 @@ void SanitizeText(nlohmann::json* value) {
 }
 
 }  // namespace
+
+absl::Status CheckAskModeSupported(const std::string& model, const std::string& tokenizer,
+                                   bool ask_mode, bool server_auto_tool_choice) {
+  if (!ask_mode || server_auto_tool_choice) return absl::OkStatus();
+  if (IsGptOssModel(model) || IsGptOssModel(tokenizer)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--ask-mode sends tool_choice \"auto\", which vLLM accepts only for harmony models "
+      "(gpt-oss) or from a server started with --enable-auto-tool-choice and "
+      "--tool-call-parser; model \"",
+      model,
+      "\" is not a gpt-oss model: pass --server-auto-tool-choice if the server has those flags, "
+      "or drop --ask-mode"));
+}
 
 const std::vector<std::string>& HarmonyControlTokens() {
   static const std::vector<std::string> tokens = {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "agent/datasets/conversation.h"
 
 namespace kvbench::runner {
@@ -27,6 +28,18 @@ namespace kvbench::runner {
 // --agentic-max-attempts N: a round that fails the way harmony parsing fails (an in-stream error
 //   event, or HTTP 400/500) is sent again, up to N attempts in all; its latency still counts from
 //   the first attempt's scheduled time, and the record says how many attempts it took.
+
+// Whether the server can take --ask-mode's tool_choice "auto" (pure). vLLM refuses it with 400
+// '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set' unless
+// the model renders through harmony (gpt-oss, model_type "gpt_oss") or the server was started
+// with --enable-auto-tool-choice and a --tool-call-parser (or uses a Mistral tokenizer)
+// (vllm-project/vllm:vllm/entrypoints/openai/chat_completion/serving.py@5e918640,
+// render_chat_request). kv-runner cannot see the server's flags, so for a model that is not
+// gpt-oss (by --model or --tokenizer, IsGptOssModel) `server_auto_tool_choice`
+// (--server-auto-tool-choice) says the server has them. INVALID_ARGUMENT naming why otherwise,
+// so every round is not refused one by one.
+absl::Status CheckAskModeSupported(const std::string& model, const std::string& tokenizer,
+                                   bool ask_mode, bool server_auto_tool_choice);
 
 // The harmony control tokens removed by --sanitize-harmony-tokens.
 const std::vector<std::string>& HarmonyControlTokens();

@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   RunnerOptions options;
   int request_timeout_s = kvbench::runner::kDefaultRequestTimeoutSeconds;
   CLI::App app{"kv-runner: replays recorded multi-turn conversations against an OpenAI server"};
-  app.add_option("--base-url", options.base_url, "Server under test, http://host:port");
+  app.add_option("--base-url", options.base_url,
+                 "Server under test: http://host:port or its OpenAI base http://host:port/v1");
   app.add_option("--model", options.model, "Served model name");
   app.add_option("--num-users", options.concurrency, "Concurrent users (slots)");
   app.add_option("--num-rounds", options.num_rounds, "Rounds per virtual user");
@@ -41,7 +42,10 @@ int main(int argc, char** argv) {
   app.add_option("--http-client", options.http_client, "curl-multi or beast");
   app.add_option("--io-threads", options.io_threads, "HTTP client I/O threads");
   app.add_flag("--enable-agentic-tools", options.enable_agentic_tools, "gpt-oss tool calls");
-  app.add_flag("--ask-mode", options.ask_mode, "gpt-oss ask mode");
+  app.add_flag("--ask-mode", options.ask_mode, "gpt-oss ask mode (tool_choice auto)");
+  app.add_flag("--server-auto-tool-choice", options.server_auto_tool_choice,
+               "The server has --enable-auto-tool-choice and a --tool-call-parser (--ask-mode "
+               "for a model other than gpt-oss)");
   app.add_flag("--sanitize-harmony-tokens", options.sanitize_harmony_tokens, "gpt-oss harmony");
   app.add_option("--agentic-max-attempts", options.agentic_max_attempts, "gpt-oss attempts");
 

@@ -8,6 +8,8 @@
 #include "agent/datasets/dataset_loader.h"
 #include "agent/results/scenario_metrics.h"
 #include "agent/results/summary_json.h"
+#include "agent/runner/base_url.h"
+#include "agent/runner/gpt_oss_agentic.h"
 #include "agent/runner/record_writer.h"
 #include "agent/runner/replay.h"
 #include "common/http/beast_http_client.h"
@@ -38,7 +40,16 @@ absl::Status Validate(const RunnerOptions& options) {
   if (options.agentic_max_attempts < 1) {
     return absl::InvalidArgumentError("--agentic-max-attempts must be >= 1");
   }
-  return absl::OkStatus();
+  return CheckAskModeSupported(options.model, options.tokenizer, options.ask_mode,
+                               options.server_auto_tool_choice);
+}
+
+// The options as the replay uses them: validated, --base-url reduced to the server root.
+absl::StatusOr<RunnerOptions> EffectiveOptions(const RunnerOptions& options) {
+  KV_RETURN_IF_ERROR(Validate(options));
+  RunnerOptions effective = options;
+  KV_ASSIGN_OR_RETURN(effective.base_url, ServerRootFromBaseUrl(options.base_url));
+  return effective;
 }
 
 absl::StatusOr<std::unique_ptr<AsyncHttpClient>> MakeClient(const RunnerOptions& options) {
@@ -68,8 +79,8 @@ absl::Status WriteSummary(const std::string& path, const nlohmann::json& summary
 
 }  // namespace
 
-absl::Status RunReplayCommand(const RunnerOptions& options, const std::atomic<bool>* stop) {
-  KV_RETURN_IF_ERROR(Validate(options));
+absl::Status RunReplayCommand(const RunnerOptions& flags, const std::atomic<bool>* stop) {
+  KV_ASSIGN_OR_RETURN(const RunnerOptions options, EffectiveOptions(flags));
   KV_ASSIGN_OR_RETURN(datasets::Dataset dataset,
                       datasets::LoadDataset(options.dataset, options.dataset_path));
   KV_ASSIGN_OR_RETURN(

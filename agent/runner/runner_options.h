@@ -23,7 +23,7 @@ inline constexpr int kDefaultIoThreads = 1;
 
 // kv-runner's effective replay configuration (flags, validated in main).
 struct RunnerOptions {
-  std::string base_url;  // http://host:port, no trailing slash
+  std::string base_url;  // --base-url: http://host:port or http://host:port/v1 (base_url.h)
   std::string model;
   int concurrency = 1;  // --num-users: slots, users running at once
   int num_rounds = 0;
@@ -46,6 +46,9 @@ struct RunnerOptions {
   // gpt-oss agentic tool-call handling (gpt_oss_agentic.h).
   bool enable_agentic_tools = false;
   bool ask_mode = false;
+  // The server runs with --enable-auto-tool-choice and a --tool-call-parser, so it accepts
+  // tool_choice "auto" for any model (CheckAskModeSupported).
+  bool server_auto_tool_choice = false;
   bool sanitize_harmony_tokens = false;
   int agentic_max_attempts = kDefaultAgenticMaxAttempts;
 

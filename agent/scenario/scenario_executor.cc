@@ -184,7 +184,7 @@ absl::Status ScenarioExecutor::StartCacheServer(const Plan& plan) {
   KV_RETURN_IF_ERROR(supervisor_->Start(
       kCacheServerName,
       WithCommand(plan.cache_command, launch.argv, static_cast<size_t>(plan.cache->command_size())),
-      launch.env));
+      launch.env, launch.unset_env));
   ReadinessProbe probe{absl::StrCat("http://", plan.wiring.cache_zmq.host, ":",
                                     plan.wiring.cache_http_port, "/healthcheck")};
   return supervisor_->AwaitReady(kCacheServerName, probe,
@@ -200,7 +200,7 @@ absl::Status ScenarioExecutor::StartReplicas(const Plan& plan) {
         supervisor_->Start(ReplicaName(i),
                            WithCommand(plan.engine_command, launch.argv,
                                        static_cast<size_t>(plan.engine->command_size())),
-                           launch.env));
+                           launch.env, launch.unset_env));
   }
   for (int i = 0; i < replicas; ++i) {
     ReadinessProbe probe{plan.wiring.replicas[static_cast<size_t>(i)].url() + "/health"};

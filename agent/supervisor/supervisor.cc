@@ -140,7 +140,8 @@ Supervisor::~Supervisor() {
 }
 
 absl::Status Supervisor::Start(const std::string& name, const std::vector<std::string>& argv,
-                               const std::map<std::string, std::string>& env) {
+                               const std::map<std::string, std::string>& env,
+                               const std::vector<std::string>& unset_env) {
   KV_RETURN_IF_ERROR(ValidateName(name));
   std::lock_guard<std::mutex> lock(mu_);
   if (Find(name) != nullptr) {
@@ -153,6 +154,7 @@ absl::Status Supervisor::Start(const std::string& name, const std::vector<std::s
   spec.name = name;
   spec.argv = argv;
   spec.env = env;
+  spec.unset_env = unset_env;
   spec.stdout_path = LogPath(name);  // stderr too
   KV_ASSIGN_OR_RETURN(std::unique_ptr<Process> process, launcher_->Launch(spec));
   if (absl::Status written = WritePidFile(PidFile(name), process->pid()); !written.ok()) {

@@ -48,12 +48,14 @@ class Supervisor {
   // StopAll().
   ~Supervisor();
 
-  // Starts `argv` (env on top of the agent's) as `name`. NOT_FOUND naming the program when it does
-  // not exist; ALREADY_EXISTS for a name in use (until Stop); INVALID_ARGUMENT for a name that
-  // cannot be a file name; FAILED_PRECONDITION when log_dir or run_dir cannot be created or the
-  // pid file cannot be written (the child is then stopped at once).
+  // Starts `argv` (env on top of the agent's, without the agent's `unset_env`) as `name`. NOT_FOUND
+  // naming the program when it does not exist; ALREADY_EXISTS for a name in use (until Stop);
+  // INVALID_ARGUMENT for a name that cannot be a file name; FAILED_PRECONDITION when log_dir or
+  // run_dir cannot be created or the pid file cannot be written (the child is then stopped at
+  // once).
   absl::Status Start(const std::string& name, const std::vector<std::string>& argv,
-                     const std::map<std::string, std::string>& env);
+                     const std::map<std::string, std::string>& env,
+                     const std::vector<std::string>& unset_env = {});
 
   // Waits until `probe` passes. FAILED_PRECONDITION "<name> exited with code 1 during start-up"
   // when the child dies first; DEADLINE_EXCEEDED "<name> not ready after 30 s (GET url: ...)";

@@ -19,6 +19,13 @@ constexpr char kLmcacheMpConnector[] = "LMCacheMPConnector";
 constexpr char kKvRoleBoth[] = "kv_both";
 // LMCache's L1 eviction policy for every tier (lmcache.md §2.2: required, no default).
 constexpr char kEvictionPolicy[] = "LRU";
+// vLLM's ROCm platform copies HIP_VISIBLE_DEVICES into CUDA_VISIBLE_DEVICES when only HIP is set,
+// and raises ValueError("Inconsistent GPU visibility env vars ...") at import when both are set
+// and differ (vllm-project/vllm:vllm/platforms/rocm.py@001eda31, _sync_hip_cuda_env_vars; older
+// releases assert equality). An agent started with CUDA_VISIBLE_DEVICES would kill every AMD
+// replica, so a replica restricted through HIP_VISIBLE_DEVICES never inherits it.
+constexpr char kHipVisibleDevices[] = "HIP_VISIBLE_DEVICES";
+constexpr char kCudaVisibleDevices[] = "CUDA_VISIBLE_DEVICES";
 
 bool HasCacheServer(v1::Tier tier) { return tier == v1::CPU_RAM || tier == v1::NVME; }
 
@@ -150,6 +157,7 @@ LaunchPlan RenderReplica(const v1::Profile& profile, const v1::JobSpec& job,
   AddFlag(&argv, "--host", endpoint.host);
   AddFlag(&argv, "--port", absl::StrCat(endpoint.port));
   AddFlag(&argv, "--tensor-parallel-size", absl::StrCat(job.tensor_parallel_size()));
+  argv.push_back(kDisableHybridKvCacheManagerFlag);
   const v1::EngineOverrides& overrides = job.engine_overrides();
   if (overrides.has_num_gpu_blocks()) {
     AddFlag(&argv, "--num-gpu-blocks-override", absl::StrCat(overrides.num_gpu_blocks()));
@@ -170,6 +178,10 @@ LaunchPlan RenderReplica(const v1::Profile& profile, const v1::JobSpec& job,
     // No GPUs listed hides them all (""), never exposes every GPU of the node.
     plan.env[profile.visible_devices_env()] =
         has_gpus ? absl::StrJoin(wiring.replica_gpus[index], ",") : "";
+  }
+  if (profile.visible_devices_env() == kHipVisibleDevices &&
+      plan.env.count(kCudaVisibleDevices) == 0) {
+    plan.unset_env.push_back(kCudaVisibleDevices);
   }
   return plan;
 }

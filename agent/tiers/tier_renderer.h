@@ -23,6 +23,19 @@ inline constexpr char kLmcacheNvmeProfile[] = "lmcache-nvme";
 // Defaults of the wiring between replicas and the cache server (DESIGN.md step 3).
 inline constexpr int kDefaultLmcacheMpPort = 5555;
 inline constexpr int kLmcacheMqTimeoutSeconds = 300;
+// Rendered for the replicas of every tier, so the GPU KV capacity is held fixed across tiers.
+// Left to itself, vLLM turns its hybrid KV cache manager off only when --kv-transfer-config names
+// a connector without SupportsHMA (vllm-project/vllm:vllm/config/vllm.py@000fc94b, __post_init__
+// "Hybrid KV cache manager (HMA) runtime rules"), as vLLM's LMCacheMPConnector is
+// (vllm/distributed/kv_transfer/kv_connector/v1/lmcache_mp_connector.py@474b0b8c: a plain
+// KVConnectorBase_V1 that raises when given more than one KV cache group). On a sliding-window
+// model (gpt-oss) the GPU tier would then keep the manager and get about twice the KV blocks of
+// the offload tiers. LMCache's own copy of the class (LMCache/LMCache:
+// lmcache/integration/vllm/lmcache_mp_connector.py, loaded through kv_connector_module_path)
+// declares SupportsHMA, so which tiers keep the manager even depends on the connector build.
+// Explicitly off, every tier has the same capacity whichever class is loaded; for a model without
+// sliding-window or Mamba layers the flag changes nothing.
+inline constexpr char kDisableHybridKvCacheManagerFlag[] = "--disable-hybrid-kv-cache-manager";
 // Caddy (reference/caddy.md): active health every 10 s, passive 3 failures in 30 s, shutdown
 // bounded so teardown never waits on an 18-hour request.
 inline constexpr absl::Duration kCaddyHealthInterval = absl::Seconds(10);
@@ -49,11 +62,13 @@ struct ScenarioWiring {
   std::vector<std::vector<int>> replica_gpus;  // GPU indices of each replica
 };
 
-// A process to start: name for logs ("cache-server", "replica-0", "caddy"), argv, extra env.
+// A process to start: name for logs ("cache-server", "replica-0", "caddy"), argv, extra env, and
+// the agent's variables it must not inherit.
 struct LaunchPlan {
   std::string name;
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;
+  std::vector<std::string> unset_env;
 };
 
 // The profiles a scenario runs (pure): the engine profile by engine and build (sim-vllm;
@@ -86,13 +101,16 @@ LaunchPlan RenderCacheServer(const v1::Profile& profile, const v1::JobSpec& job,
                              const v1::Scenario& scenario, const ScenarioWiring& wiring);
 
 // Replica `index`'s command (pure): `<command> <model> --host H --port P
-// --tensor-parallel-size T` (+ engine_overrides: --num-gpu-blocks-override,
+// --tensor-parallel-size T --disable-hybrid-kv-cache-manager` (every tier, see
+// kDisableHybridKvCacheManagerFlag) (+ engine_overrides: --num-gpu-blocks-override,
 // --gpu-memory-utilization, --max-model-len; --sim-time-scale, --sim-seed when simulated) and,
 // for CPU_RAM/NVME only, `--kv-transfer-config` with LMCacheMPConnector, kv_role kv_both and
 // kv_connector_extra_config {"lmcache.mp.host", "lmcache.mp.port", "lmcache.mp.mq_timeout"};
 // GPU never gets a connector. Then the profile's extra_args. Env: the profile's, plus
-// visible_devices_env = its GPUs (wiring.replica_gpus[index], comma-separated). `index` must be
-// within wiring.replicas.
+// visible_devices_env = its GPUs (wiring.replica_gpus[index], comma-separated); a profile that
+// restricts GPUs through HIP_VISIBLE_DEVICES (vllm-amd) also gets CUDA_VISIBLE_DEVICES in
+// unset_env (unless its env sets it), so an agent's own CUDA_VISIBLE_DEVICES cannot contradict it.
+// `index` must be within wiring.replicas.
 LaunchPlan RenderReplica(const v1::Profile& profile, const v1::JobSpec& job,
                          const v1::Scenario& scenario, const ScenarioWiring& wiring, int index);
 

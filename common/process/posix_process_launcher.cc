@@ -83,7 +83,8 @@ void CheckSpawnCall(int result, const char* call) {
   KV_CHECK(result == 0) << call << ": " << std::strerror(result);
 }
 
-// The parent's environment (unless !spec.inherit_env) overridden by spec.env, as NAME=VALUE.
+// The parent's environment (unless !spec.inherit_env) without spec.unset_env, overridden by
+// spec.env, as NAME=VALUE.
 absl::StatusOr<std::vector<std::string>> BuildEnvironment(const ProcessSpec& spec) {
   std::map<std::string, std::string> variables;
   if (spec.inherit_env) {
@@ -93,6 +94,13 @@ absl::StatusOr<std::vector<std::string>> BuildEnvironment(const ProcessSpec& spe
       if (equals == absl::string_view::npos) continue;
       variables.emplace(std::string(text.substr(0, equals)), std::string(text.substr(equals + 1)));
     }
+  }
+  for (const std::string& name : spec.unset_env) {
+    if (spec.env.count(name) > 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "process ", spec.name, ": environment variable ", name, " is both set and unset"));
+    }
+    variables.erase(name);
   }
   for (const auto& [name, value] : spec.env) {
     if (name.empty() || name.find('=') != std::string::npos) {

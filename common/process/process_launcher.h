@@ -33,6 +33,9 @@ struct ProcessSpec {
   // Variables set for the child on top of the inherited environment (or alone, see below).
   std::map<std::string, std::string> env;
   bool inherit_env = true;
+  // Inherited variables the child must not see (removed before `env` is applied; a name in both
+  // is INVALID_ARGUMENT).
+  std::vector<std::string> unset_env;
   // Working directory of the child; empty = the parent's.
   std::string working_dir;
   // Files the child's stdout and stderr are appended to (created 0644 if missing). Empty stdout

@@ -184,6 +184,25 @@ std::optional<Capacity> GpuCapacity(const ScenarioRun& gpu) {
   return capacity;
 }
 
+// Every tier that reports its KV shape must have the GPU tier's capacity: a tier with more GPU KV
+// would be compared on more than its offload.
+void CheckGpuKvCapacity(const std::vector<const ScenarioRun*>& with_results,
+                        v1::Validity* validity) {
+  std::vector<std::string> capacities;
+  std::optional<int64_t> first;
+  bool differ = false;
+  for (const ScenarioRun* run : with_results) {
+    const std::optional<Capacity> capacity = GpuCapacity(*run);
+    if (!capacity) continue;
+    capacities.push_back(absl::StrCat(TierName(run->scenario.tier()), " ", capacity->formula));
+    if (!first) first = capacity->tokens;
+    differ |= capacity->tokens != *first;
+  }
+  if (!differ) return;
+  Add(validity, kGpuKvCapacityDiffers,
+      absl::StrCat("GPU KV capacity differs: ", absl::StrJoin(capacities, ", ")));
+}
+
 // After the INVALID checks passed: VALID, or NOT_EXERCISED when offload was never needed.
 void DecideExercised(const ScenarioRun& gpu, const std::vector<const ScenarioRun*>& with_results,
                      v1::Validity* validity) {
@@ -229,6 +248,7 @@ v1::Validity JudgeGroup(const std::string& name, const std::vector<const Scenari
   }
   CheckSessions(with_results, &validity);
   CheckFailures(with_results, &validity);
+  CheckGpuKvCapacity(with_results, &validity);
   const ScenarioRun* gpu = GpuBaseline(group);
   if (gpu == nullptr) {
     std::vector<std::string> tiers;

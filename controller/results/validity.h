@@ -18,6 +18,7 @@ inline constexpr char kFailedSessions[] = "failed_sessions";
 inline constexpr char kScenarioDidNotSucceed[] = "scenario_did_not_succeed";
 inline constexpr char kNoBaseline[] = "no_gpu_baseline";
 inline constexpr char kWorkingSetFitsGpu[] = "working_set_fits_gpu";
+inline constexpr char kGpuKvCapacityDiffers[] = "gpu_kv_capacity_differs";
 
 // One Validity per comparison group (scenarios that differ only in tier; group = the scenario's
 // comparison_group, or "c<concurrency>" when empty), ordered by concurrency (ties: first seen);
@@ -31,7 +32,12 @@ inline constexpr char kWorkingSetFitsGpu[] = "working_set_fits_gpu";
 //    achieved sessions identical (kAchievedSessionsDiffer, "GPU 16, CPU_RAM 12"), each
 //    achieved = requested (kSessionsBelowRequested, with the dataset ceiling and the tiers), no
 //    error sessions or failed requests (kFailedSessions, per tier);
-//  - a GPU scenario as the baseline (kNoBaseline).
+//  - a GPU scenario as the baseline (kNoBaseline);
+//  - the same GPU KV capacity in every tier that reports it, each tier's own replicas x
+//    engine.num_gpu_blocks x engine.block_size (kGpuKvCapacityDiffers, naming every tier's, e.g.
+//    "GPU 2 replicas x 2,048 blocks x 16 tokens = 65,536 tokens, CPU_RAM 2 replicas x 1,024 ...").
+//    vLLM's hybrid KV cache manager, left on for a sliding-window model in the GPU tier only,
+//    gives that tier about twice the blocks (agent/tiers/tier_renderer.h).
 // Any of those: VERDICT_INVALID. Otherwise VERDICT_VALID, unless offload was never shown to be
 // needed: when no offload tier saw external prefix-cache hits (external_hit_rate > 0 proves the
 // offload served requests) and either

@@ -250,6 +250,19 @@ TEST_CASE("PosixProcessLauncher inherits and overrides the environment or uses s
           "KV_PROCESS_TEST_INHERITED unset\nKV_PROCESS_TEST_OVERRIDDEN=from-spec\n"
           "KV_ONLY=a b=c\n");
   }
+  SECTION("unset_env removes an inherited variable") {
+    spec.unset_env = {"KV_PROCESS_TEST_INHERITED", "KV_NEVER_SET"};
+    REQUIRE(Launch(spec)->Wait(kLongWait).ok());
+    CHECK(dir.ReadFile("out.log") ==
+          "KV_PROCESS_TEST_INHERITED unset\nKV_PROCESS_TEST_OVERRIDDEN=from-spec\n"
+          "KV_ONLY=a b=c\n");
+  }
+  SECTION("a variable both set and unset is refused") {
+    spec.unset_env = {"KV_ONLY"};
+    absl::Status status = PosixProcessLauncher().Launch(spec).status();
+    CHECK(status.code() == absl::StatusCode::kInvalidArgument);
+    CHECK_THAT(std::string(status.message()), Catch::Contains("KV_ONLY is both set and unset"));
+  }
   ::unsetenv("KV_PROCESS_TEST_INHERITED");
   ::unsetenv("KV_PROCESS_TEST_OVERRIDDEN");
 }

@@ -33,12 +33,17 @@ struct LatencyConstants {
 struct EngineConfig {
   ModelSpec model;
   std::string served_model_name;
-  int block_size = 16;                  // vLLM --block-size default on CUDA
-  int64_t num_gpu_blocks = 0;           // from --num-gpu-blocks-override or memory (see below)
-  bool enable_prefix_caching = true;    // vLLM V1 default
-  int max_num_seqs = 256;               // vLLM V1 default on H100/H200-class GPUs
-  int max_num_batched_tokens = 8192;    // vLLM V1 chunked-prefill token budget per step
-  int max_model_len = 0;                // 0: the model's
+  int block_size = 16;         // vLLM --block-size default on CUDA
+  int64_t num_gpu_blocks = 0;  // from --num-gpu-blocks-override or memory (see below)
+  // vLLM's hybrid KV cache manager is on for this model (a sliding-window model without
+  // --disable-hybrid-kv-cache-manager and without a connector): blocks from memory span fewer
+  // layers, so there are more of them. The engine holds context in full-attention blocks only:
+  // the sliding-window group's few blocks per running request are not simulated.
+  bool hybrid_kv_cache_manager = false;
+  bool enable_prefix_caching = true;  // vLLM V1 default
+  int max_num_seqs = 256;             // vLLM V1 default on H100/H200-class GPUs
+  int max_num_batched_tokens = 8192;  // vLLM V1 chunked-prefill token budget per step
+  int max_model_len = 0;              // 0: the model's
   int tensor_parallel_size = 1;
   LatencyConstants latency;
   // Real seconds per simulated second (0.01 = 100x faster than real time).
@@ -50,8 +55,10 @@ struct EngineConfig {
 };
 
 // GPU blocks from memory when no override is given: (gpu_memory_bytes x utilization - weights /
-// TP share) / (block_size x KV bytes per token / TP). H200: 141 GB.
+// TP share) / (block_size x KV bytes per token of the layers one block spans / TP). H200: 141 GB.
+// With the hybrid KV cache manager a block spans model.KvLayersPerBlock(true) layers.
 int64_t GpuBlocksFromMemory(const ModelSpec& model, int block_size, double gpu_memory_bytes,
-                            double gpu_memory_utilization, int tensor_parallel_size);
+                            double gpu_memory_utilization, int tensor_parallel_size,
+                            bool hybrid_kv_cache_manager = false);
 
 }  // namespace kvbench::sim

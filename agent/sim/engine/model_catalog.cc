@@ -15,8 +15,10 @@ namespace {
 // parameter counts from its model card. KV bytes per token follow from ModelSpec::KvBytesPerToken
 // (2 x layers x KV heads x head dim x 2 bytes, reference/sim-calibration.md "KV cache size":
 // 131,072 B for Llama-3.1-8B, 147,456 B for Qwen3-8B, 327,680 B for Llama-3.1-70B). All bf16 KV.
-// gpt-oss alternates sliding-window (128-token) and full attention layers; the table counts every
-// layer as full attention, which overstates its KV for long contexts (conservative).
+// gpt-oss alternates sliding-window (128-token) and full attention layers (config.json
+// layer_types), so half its layers are sliding; it renders through harmony. KvBytesPerToken counts
+// every layer as full attention (what vLLM allocates with the hybrid KV cache manager off);
+// with it on, blocks span half the layers (ModelSpec::KvLayersPerBlock).
 struct CatalogEntry {
   const char* name;
   int num_layers;
@@ -26,6 +28,9 @@ struct CatalogEntry {
   double active_params_billions;
   int max_model_len;
   double weight_bytes_per_param;
+  int num_sliding_layers;
+  int sliding_window;
+  bool harmony;
 };
 
 constexpr double kBf16 = 2.0;
@@ -33,14 +38,18 @@ constexpr double kBf16 = 2.0;
 constexpr double kGptOss20bBytesPerParam = 0.66;
 constexpr double kGptOss120bBytesPerParam = 0.56;
 
+constexpr int kGptOssSlidingWindow = 128;
+
 constexpr CatalogEntry kCatalog[] = {
-    {"meta-llama/Llama-3.1-8B-Instruct", 32, 8, 128, 8.0, 8.0, 131072, kBf16},
-    {"meta-llama/Llama-3.1-70B-Instruct", 80, 8, 128, 70.6, 70.6, 131072, kBf16},
-    {"Qwen/Qwen3-8B", 36, 8, 128, 8.2, 8.2, 40960, kBf16},
-    {"Qwen/Qwen3-32B", 64, 8, 128, 32.8, 32.8, 40960, kBf16},
-    {"mistralai/Mistral-7B-Instruct-v0.3", 32, 8, 128, 7.25, 7.25, 32768, kBf16},
-    {"openai/gpt-oss-20b", 24, 8, 64, 21.0, 3.6, 131072, kGptOss20bBytesPerParam},
-    {"openai/gpt-oss-120b", 36, 8, 64, 117.0, 5.1, 131072, kGptOss120bBytesPerParam},
+    {"meta-llama/Llama-3.1-8B-Instruct", 32, 8, 128, 8.0, 8.0, 131072, kBf16, 0, 0, false},
+    {"meta-llama/Llama-3.1-70B-Instruct", 80, 8, 128, 70.6, 70.6, 131072, kBf16, 0, 0, false},
+    {"Qwen/Qwen3-8B", 36, 8, 128, 8.2, 8.2, 40960, kBf16, 0, 0, false},
+    {"Qwen/Qwen3-32B", 64, 8, 128, 32.8, 32.8, 40960, kBf16, 0, 0, false},
+    {"mistralai/Mistral-7B-Instruct-v0.3", 32, 8, 128, 7.25, 7.25, 32768, kBf16, 0, 0, false},
+    {"openai/gpt-oss-20b", 24, 8, 64, 21.0, 3.6, 131072, kGptOss20bBytesPerParam, 12,
+     kGptOssSlidingWindow, true},
+    {"openai/gpt-oss-120b", 36, 8, 64, 117.0, 5.1, 131072, kGptOss120bBytesPerParam, 18,
+     kGptOssSlidingWindow, true},
 };
 
 ModelSpec ToSpec(const CatalogEntry& entry) {
@@ -53,6 +62,9 @@ ModelSpec ToSpec(const CatalogEntry& entry) {
   spec.active_params_billions = entry.active_params_billions;
   spec.max_model_len = entry.max_model_len;
   spec.weight_bytes_per_param = entry.weight_bytes_per_param;
+  spec.num_sliding_layers = entry.num_sliding_layers;
+  spec.sliding_window = entry.sliding_window;
+  spec.harmony = entry.harmony;
   return spec;
 }
 

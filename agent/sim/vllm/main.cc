@@ -2,6 +2,7 @@
 // subset kvbench uses), same HTTP API, SSE stream and /metrics; a simulated engine behind them.
 
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -13,8 +14,8 @@
 #include "agent/sim/vllm/vllm_metrics.h"
 #include "common/daemon/daemon_flags.h"
 #include "common/log/logging.h"
-#include "common/status/status_macros.h"
 #include "common/loop/event_loop.h"
+#include "common/status/status_macros.h"
 
 namespace {
 
@@ -28,9 +29,10 @@ absl::StatusOr<std::unique_ptr<ExternalKvCache>> ConnectKvTransfer(
   if (options.kv_transfer_config.empty()) return std::unique_ptr<ExternalKvCache>();
   KV_ASSIGN_OR_RETURN(lmcache::LmcacheConnectorConfig connector,
                       lmcache::ParseKvTransferConfig(options.kv_transfer_config));
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<lmcache::LmcacheClient> client,
-                      lmcache::LmcacheClient::Connect(connector.host, connector.port,
-                                             connector.mq_timeout, options.primary_name()));
+  KV_ASSIGN_OR_RETURN(
+      std::unique_ptr<lmcache::LmcacheClient> client,
+      lmcache::LmcacheClient::Connect(connector.host, connector.port, connector.mq_timeout,
+                                      options.primary_name()));
   return std::unique_ptr<ExternalKvCache>(std::move(client));
 }
 
@@ -48,10 +50,19 @@ int main(int argc, char** argv) {
     return 0;
   }
   const VllmServeOptions& options = flags->options;
+  if (options.sim_platform == "rocm") {
+    absl::Status visible = CheckRocmVisibleDevices(std::getenv("HIP_VISIBLE_DEVICES"),
+                                                   std::getenv("CUDA_VISIBLE_DEVICES"));
+    if (!visible.ok()) {
+      std::cerr << "ValueError: " << visible.message() << "\n";
+      return 1;
+    }
+  }
   EngineConfig config = MakeEngineConfig(options);
   KV_LOG(INFO) << "kvsim-vllm model=" << options.model << " served_as=" << options.primary_name()
-               << " num_gpu_blocks=" << config.num_gpu_blocks << " block_size="
-               << config.block_size << " kv_bytes_per_token=" << config.model.KvBytesPerToken()
+               << " num_gpu_blocks=" << config.num_gpu_blocks << " block_size=" << config.block_size
+               << " kv_bytes_per_token=" << config.model.KvBytesPerToken()
+               << " hybrid_kv_cache_manager=" << (config.hybrid_kv_cache_manager ? "on" : "off")
                << " time_scale=" << config.time_scale;
 
   absl::StatusOr<std::unique_ptr<ExternalKvCache>> external = ConnectKvTransfer(options);

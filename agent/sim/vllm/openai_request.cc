@@ -1,7 +1,6 @@
 #include "agent/sim/vllm/openai_request.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
@@ -35,7 +34,8 @@ std::optional<ApiError> ReadCompletionPrompt(const Json& body, std::vector<uint3
     return std::nullopt;
   }
   if (value.is_array() && !value.empty() &&
-      std::all_of(value.begin(), value.end(), [](const Json& t) { return t.is_number_unsigned(); })) {
+      std::all_of(value.begin(), value.end(),
+                  [](const Json& t) { return t.is_number_unsigned(); })) {
     for (const Json& token : value) prompt->push_back(token.get<uint32_t>());
     return std::nullopt;
   }
@@ -53,6 +53,22 @@ std::optional<ApiError> ReadChatPrompt(const Json& body, std::vector<uint32_t>* 
   if (!text.ok()) return ApiError::BadRequest(std::string(text.status().message()));
   *prompt = SimTokenizer::Encode(*text);
   return std::nullopt;
+}
+
+// vLLM's check before rendering: tool_choice other than "none" needs tool parsing, which a
+// harmony model does itself and any other model only with --enable-auto-tool-choice and a parser.
+std::optional<ApiError> CheckToolChoice(const Json& body, const ApiContext& context) {
+  auto it = body.find("tool_choice");
+  if (it == body.end() || it->is_null() || *it == "none") return std::nullopt;
+  if (context.harmony || context.auto_tool_choice) return std::nullopt;
+  if (*it == "auto") {
+    return ApiError::InvalidRequest(
+        "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be "
+        "set");
+  }
+  const std::string choice = it->is_string() ? it->get<std::string>() : it->dump();
+  return ApiError::InvalidRequest(
+      absl::StrCat("tool_choice=\"", choice, "\" requires --tool-call-parser to be set"));
 }
 
 // Reads an optional integer field; 400 when present with another type.
@@ -122,10 +138,10 @@ std::optional<ApiError> ApplyLengths(const Json& body, const ApiContext& context
   }
   const int64_t prompt_tokens = static_cast<int64_t>(request->prompt.size());
   if (prompt_tokens >= context.max_model_len) {
-    return ApiError::InvalidRequest(absl::StrCat(
-        "This model's maximum context length is ", context.max_model_len,
-        " tokens. However, your request has ", prompt_tokens,
-        " input tokens. Please reduce the length of the input messages."));
+    return ApiError::InvalidRequest(
+        absl::StrCat("This model's maximum context length is ", context.max_model_len,
+                     " tokens. However, your request has ", prompt_tokens,
+                     " input tokens. Please reduce the length of the input messages."));
   }
   const int64_t room = context.max_model_len - prompt_tokens;
   request->max_tokens = static_cast<int>(std::min(max_tokens.value_or(room), room));
@@ -163,6 +179,9 @@ std::optional<ApiError> ParseApiRequest(ApiKind kind, absl::string_view body,
   if (!json.is_object()) return ApiError::BadRequest("the body must be a JSON object");
   request->kind = kind;
   if (auto error = ResolveModel(json, context, request)) return error;
+  if (kind == ApiKind::kChat) {
+    if (auto error = CheckToolChoice(json, context)) return error;
+  }
   auto prompt_error = kind == ApiKind::kChat ? ReadChatPrompt(json, &request->prompt)
                                              : ReadCompletionPrompt(json, &request->prompt);
   if (prompt_error) return prompt_error;

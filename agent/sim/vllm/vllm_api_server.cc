@@ -29,6 +29,8 @@ ApiContext MakeContext(const VllmServeOptions& options, const SimEngine& engine)
   context.served_names = options.served_model_names;
   if (context.served_names.empty()) context.served_names.push_back(options.model);
   context.max_model_len = engine.config().max_model_len;
+  context.harmony = engine.config().model.harmony;
+  context.auto_tool_choice = options.enable_auto_tool_choice;
   return context;
 }
 

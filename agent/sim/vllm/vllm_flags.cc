@@ -40,6 +40,13 @@ void AddVllmFlags(CLI::App* serve, VllmServeOptions* o) {
                   "Report usage.prompt_tokens_details.cached_tokens");
   serve->add_option("--tensor-parallel-size", o->tensor_parallel_size, "GPUs per replica (-tp)")
       ->capture_default_str();
+  serve->add_flag("--disable-hybrid-kv-cache-manager", o->disable_hybrid_kv_cache_manager,
+                  "Treat sliding-window layers as full attention (one KV cache group)");
+  serve->add_flag("--no-disable-hybrid-kv-cache-manager", o->no_disable_hybrid_kv_cache_manager,
+                  "Require the hybrid KV cache manager (an error where it is unsupported)");
+  serve->add_flag("--enable-auto-tool-choice", o->enable_auto_tool_choice,
+                  "Accept tool_choice \"auto\" for any model (needs --tool-call-parser)");
+  serve->add_option("--tool-call-parser", o->tool_call_parser, "Tool-call parser name");
 }
 
 void AddSimFlags(CLI::App* serve, VllmServeOptions* o) {
@@ -60,6 +67,11 @@ void AddSimFlags(CLI::App* serve, VllmServeOptions* o) {
   serve
       ->add_option("--sim-mean-output-tokens", o->sim_mean_output_tokens,
                    "Mean output length of requests that do not ignore EOS")
+      ->capture_default_str();
+  serve
+      ->add_option("--sim-platform", o->sim_platform,
+                   "Platform whose start-up checks to imitate: cuda or rocm")
+      ->check(CLI::IsMember({"cuda", "rocm"}))
       ->capture_default_str();
   serve
       ->add_option("--sim-prefill-per-token-s", l.prefill_per_token_s,
@@ -120,6 +132,28 @@ absl::Status CheckRanges(const VllmServeOptions& o) {
   return absl::InvalidArgumentError(absl::StrJoin(problems, "\n"));
 }
 
+// Combinations vLLM refuses at start.
+absl::Status CheckCombinations(const VllmServeOptions& o) {
+  if (o.disable_hybrid_kv_cache_manager && o.no_disable_hybrid_kv_cache_manager) {
+    return absl::InvalidArgumentError(
+        "argument --no-disable-hybrid-kv-cache-manager: not allowed with argument "
+        "--disable-hybrid-kv-cache-manager");
+  }
+  // vllm/config/vllm.py@000fc94b: explicitly enabled while a connector without SupportsHMA
+  // needs it off is a ValueError.
+  if (o.no_disable_hybrid_kv_cache_manager && !o.kv_transfer_config.empty()) {
+    return absl::InvalidArgumentError(
+        "Hybrid KV cache manager was explicitly enabled but is not supported in this "
+        "configuration. Consider omitting the --no-disable-hybrid-kv-cache-manager flag to let "
+        "vLLM decide automatically.");
+  }
+  // vllm/entrypoints/openai/cli_args.py validate_parsed_serve_args.
+  if (o.enable_auto_tool_choice && o.tool_call_parser.empty()) {
+    return absl::InvalidArgumentError("--enable-auto-tool-choice requires --tool-call-parser");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<VllmFlagsResult> ParseVllmServeFlags(int argc, const char* const* argv) {
@@ -153,7 +187,24 @@ absl::StatusOr<VllmFlagsResult> ParseVllmServeFlags(int argc, const char* const*
     return absl::InvalidArgumentError(error.what());
   }
   KV_RETURN_IF_ERROR(CheckRanges(result.options));
+  KV_RETURN_IF_ERROR(CheckCombinations(result.options));
   return result;
+}
+
+absl::Status CheckRocmVisibleDevices(const char* hip_visible_devices,
+                                     const char* cuda_visible_devices) {
+  const std::string hip = hip_visible_devices == nullptr ? "" : hip_visible_devices;
+  const std::string cuda = cuda_visible_devices == nullptr ? "" : cuda_visible_devices;
+  if (hip.empty() || cuda.empty() || hip == cuda) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "Inconsistent GPU visibility env vars: HIP_VISIBLE_DEVICES='", hip,
+      "' vs CUDA_VISIBLE_DEVICES='", cuda, "'. Please set only one, or ensure they match."));
+}
+
+bool HybridKvCacheManagerEnabled(const VllmServeOptions& options, const ModelSpec& model) {
+  if (model.num_sliding_layers <= 0) return false;
+  if (options.disable_hybrid_kv_cache_manager) return false;
+  return options.kv_transfer_config.empty();
 }
 
 EngineConfig MakeEngineConfig(const VllmServeOptions& options) {
@@ -166,11 +217,13 @@ EngineConfig MakeEngineConfig(const VllmServeOptions& options) {
   config.model = *model;
   config.served_model_name = options.primary_name();
   config.block_size = options.block_size;
+  config.hybrid_kv_cache_manager = HybridKvCacheManagerEnabled(options, config.model);
   config.num_gpu_blocks =
       options.num_gpu_blocks_override > 0
           ? options.num_gpu_blocks_override
           : GpuBlocksFromMemory(config.model, options.block_size, options.sim_gpu_memory_gb * 1e9,
-                                options.gpu_memory_utilization, options.tensor_parallel_size);
+                                options.gpu_memory_utilization, options.tensor_parallel_size,
+                                config.hybrid_kv_cache_manager);
   config.enable_prefix_caching = options.enable_prefix_caching;
   config.max_num_seqs = options.max_num_seqs;
   config.max_num_batched_tokens = options.max_num_batched_tokens;

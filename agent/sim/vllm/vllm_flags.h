@@ -33,6 +33,13 @@ struct VllmServeOptions {
   bool enable_prompt_tokens_details = false;
   bool enable_log_requests = false;  // one "Received request <id>: user=<x-user-id>" line each
   int tensor_parallel_size = 1;
+  // --disable-hybrid-kv-cache-manager / --no-disable-hybrid-kv-cache-manager: vLLM's tri-state
+  // (unset lets vLLM decide; HybridKvCacheManagerEnabled).
+  bool disable_hybrid_kv_cache_manager = false;
+  bool no_disable_hybrid_kv_cache_manager = false;
+  // Tool calls parsed from any model's output (tool_choice "auto" accepted for every model).
+  bool enable_auto_tool_choice = false;
+  std::string tool_call_parser;
   // --sim-*: the simulation itself.
   double sim_time_scale = 1.0;
   uint64_t sim_seed = 0;
@@ -40,6 +47,7 @@ struct VllmServeOptions {
   double sim_gpu_memory_gb = kDefaultSimGpuMemoryGb;
   double sim_load_seconds = kDefaultSimLoadSeconds;
   int sim_mean_output_tokens = 256;
+  std::string sim_platform = "cuda";  // "cuda" or "rocm" (CheckRocmVisibleDevices at start)
   LatencyConstants latency;
 
   // The name responses and metrics carry: the first served name, else the model.
@@ -58,8 +66,25 @@ struct VllmFlagsResult {
 };
 absl::StatusOr<VllmFlagsResult> ParseVllmServeFlags(int argc, const char* const* argv);
 
+// What vLLM's ROCm platform does with the GPU visibility variables at import (pure; null or
+// empty = unset): both set and different is fatal, with vLLM's message
+// (vllm-project/vllm:vllm/platforms/rocm.py@001eda31, _sync_hip_cuda_env_vars). kvsim-vllm runs
+// it with --sim-platform rocm, so the agent's handling of an AMD replica's environment is tested
+// against a process that dies the way vLLM does.
+absl::Status CheckRocmVisibleDevices(const char* hip_visible_devices,
+                                     const char* cuda_visible_devices);
+
+// Whether vLLM runs its hybrid KV cache manager for `model` (pure), following
+// vllm-project/vllm:vllm/config/vllm.py@000fc94b (__post_init__, "HMA runtime rules"): off when
+// --disable-hybrid-kv-cache-manager is given; left unset, off when --kv-transfer-config names a
+// connector that does not support it (the only one simulated, LMCacheMPConnector, is vLLM's
+// in-tree class without SupportsHMA); on otherwise. It only matters for a model with
+// sliding-window layers, so for any other model this is false. (--no-disable-... together with a
+// connector is refused at parse time, as vLLM raises ValueError.)
+bool HybridKvCacheManagerEnabled(const VllmServeOptions& options, const ModelSpec& model);
+
 // The engine configuration these options describe (model shape from the catalog, GPU blocks
-// from the override or from memory).
+// from the override or from memory, the latter with HybridKvCacheManagerEnabled).
 EngineConfig MakeEngineConfig(const VllmServeOptions& options);
 
 }  // namespace kvbench::sim

@@ -1,11 +1,9 @@
 // Pure parts of kvsim-vllm's front: flags, request validation, response shapes.
 
 #include <catch2/catch.hpp>
-
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/sim/engine/tokenizer.h"
 #include "agent/sim/vllm/openai_request.h"
@@ -50,9 +48,78 @@ TEST_CASE("kvsim-vllm rejects an unknown flag by name, like vLLM") {
   REQUIRE_FALSE(parsed.ok());
   CHECK(std::string(parsed.status().message()).find("unrecognized arguments: --enable-magic") !=
         std::string::npos);
-  CHECK_FALSE(Parse({"serve"}).ok());                                  // MODEL is required
-  CHECK_FALSE(Parse({"serve", "m", "--block-size", "0"}).ok());        // ranges
+  CHECK_FALSE(Parse({"serve"}).ok());                            // MODEL is required
+  CHECK_FALSE(Parse({"serve", "m", "--block-size", "0"}).ok());  // ranges
   CHECK_FALSE(Parse({"serve", "m", "--sim-time-scale", "-1"}).ok());
+}
+
+TEST_CASE("The hybrid KV cache manager follows vLLM's rules and only sliding models feel it") {
+  struct Row {
+    const char* model;
+    std::vector<const char*> flags;
+    bool hybrid;
+  };
+  const char* connector = "{\"kv_connector\":\"LMCacheMPConnector\"}";
+  const Row rows[] = {
+      {"openai/gpt-oss-20b", {}, true},  // unset, no connector: on
+      {"openai/gpt-oss-20b", {"--disable-hybrid-kv-cache-manager"}, false},
+      {"openai/gpt-oss-20b", {"--kv-transfer-config", connector}, false},  // no SupportsHMA
+      {"openai/gpt-oss-20b", {"--no-disable-hybrid-kv-cache-manager"}, true},
+      {"meta-llama/Llama-3.1-8B-Instruct", {}, false},  // no sliding layers: nothing to manage
+  };
+  for (const Row& row : rows) {
+    std::vector<const char*> args = {"serve", row.model};
+    args.insert(args.end(), row.flags.begin(), row.flags.end());
+    INFO(row.model << " " << (row.flags.empty() ? "" : row.flags.front()));
+    auto parsed = Parse(args);
+    REQUIRE(parsed.ok());
+    CHECK(MakeEngineConfig(parsed->options).hybrid_kv_cache_manager == row.hybrid);
+  }
+  // gpt-oss-20b: 12 full + 12 sliding layers, so a hybrid block spans 12 layers: twice the blocks
+  // from the same memory; an override is taken as given either way.
+  auto on = Parse({"serve", "openai/gpt-oss-20b"});
+  auto off = Parse({"serve", "openai/gpt-oss-20b", "--disable-hybrid-kv-cache-manager"});
+  REQUIRE((on.ok() && off.ok()));
+  const int64_t blocks_off = MakeEngineConfig(off->options).num_gpu_blocks;
+  CHECK(blocks_off > 0);
+  CHECK(MakeEngineConfig(on->options).num_gpu_blocks == Approx(2 * blocks_off).margin(1));
+  auto fixed = Parse({"serve", "openai/gpt-oss-20b", "--num-gpu-blocks-override", "1000"});
+  REQUIRE(fixed.ok());
+  CHECK(MakeEngineConfig(fixed->options).num_gpu_blocks == 1000);
+
+  auto both = Parse(
+      {"serve", "m", "--disable-hybrid-kv-cache-manager", "--no-disable-hybrid-kv-cache-manager"});
+  CHECK_FALSE(both.ok());
+  auto forced = Parse(
+      {"serve", "m", "--no-disable-hybrid-kv-cache-manager", "--kv-transfer-config", connector});
+  REQUIRE_FALSE(forced.ok());
+  CHECK_THAT(std::string(forced.status().message()),
+             Catch::Contains("Hybrid KV cache manager was explicitly enabled but is not "
+                             "supported in this configuration"));
+}
+
+TEST_CASE("--enable-auto-tool-choice needs --tool-call-parser, as vLLM checks at start") {
+  auto alone = Parse({"serve", "m", "--enable-auto-tool-choice"});
+  REQUIRE_FALSE(alone.ok());
+  CHECK(std::string(alone.status().message()) ==
+        "--enable-auto-tool-choice requires --tool-call-parser");
+  auto both = Parse({"serve", "m", "--enable-auto-tool-choice", "--tool-call-parser", "hermes"});
+  REQUIRE(both.ok());
+  CHECK(both->options.enable_auto_tool_choice);
+  CHECK(both->options.tool_call_parser == "hermes");
+}
+
+TEST_CASE("ROCm's visible-device check: both set and different is fatal") {
+  CHECK(CheckRocmVisibleDevices("0,1", nullptr).ok());
+  CHECK(CheckRocmVisibleDevices(nullptr, "0,1").ok());
+  CHECK(CheckRocmVisibleDevices("0,1", "0,1").ok());
+  CHECK(CheckRocmVisibleDevices("0,1", "").ok());  // empty reads as unset
+  const absl::Status conflict = CheckRocmVisibleDevices("2,3", "0");
+  REQUIRE_FALSE(conflict.ok());
+  CHECK(std::string(conflict.message()) ==
+        "Inconsistent GPU visibility env vars: HIP_VISIBLE_DEVICES='2,3' vs "
+        "CUDA_VISIBLE_DEVICES='0'. Please set only one, or ensure they match.");
+  CHECK_FALSE(Parse({"serve", "m", "--sim-platform", "tpu"}).ok());
 }
 
 ApiContext Context() {
@@ -99,6 +166,30 @@ TEST_CASE("Requests are validated with vLLM's statuses and error types") {
   }
 }
 
+TEST_CASE("tool_choice other than none needs harmony or the server's tool parser") {
+  const std::string body =
+      R"({"model":"llama","messages":[{"role":"user","content":"hi"}],)"
+      R"("tools":[{"type":"function","function":{"name":"f","parameters":{}}}],"tool_choice":)";
+  ParsedRequest r;
+  auto error = ParseBody(ApiKind::kChat, body + R"("auto"})", &r);
+  REQUIRE(error.has_value());
+  CHECK(error->status == 400);
+  CHECK(error->type == "BadRequestError");
+  CHECK(error->message ==
+        "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be "
+        "set");
+  error = ParseBody(ApiKind::kChat, body + R"("required"})", &r);
+  REQUIRE(error.has_value());
+  CHECK(error->message == "tool_choice=\"required\" requires --tool-call-parser to be set");
+  CHECK_FALSE(ParseBody(ApiKind::kChat, body + R"("none"})", &r).has_value());
+  ApiContext context = Context();
+  context.auto_tool_choice = true;
+  CHECK_FALSE(ParseApiRequest(ApiKind::kChat, body + R"("auto"})", context, &r).has_value());
+  context.auto_tool_choice = false;
+  context.harmony = true;
+  CHECK_FALSE(ParseApiRequest(ApiKind::kChat, body + R"("auto"})", context, &r).has_value());
+}
+
 TEST_CASE("A prompt as long as the context is refused with vLLM's message") {
   std::string words;
   for (int i = 0; i < 5000; ++i) words += "token ";
@@ -122,9 +213,8 @@ TEST_CASE("max_tokens is clamped to the context left; stream_options follow vLLM
   CHECK(r.ignore_eos);
   CHECK(r.include_usage);  // an empty stream_options object includes usage
   ParsedRequest plain;
-  REQUIRE_FALSE(ParseBody(ApiKind::kChat,
-                          R"({"messages":[{"role":"user","content":"hi"}],"stream":true})",
-                          &plain));
+  REQUIRE_FALSE(ParseBody(
+      ApiKind::kChat, R"({"messages":[{"role":"user","content":"hi"}],"stream":true})", &plain));
   CHECK_FALSE(plain.include_usage);  // no stream_options: no usage chunk
   CHECK(plain.prompt.size() > 2);
 }

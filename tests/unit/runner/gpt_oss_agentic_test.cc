@@ -32,6 +32,39 @@ TEST_CASE("Harmony control tokens are removed from every text a message carries"
   CHECK(SanitizeHarmonyTokens(plain) == plain);
 }
 
+TEST_CASE("--ask-mode is refused for a model vLLM would not take tool_choice auto from",
+          "[Runner]") {
+  struct Row {
+    const char* model;
+    const char* tokenizer;
+    bool ask_mode;
+    bool server_auto_tool_choice;
+    bool ok;
+  };
+  const Row rows[] = {
+      {"meta-llama/Llama-3.1-8B-Instruct", "", false, false,
+       true},  // no ask mode: tool_choice none
+      {"meta-llama/Llama-3.1-8B-Instruct", "", true, false, false},
+      {"meta-llama/Llama-3.1-8B-Instruct", "", true, true, true},  // the server parses tools
+      {"openai/gpt-oss-20b", "", true, false, true},               // harmony
+      {"gpt", "openai/gpt-oss-120b", true, false, true},           // served under an alias
+  };
+  for (const Row& row : rows) {
+    INFO(row.model << " ask_mode=" << row.ask_mode << " server=" << row.server_auto_tool_choice);
+    const absl::Status status =
+        CheckAskModeSupported(row.model, row.tokenizer, row.ask_mode, row.server_auto_tool_choice);
+    CHECK(status.ok() == row.ok);
+    if (!status.ok()) {
+      CHECK(status.code() == absl::StatusCode::kInvalidArgument);
+      CHECK_THAT(std::string(status.message()),
+                 Catch::Contains("--ask-mode sends tool_choice \"auto\"") &&
+                     Catch::Contains("harmony models (gpt-oss)") &&
+                     Catch::Contains("--enable-auto-tool-choice and --tool-call-parser") &&
+                     Catch::Contains(row.model) && Catch::Contains("--server-auto-tool-choice"));
+    }
+  }
+}
+
 TEST_CASE("Recorded tools are declared once each, in first-appearance order", "[Runner]") {
   auto call = [](const char* name) {
     return Json{

@@ -1,7 +1,9 @@
 #include "agent/tiers/tier_renderer.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -63,7 +65,8 @@ TEST_CASE("Golden: NVIDIA CPU_RAM, 2 replicas") {
   CHECK(r.replicas[1].name == "replica-1");
   CHECK(r.replicas[1].argv ==
         Words(absl::StrCat("vllm serve meta-llama/Llama-3.1-8B-Instruct --host 127.0.0.3 "
-                           "--port 8000 --tensor-parallel-size 2 --num-gpu-blocks-override 4096 "
+                           "--port 8000 --tensor-parallel-size 2 --disable-hybrid-kv-cache-manager "
+                           "--num-gpu-blocks-override 4096 "
                            "--gpu-memory-utilization 0.9 --max-model-len 32768 ",
                            kKvTransfer, " --enable-prompt-tokens-details")));
   CHECK(EnvText(r.replicas[1].env) == "CUDA_VISIBLE_DEVICES=2,3;PYTHONHASHSEED=0");
@@ -84,7 +87,8 @@ TEST_CASE("Golden: simulated NVME, 1 replica") {
   CHECK(r.replicas[0].argv ==
         Words(absl::StrCat(
             "kvsim-vllm serve meta-llama/Llama-3.1-8B-Instruct --host 127.0.0.2 "
-            "--port 8000 --tensor-parallel-size 2 --num-gpu-blocks-override 4096 "
+            "--port 8000 --tensor-parallel-size 2 --disable-hybrid-kv-cache-manager "
+            "--num-gpu-blocks-override 4096 "
             "--gpu-memory-utilization 0.9 --max-model-len 32768 --sim-time-scale "
             "0.01 --sim-seed 7 ",
             kKvTransfer,
@@ -98,9 +102,11 @@ TEST_CASE("Golden: AMD GPU, 1 replica: no connector, no cache server") {
   REQUIRE(r.replicas.size() == 1);
   CHECK(r.replicas[0].argv ==
         Words("vllm serve meta-llama/Llama-3.1-8B-Instruct --host 127.0.0.2 --port 8000 "
-              "--tensor-parallel-size 2 --num-gpu-blocks-override 4096 --gpu-memory-utilization "
+              "--tensor-parallel-size 2 --disable-hybrid-kv-cache-manager "
+              "--num-gpu-blocks-override 4096 --gpu-memory-utilization "
               "0.9 --max-model-len 32768 --enable-prompt-tokens-details"));
   CHECK(EnvText(r.replicas[0].env) == "HIP_VISIBLE_DEVICES=0,1;PYTHONHASHSEED=0");
+  CHECK(r.replicas[0].unset_env == std::vector<std::string>{"CUDA_VISIBLE_DEVICES"});
 }
 
 // The expected command lines of every tier x vendor x replica count, from the pieces above.
@@ -148,7 +154,8 @@ std::string ExpectedCache(const Expected& e, v1::Engine engine, v1::Tier tier, i
 std::string ExpectedReplica(const Expected& e, v1::Tier tier, int index) {
   std::vector<std::string> parts = {
       e.replica_program, testing::kModel,
-      absl::StrCat("--host 127.0.0.", 2 + index, " --port 8000 --tensor-parallel-size 2"),
+      absl::StrCat("--host 127.0.0.", 2 + index,
+                   " --port 8000 --tensor-parallel-size 2 --disable-hybrid-kv-cache-manager"),
       kOverrides};
   if (*e.replica_sim_flags != '\0') parts.push_back(e.replica_sim_flags);
   if (tier != v1::GPU) parts.push_back(kKvTransfer);
@@ -188,6 +195,13 @@ TEST_CASE("Every tier x vendor x replica count renders the pinned argv and env")
           CHECK(replica.name == absl::StrCat("replica-", i));
           CHECK(replica.argv == Words(ExpectedReplica(e, tier, i)));
           CHECK(EnvText(replica.env) == ExpectedReplicaEnv(e, i));
+          // Only an AMD replica drops the agent's CUDA_VISIBLE_DEVICES (vLLM's ROCm check).
+          CHECK(replica.unset_env == (build.vendor == v1::AMD
+                                          ? std::vector<std::string>{"CUDA_VISIBLE_DEVICES"}
+                                          : std::vector<std::string>{}));
+          // Every tier holds the hybrid KV cache manager off, so the GPU KV capacity matches.
+          CHECK(std::count(replica.argv.begin(), replica.argv.end(),
+                           "--disable-hybrid-kv-cache-manager") == 1);
           const std::string line = absl::StrJoin(replica.argv, " ");
           // GPU never gets a connector; the others all point at the one cache server.
           CHECK((line.find("--kv-transfer-config") != std::string::npos) == (tier != v1::GPU));
@@ -208,7 +222,8 @@ TEST_CASE("Without overrides and seed only the required flags are rendered") {
   profile.clear_extra_args();
   LaunchPlan replica = RenderReplica(profile, job, TestScenario(v1::GPU), wiring, 0);
   CHECK(replica.argv == Words("kvsim-vllm serve meta-llama/Llama-3.1-8B-Instruct --host "
-                              "127.0.0.2 --port 8000 --tensor-parallel-size 2"));
+                              "127.0.0.2 --port 8000 --tensor-parallel-size 2 "
+                              "--disable-hybrid-kv-cache-manager"));
   v1::Profile cache_profile = Shipped(kSimLmcacheProfile);
   cache_profile.clear_extra_args();
   LaunchPlan cache = RenderCacheServer(cache_profile, job, TestScenario(v1::NVME), wiring);
@@ -228,6 +243,15 @@ TEST_CASE("A real profile never gets simulator flags, even with sim_time_scale s
   for (const LaunchPlan* plan : {&replica, &cache}) {
     for (const std::string& arg : plan->argv) CHECK(arg.rfind("--sim-", 0) == std::string::npos);
   }
+}
+
+TEST_CASE("An AMD profile that sets CUDA_VISIBLE_DEVICES itself keeps it") {
+  v1::Profile profile = Shipped(kVllmAmdProfile);
+  (*profile.mutable_env())["CUDA_VISIBLE_DEVICES"] = "0,1";
+  LaunchPlan replica = RenderReplica(profile, TestJob(v1::VLLM, v1::AMD, 1), TestScenario(v1::GPU),
+                                     TestWiring(1), 0);
+  CHECK(replica.unset_env.empty());
+  CHECK(replica.env.at("CUDA_VISIBLE_DEVICES") == "0,1");
 }
 
 TEST_CASE("Endpoint url") { CHECK((Endpoint{"127.0.0.3", 8001}.url()) == "http://127.0.0.3:8001"); }

@@ -137,7 +137,11 @@ TEST_CASE("Validity: INVALID reasons, one table row each", "[validity]") {
        kParameterDiffers,
        {"num_rounds differs: 5 (00-gpu-c8) vs 3 (01-cpu-ram-c8)"}},
       {"unset replicas read as the default 1",
-       [](auto& runs) { runs[1].spec.clear_replicas(); },
+       [](auto& runs) {
+         runs[1].spec.clear_replicas();
+         // The same KV capacity in one replica, so replicas is the only difference.
+         runs[1].result->mutable_engine()->set_num_gpu_blocks(kReplicas * kGpuBlocks);
+       },
        kParameterDiffers,
        {"replicas differs: 2 (00-gpu-c8) vs 1 (01-cpu-ram-c8)"}},
       {"dataset path differs",
@@ -190,6 +194,15 @@ TEST_CASE("Validity: INVALID reasons, one table row each", "[validity]") {
        },
        kNoBaseline,
        {"no GPU scenario", "(tiers: NVME, CPU_RAM)"}},
+      {"GPU tier with twice the KV blocks (hybrid KV cache manager on in GPU only)",
+       [](auto& runs) { runs[0].result->mutable_engine()->set_num_gpu_blocks(2 * kGpuBlocks); },
+       kGpuKvCapacityDiffers,
+       {"GPU KV capacity differs: GPU 2 replicas x 2,048 blocks x 16 tokens = 65,536 tokens, "
+        "CPU_RAM 2 replicas x 1,024 blocks x 16 tokens = 32,768 tokens"}},
+      {"same blocks, another block size",
+       [](auto& runs) { runs[1].result->mutable_engine()->set_block_size(32); },
+       kGpuKvCapacityDiffers,
+       {"CPU_RAM 2 replicas x 1,024 blocks x 32 tokens = 65,536 tokens"}},
   };
   for (const Row& row : rows) {
     INFO(row.name);
@@ -218,6 +231,19 @@ TEST_CASE("Validity names every scenario that differs and every failed check", "
   CHECK(validity.reasons(0).message() ==
         "osl differs: 64 (00-gpu-c8) vs 128 (01-cpu-ram-c8), 256 (02-nvme-c8)");
   CHECK(validity.reasons(1).message() == "NVME: 0 error sessions, 2 failed requests");
+}
+
+TEST_CASE("Validity compares only the KV capacities that are reported", "[validity]") {
+  std::vector<ScenarioRun> runs = RunsOfJob(CleanJob({v1::GPU, v1::CPU_RAM, v1::NVME}, {8}));
+  runs[1].result->mutable_engine()->clear_num_gpu_blocks();  // CPU_RAM's scrape had no blocks
+  CHECK(OnlyVerdict(runs).verdict() == v1::VERDICT_VALID);
+  runs[2].result->mutable_engine()->set_num_gpu_blocks(kGpuBlocks + 1);
+  const v1::Validity validity = OnlyVerdict(runs);
+  CHECK(validity.verdict() == v1::VERDICT_INVALID);
+  CHECK(Codes(validity) == std::vector<std::string>{kGpuKvCapacityDiffers});
+  CHECK(validity.reasons(0).message() ==
+        "GPU KV capacity differs: GPU 2 replicas x 1,024 blocks x 16 tokens = 32,768 tokens, "
+        "NVME 2 replicas x 1,025 blocks x 16 tokens = 32,800 tokens");
 }
 
 TEST_CASE("Validity: was the offload exercised, one table row each", "[validity]") {
