@@ -98,7 +98,7 @@ TEST_CASE("The hybrid KV cache manager follows vLLM's rules and only sliding mod
                              "supported in this configuration"));
 }
 
-TEST_CASE("--enable-auto-tool-choice needs --tool-call-parser, as vLLM checks at start") {
+TEST_CASE("kvsim-vllm --enable-auto-tool-choice needs --tool-call-parser, as vLLM checks at start") {
   auto alone = Parse({"serve", "m", "--enable-auto-tool-choice"});
   REQUIRE_FALSE(alone.ok());
   CHECK(std::string(alone.status().message()) ==

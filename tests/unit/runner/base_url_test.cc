@@ -6,7 +6,7 @@
 namespace kvbench::runner {
 namespace {
 
-TEST_CASE("--base-url takes the server root or its OpenAI /v1 base", "[Runner]") {
+TEST_CASE("kv-runner --base-url takes the server root or its OpenAI /v1 base", "[Runner]") {
   struct Row {
     const char* base_url;
     const char* root;
@@ -27,7 +27,7 @@ TEST_CASE("--base-url takes the server root or its OpenAI /v1 base", "[Runner]")
   }
 }
 
-TEST_CASE("--base-url with another path, a query or no scheme is refused by name", "[Runner]") {
+TEST_CASE("kv-runner --base-url with another path, a query or no scheme is refused by name", "[Runner]") {
   struct Row {
     const char* base_url;
     const char* why;

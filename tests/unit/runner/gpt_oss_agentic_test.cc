@@ -32,7 +32,7 @@ TEST_CASE("Harmony control tokens are removed from every text a message carries"
   CHECK(SanitizeHarmonyTokens(plain) == plain);
 }
 
-TEST_CASE("--ask-mode is refused for a model vLLM would not take tool_choice auto from",
+TEST_CASE("kv-runner --ask-mode is refused for a model vLLM would not take tool_choice auto from",
           "[Runner]") {
   struct Row {
     const char* model;
