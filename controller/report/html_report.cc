@@ -9,6 +9,7 @@
 #include "controller/report/report_runs.h"
 #include "controller/report/report_tables.h"
 #include "controller/report/text_format.h"
+#include "controller/results/simulated_time_display.h"
 
 namespace kvbench::report {
 namespace {
@@ -49,6 +50,7 @@ svg.chart .grid { stroke: #e5e5e5; }
 svg.chart .axis-label { font-size: 13px; }
 svg.chart .no-data { font-size: 18px; fill: #777; }
 p.no-data { color: #777; }
+p.time-note { font-weight: 600; color: #333; }
 )css";
 
 std::string Header(const v1::Job& job) {
@@ -106,6 +108,16 @@ std::string Charts(const ReportRuns& runs) {
                       BarChart(OutputTokensPerSecondChart(runs)).RenderSvg(), "</div>\n");
 }
 
+// For a simulated engine: the times shown are simulated seconds, said once at the top.
+std::string SimulatedTimeNote(const ReportRuns& runs) {
+  std::vector<const v1::ScenarioResult*> results;
+  for (const ReportRun& run : runs.runs()) results.push_back(run.result);
+  const std::string note = results::SimulatedTimeNote(results);
+  if (note.empty()) return "";
+  return absl::StrCat("<p class=\"time-note\">Simulated engine: ", HtmlEscape(note),
+                      "; result.json keeps the observed times too.</p>\n");
+}
+
 }  // namespace
 
 std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>& validity) {
@@ -113,7 +125,7 @@ std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>
   return absl::StrCat(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
       "<title>kvbench report: ", HtmlEscape(job.spec().name()), " (", HtmlEscape(job.job_id()),
-      ")</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n", Header(job), Banner(validity),
+      ")</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n", Header(job), SimulatedTimeNote(runs), Banner(validity),
       "<h2>Validity</h2>\n", ValiditySection(validity), "<h2>Parameters</h2>\n",
       ParametersTable(job), "<h2>Scenarios</h2>\n", ScenariosTable(job), Charts(runs),
       "<h2>Sessions</h2>\n", SessionsTable(runs), "<h2>LMCache and disk (CPU_RAM, NVME)</h2>\n",

@@ -18,6 +18,7 @@ inline constexpr char kFailedSessions[] = "failed_sessions";
 inline constexpr char kScenarioDidNotSucceed[] = "scenario_did_not_succeed";
 inline constexpr char kNoBaseline[] = "no_gpu_baseline";
 inline constexpr char kWorkingSetFitsGpu[] = "working_set_fits_gpu";
+inline constexpr char kProcessFailed[] = "process_failed";
 
 // One Validity per comparison group (scenarios that differ only in tier; group = the scenario's
 // comparison_group, or "c<concurrency>" when empty), ordered by concurrency (ties: first seen);
@@ -31,6 +32,9 @@ inline constexpr char kWorkingSetFitsGpu[] = "working_set_fits_gpu";
 //    achieved sessions identical (kAchievedSessionsDiffer, "GPU 16, CPU_RAM 12"), each
 //    achieved = requested (kSessionsBelowRequested, with the dataset ceiling and the tiers), no
 //    error sessions or failed requests (kFailedSessions, per tier);
+//  - no supervised process died while a scenario ran (kProcessFailed, one reason per failure
+//    naming the tier and the failure, e.g. "GPU: replica-1 killed by signal 9 (SIGKILL) during
+//    the replay": a tier that lost a replica lost its share of the prefix cache too);
 //  - a GPU scenario as the baseline (kNoBaseline).
 // Any of those: VERDICT_INVALID. Otherwise VERDICT_VALID, unless offload was never shown to be
 // needed: when no offload tier saw external prefix-cache hits (external_hit_rate > 0 proves the

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -51,8 +52,9 @@ v1::ScenarioResult Result(v1::Tier tier, int users, double ttft_p50_s, bool exte
   return result;
 }
 
-// A finished two-tier job at concurrency 2 and 8, written as kvctl run writes it.
-std::string WriteJob(const TempDir& dir) {
+// A finished two-tier job at concurrency 2 and 8, written as kvctl run writes it; `sim_scale` > 0
+// makes it a simulated engine's, with simulated_latency as the agent fills it.
+std::string WriteJob(const TempDir& dir, double sim_scale = 0) {
   v1::Job job;
   job.set_job_id("demo-20261129T000000");
   job.mutable_spec()->set_name("demo");
@@ -73,8 +75,16 @@ std::string WriteJob(const TempDir& dir) {
       scenario->set_concurrency(users);
       scenario->set_comparison_group("c" + std::to_string(users));
       status->set_state(v1::SCENARIO_STATE_SUCCEEDED);
-      const v1::ScenarioResult result =
+      v1::ScenarioResult result =
           Result(tier, users, tier == v1::GPU ? 0.0022 : 0.0018, tier != v1::GPU);
+      if (sim_scale > 0) {
+        result.set_sim_time_scale(sim_scale);
+        v1::LatencyMetrics* simulated = result.mutable_simulated_latency();
+        *simulated = result.latency();
+        simulated->set_ttft_p50_s(result.latency().ttft_p50_s() / sim_scale);
+        simulated->set_ttft_p95_s(result.latency().ttft_p95_s() / sim_scale);
+        simulated->set_requests_per_s(result.latency().requests_per_s() * sim_scale);
+      }
       std::filesystem::create_directories(job_dir + "/" + scenario->scenario_id());
       std::ofstream(job_dir + "/" + scenario->scenario_id() + "/result.json")
           << ProtoToJson(result, /*pretty=*/true);
@@ -134,6 +144,49 @@ TEST_CASE("kvctl results on a local run's folder: every table number is in the C
   }
   // Full precision in the CSV: the shortest text that reads back to the same double.
   CHECK(std::stod(rows[1][column["latency.ttft_p95_s"]]) == 0.0022 * 4.0123456789);
+}
+
+TEST_CASE("kvctl results and compare show a simulated engine's times in simulated seconds") {
+  TempDir dir;
+  const std::string out = WriteJob(dir, /*sim_scale=*/0.05);
+  KvctlRun table = RunKvctl({"results", out});
+  INFO(table.err);
+  REQUIRE(table.exit_code == 0);
+  INFO(table.out);
+  CHECK(table.out.find("times in simulated seconds (sim_time_scale 0.05: observed × 20)\n") == 0);
+  CHECK(table.out.find("SIM_TTFT_P50_MS") != std::string::npos);
+  CHECK(table.out.find("SIM_REQ/S") != std::string::npos);
+  // The CSV carries both; the table's numbers are the simulated ones.
+  KvctlRun csv = RunKvctl({"results", out, "--output", "csv"});
+  REQUIRE(csv.exit_code == 0);
+  std::vector<std::vector<std::string>> rows = ParseCsv(csv.out);
+  std::map<std::string, size_t> column;
+  for (size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
+  REQUIRE(column.count("simulated_latency.ttft_p50_s") == 1);
+  REQUIRE(column.count("latency.ttft_p50_s") == 1);
+  REQUIRE(column.count("sim_time_scale") == 1);
+  for (size_t r = 1; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    const double observed = std::stod(row[column["latency.ttft_p50_s"]]);
+    const double scale = std::stod(row[column["sim_time_scale"]]);
+    const std::string p50 = absl::StrFormat("%.1f", observed / scale * 1000);
+    CHECK(table.out.find(absl::StrCat(row[column["tier"]], "  16/16")) != std::string::npos);
+    CHECK(std::stod(row[column["simulated_latency.ttft_p50_s"]]) ==
+          Approx(observed / scale).epsilon(1e-12));
+    CHECK(table.out.find(p50) != std::string::npos);  // 44.0 (GPU), 36.0 (CPU_RAM)
+  }
+  KvctlRun compare = RunKvctl({"compare", out});
+  REQUIRE(compare.exit_code == 0);
+  CHECK(compare.out.find("times in simulated seconds (sim_time_scale 0.05: observed × 20)") !=
+        std::string::npos);
+  CHECK(compare.out.find("TTFT p50 (sim ms)") != std::string::npos);
+  CHECK(compare.out.find("requests/s (sim req/s)") != std::string::npos);
+  CHECK(compare.out.find("44.0") != std::string::npos);  // GPU TTFT p50: 2.2 ms x 20
+  KvctlRun json = RunKvctl({"compare", out, "--output", "json"});
+  REQUIRE(json.exit_code == 0);
+  nlohmann::json groups = nlohmann::json::parse(json.out);
+  CHECK(groups[0]["time_note"] == "times in simulated seconds (sim_time_scale 0.05: observed × 20)");
+  CHECK(groups[0]["metrics"][1]["values"]["GPU"].get<double>() == Approx(44.0));
 }
 
 TEST_CASE("kvctl results --output json round-trips every result") {

@@ -220,5 +220,35 @@ TEST_CASE("LMCache and disk figures of the offload tiers, session counts of all"
   CHECK(Count(html.substr(sessions, html.find("</table>", sessions) - sessions), "<tr><td>") == 6);
 }
 
+TEST_CASE("a simulated engine's times are shown in simulated seconds, labelled") {
+  // Every result at sim_time_scale 0.05 with its simulated_latency (observed x 20 for times).
+  v1::Job job = SyntheticJob();
+  for (v1::ScenarioStatus& status : *job.mutable_scenarios()) {
+    v1::ScenarioResult* result = status.mutable_result();
+    result->set_sim_time_scale(0.05);
+    v1::LatencyMetrics* simulated = result->mutable_simulated_latency();
+    *simulated = result->latency();
+    simulated->set_ttft_p50_s(result->latency().ttft_p50_s() / 0.05);
+    simulated->set_ttft_p95_s(result->latency().ttft_p95_s() / 0.05);
+    simulated->set_requests_per_s(result->latency().requests_per_s() * 0.05);
+  }
+  const std::string html = RenderHtmlReport(job, SyntheticValidity());
+  CHECK(html.find("times in simulated seconds (sim_time_scale 0.05: observed × 20)") !=
+        std::string::npos);
+  for (const char* label : {">TTFT (simulated ms)<", ">TTFT p50 (simulated ms)<",
+                            ">time since replay start (simulated s)<",
+                            ">throughput (simulated req/s)<"}) {
+    INFO(label);
+    CHECK(html.find(label) != std::string::npos);
+  }
+  CHECK(html.find(">TTFT (ms)<") == std::string::npos);
+  // GPU at concurrency 2: p50 observed 0.1 + 0.1 + 0.02 = 0.22 s, shown as 4400 simulated ms.
+  const Chart ttft = ChartTitled(html, "TTFT p50 and p95 by concurrency");
+  CHECK(ttft.svg.find("GPU p50, concurrency 2: 4400 simulated ms") != std::string::npos);
+  // The samples at t = 15 s (real) are at 300 simulated seconds.
+  CHECK(ChartTitled(html, "hit rate over time, concurrency 2").svg.find("t = 300 simulated s") !=
+        std::string::npos);
+}
+
 }  // namespace
 }  // namespace kvbench::report
