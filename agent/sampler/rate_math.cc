@@ -144,8 +144,8 @@ std::optional<std::pair<double, double>> ScrapeSpan(const std::vector<ReplicaCou
 
 }  // namespace
 
-HitRate ComputeHitRate(const std::vector<ReplicaCounters>& replicas, double step_s,
-                       double window_s, WindowEdge edge) {
+HitRate ComputeHitRate(const std::vector<ReplicaCounters>& replicas, double step_s, double window_s,
+                       WindowEdge edge) {
   KV_CHECK(step_s > 0) << "ComputeHitRate: step_s=" << step_s;
   HitRate result;
   result.before_after = BeforeAfterRatio(replicas);

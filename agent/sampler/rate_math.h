@@ -77,9 +77,10 @@ std::vector<Point> WindowedRate(const std::vector<Point>& points, double step_s,
 
 // PromQL's sum(rate(x[window])) at t over several series (one per replica): the sum of the
 // series' PromRate at t, leaving out a series without one there (a replica not yet or no longer
-// scraped: its samples age out of the window, as in a range selector, which skips staleness
-// markers: prometheus/prometheus promql/engine.go matrixIterSlice). nullopt when no series has
-// a rate at t (sum() of an empty vector is empty).
+// scraped: a dead replica's samples stay in the windows until they age out, because a range
+// selector skips the staleness markers a failed scrape writes — prometheus/prometheus
+// promql/testdata/staleness.test@1164e11f36bf78b6faea47c84d7191f2f2abaab4, "Range vector ignores
+// stale sample"). nullopt when no series has a rate at t (sum() of an empty vector is empty).
 std::optional<double> SummedRate(const std::vector<std::vector<Point>>& series, double t_s,
                                  double window_s, WindowEdge edge = WindowEdge::kLeftOpen);
 
@@ -95,9 +96,9 @@ std::optional<double> FinalQuarterMean(const std::vector<Point>& series, double 
 inline constexpr std::size_t kMinStepsForPlateau = 8;
 
 enum class HitRateMethod {
-  kNone,                // no value
+  kNone,                 // no value
   kRollingFinalQuarter,  // FinalQuarterMean of the ratio series
-  kBeforeAfter,         // sum of Δhits / sum of Δqueries between the first and last scrapes
+  kBeforeAfter,          // sum of Δhits / sum of Δqueries between the first and last scrapes
 };
 
 // One replica's prefix-cache counters (hits and queries), t since the replay started.
@@ -123,8 +124,8 @@ struct HitRate {
   HitRateMethod method = HitRateMethod::kNone;
   std::optional<double> before_after;  // the diff, whichever method `value` used
 };
-HitRate ComputeHitRate(const std::vector<ReplicaCounters>& replicas, double step_s,
-                       double window_s, WindowEdge edge = WindowEdge::kLeftOpen);
+HitRate ComputeHitRate(const std::vector<ReplicaCounters>& replicas, double step_s, double window_s,
+                       WindowEdge edge = WindowEdge::kLeftOpen);
 // One replica.
 HitRate ComputeHitRate(const std::vector<Point>& hits, const std::vector<Point>& queries,
                        double step_s, double window_s, WindowEdge edge = WindowEdge::kLeftOpen);

@@ -113,7 +113,8 @@ Sampler::Column Sampler::Reduce(const std::string& key, bool lmcache, bool mean)
   return column;
 }
 
-std::vector<Point> Sampler::ReplicaPoints(const ScrapeTarget& target, const std::string& key) const {
+std::vector<Point> Sampler::ReplicaPoints(const ScrapeTarget& target,
+                                          const std::string& key) const {
   std::vector<Point> points;
   for (const Tick& tick : ticks_) {
     auto source = tick.values.find(target.source);

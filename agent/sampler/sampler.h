@@ -53,8 +53,8 @@ class Sampler {
 
   // Local/external hit rates (sum over replicas of rate(hits) / sum of rate(queries), the mean
   // of the replay's final quarter of that series, or the before/after diff for a replay with too
-  // few steps for a plateau; hit_rate_method says which), mean prefill/queue time (before/after histogram
-  // diff, absent when the histogram is), KV cache usage mean, preemptions, cache config.
+  // few steps for a plateau; hit_rate_method says which), mean prefill/queue time (before/after
+  // histogram diff, absent when the histogram is), KV cache usage mean, preemptions, cache config.
   v1::EngineMetrics EngineResult() const;
   // The cache server's metrics; nullopt without a cache server target.
   std::optional<v1::LmcacheMetrics> LmcacheResult() const;

@@ -39,8 +39,10 @@ std::string Hover(const std::string& series, const std::string& where, double va
 
 ChartSeries TtftSeries(const ReportRuns& runs, v1::Tier tier, bool p95) {
   const TierStyle style = StyleOfTier(tier);
-  ChartSeries series{absl::StrCat(style.name, p95 ? " p95" : " p50"), style.color,
-                     p95 ? LineStyle::kDashed : LineStyle::kSolid, {}};
+  ChartSeries series{absl::StrCat(style.name, p95 ? " p95" : " p50"),
+                     style.color,
+                     p95 ? LineStyle::kDashed : LineStyle::kSolid,
+                     {}};
   for (int concurrency : runs.concurrencies()) {
     const v1::ScenarioResult* result = runs.Find(tier, concurrency);
     if (result == nullptr) continue;
@@ -50,8 +52,8 @@ ChartSeries TtftSeries(const ReportRuns& runs, v1::Tier tier, bool p95) {
                          : Ms(latency.has_ttft_p50_s(), latency.ttft_p50_s()),
                      ""};
     if (point.y) {
-      point.hover = Hover(series.name, absl::StrCat("concurrency ", concurrency), *point.y,
-                          Unit(runs, "ms"));
+      point.hover =
+          Hover(series.name, absl::StrCat("concurrency ", concurrency), *point.y, Unit(runs, "ms"));
     }
     series.points.push_back(std::move(point));
   }
@@ -92,8 +94,12 @@ LineChartSpec OverTime(const ReportRuns& runs, const std::string& title,
 BarChartSpec Throughput(const ReportRuns& runs, const std::string& title,
                         const std::string& y_label, const std::string& unit,
                         const std::function<std::optional<double>(const v1::LatencyMetrics&)>& of) {
-  BarChartSpec spec{title, "concurrency (virtual users)",
-                    absl::StrCat(y_label, " (", Unit(runs, unit), ")"), Unit(runs, unit), {}, {}};
+  BarChartSpec spec{title,
+                    "concurrency (virtual users)",
+                    absl::StrCat(y_label, " (", Unit(runs, unit), ")"),
+                    Unit(runs, unit),
+                    {},
+                    {}};
   for (int concurrency : runs.concurrencies()) {
     spec.categories.push_back(absl::StrCat("concurrency ", concurrency));
   }
@@ -138,9 +144,9 @@ LineChartSpec TtftByRoundChart(const ReportRuns& runs, int concurrency) {
         ChartPoint point{static_cast<double>(round.round()),
                          Ms(round.has_ttft_p50_s(), round.ttft_p50_s()), ""};
         if (point.y) {
-          point.hover = Hover(style.name, absl::StrCat("round ", round.round(), " (",
-                                                       round.count(), " requests)"),
-                              *point.y, Unit(runs, "ms"));
+          point.hover = Hover(
+              style.name, absl::StrCat("round ", round.round(), " (", round.count(), " requests)"),
+              *point.y, Unit(runs, "ms"));
           spec.x_ticks.push_back(round.round());
         }
         series.points.push_back(std::move(point));
@@ -154,8 +160,9 @@ LineChartSpec TtftByRoundChart(const ReportRuns& runs, int concurrency) {
 }
 
 LineChartSpec HitRateChart(const ReportRuns& runs, int concurrency) {
-  LineChartSpec spec = OverTime(
-      runs, absl::StrCat("Prefix-cache hit rate over time, concurrency ", concurrency), "hit rate (%)");
+  LineChartSpec spec =
+      OverTime(runs, absl::StrCat("Prefix-cache hit rate over time, concurrency ", concurrency),
+               "hit rate (%)");
   for (v1::Tier tier : runs.tiers()) {
     const TierStyle style = StyleOfTier(tier);
     const v1::ScenarioResult* result = runs.Find(tier, concurrency);
@@ -168,9 +175,9 @@ LineChartSpec HitRateChart(const ReportRuns& runs, int concurrency) {
 }
 
 LineChartSpec KvCacheUsageChart(const ReportRuns& runs, int concurrency) {
-  LineChartSpec spec = OverTime(
-      runs, absl::StrCat("vLLM KV cache usage over time, concurrency ", concurrency),
-      "KV cache usage (%)");
+  LineChartSpec spec =
+      OverTime(runs, absl::StrCat("vLLM KV cache usage over time, concurrency ", concurrency),
+               "KV cache usage (%)");
   for (v1::Tier tier : runs.tiers()) {
     const TierStyle style = StyleOfTier(tier);
     spec.series.push_back(TimeSeriesOf(runs.Find(tier, concurrency), kKvCacheUsageSeries,
@@ -188,7 +195,8 @@ BarChartSpec RequestsPerSecondChart(const ReportRuns& runs) {
 }
 
 BarChartSpec OutputTokensPerSecondChart(const ReportRuns& runs) {
-  return Throughput(runs, "Throughput: output tokens per second", "output throughput", "tok/s", [](const v1::LatencyMetrics& latency) -> std::optional<double> {
+  return Throughput(runs, "Throughput: output tokens per second", "output throughput", "tok/s",
+                    [](const v1::LatencyMetrics& latency) -> std::optional<double> {
                       if (!latency.has_output_tokens_per_s()) return std::nullopt;
                       return latency.output_tokens_per_s();
                     });

@@ -131,9 +131,10 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
   }
   std::vector<ComparisonGroup> groups;
   for (auto& [key, members] : grouped) {
-    std::stable_sort(members.begin(), members.end(), [](const ScenarioRun* a, const ScenarioRun* b) {
-      return TierOrder(a->scenario.tier()) < TierOrder(b->scenario.tier());
-    });
+    std::stable_sort(members.begin(), members.end(),
+                     [](const ScenarioRun* a, const ScenarioRun* b) {
+                       return TierOrder(a->scenario.tier()) < TierOrder(b->scenario.tier());
+                     });
     ComparisonGroup& group = groups.emplace_back();
     group.concurrency = key.first;
     group.comparison_group = key.second;
@@ -161,15 +162,14 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
       row.delta_kind = metric.delta_kind;
       row.higher_is_better = metric.higher_is_better;
       for (const ScenarioRun* run : members) {
-        row.values.push_back(run->result.has_value() ? metric.extract(*run->result)
-                                                     : std::nullopt);
+        row.values.push_back(run->result.has_value() ? metric.extract(*run->result) : std::nullopt);
       }
       for (size_t i = 0; i < members.size(); ++i) {
         const bool is_baseline = static_cast<int>(i) == group.baseline;
-        row.deltas.push_back(is_baseline || group.baseline < 0
-                                 ? std::nullopt
-                                 : Delta(metric.delta_kind, row.values[i],
-                                         row.values[group.baseline]));
+        row.deltas.push_back(
+            is_baseline || group.baseline < 0
+                ? std::nullopt
+                : Delta(metric.delta_kind, row.values[i], row.values[group.baseline]));
       }
     }
   }

@@ -5,8 +5,7 @@
 namespace kvbench::results {
 namespace {
 
-TEST_CASE("ToSimulatedTime: durations ÷ scale, rates × scale, the rest as observed",
-          "[results]") {
+TEST_CASE("ToSimulatedTime: durations ÷ scale, rates × scale, the rest as observed", "[results]") {
   v1::LatencyMetrics observed;
   observed.set_ttft_mean_s(0.003);
   observed.set_ttft_p50_s(0.0021);

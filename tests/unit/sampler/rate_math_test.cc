@@ -1,8 +1,8 @@
 #include "agent/sampler/rate_math.h"
 
 #include <algorithm>
-#include <cmath>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -206,7 +206,10 @@ TEST_CASE("FinalQuarterMean averages the final quarter of the replay by time", "
        100,
        3.5},
       // Replay 20..100: t >= 80.
-      {"replay starting at 20", {{76, 1}, {77, 2}, {78, 3}, {79, 4}, {80, 5}, {100, 6}}, 20, 100,
+      {"replay starting at 20",
+       {{76, 1}, {77, 2}, {78, 3}, {79, 4}, {80, 5}, {100, 6}},
+       20,
+       100,
        5.5},
       {"a point exactly at the boundary counts", {{60, 1}, {75, 3}}, 0, 100, 3.0},
       {"no point in the final quarter", {{10, 1}, {50, 2}}, 0, 100, std::nullopt},
@@ -286,8 +289,7 @@ TEST_CASE("ComputeHitRate at 15 s / 300 s reports the plateau, not the warm-up",
   CHECK(*hit_rate.value == Approx(0.5));
 }
 
-TEST_CASE("ComputeHitRate: the series reaches the end of a short replay (issue #14)",
-          "[sampler]") {
+TEST_CASE("ComputeHitRate: the series reaches the end of a short replay (issue #14)", "[sampler]") {
   // The demo at 1 replica, sim_time_scale 0.5: a 4.7 s CPU_RAM replay, scrapes every 2 s (real),
   // a 30 s window. External hits start after the scrape at t = 2. Steps from the start (0, 2, 4)
   // reported the single ratio at t = 2: 0.0%. Steps back from the end are 0.7, 2.7 and 4.7 — too
@@ -379,11 +381,13 @@ TEST_CASE("ComputeHitRate falls back to the before/after diff on short runs", "[
        {{{{0, 1000}, {10, 30}}, {{0, 5000}, {10, 100}}}},
        0.3},
       // Per replica, summed: (40 + 10) / (100 + 100).
-      {"two replicas", {{{{0, 0}, {10, 40}}, {{0, 0}, {10, 100}}},
-                        {{{0, 500}, {10, 510}}, {{0, 900}, {10, 1000}}}}, 0.25},
+      {"two replicas",
+       {{{{0, 0}, {10, 40}}, {{0, 0}, {10, 100}}}, {{{0, 500}, {10, 510}}, {{0, 900}, {10, 1000}}}},
+       0.25},
       // A replica that answered only the "before" scrape adds nothing.
-      {"a replica with one scrape", {{{{0, 0}, {10, 40}}, {{0, 0}, {10, 100}}},
-                                     {{{0, 500}}, {{0, 900}}}}, 0.4},
+      {"a replica with one scrape",
+       {{{{0, 0}, {10, 40}}, {{0, 0}, {10, 100}}}, {{{0, 500}}, {{0, 900}}}},
+       0.4},
       {"no queries: null, not 0", {{{{0, 10}, {10, 10}}, {{0, 50}, {10, 50}}}}, std::nullopt},
       {"only the before scrape: null", {{{{0, 10}}, {{0, 50}}}}, std::nullopt},
       {"no replicas: null", {}, std::nullopt},
@@ -393,8 +397,7 @@ TEST_CASE("ComputeHitRate falls back to the before/after diff on short runs", "[
     const HitRate hit_rate = ComputeHitRate(c.replicas, 15, 300);
     CHECK(hit_rate.series.size() < kMinStepsForPlateau);
     CheckOptional(hit_rate.value, c.expected);
-    CHECK(hit_rate.method ==
-          (c.expected ? HitRateMethod::kBeforeAfter : HitRateMethod::kNone));
+    CHECK(hit_rate.method == (c.expected ? HitRateMethod::kBeforeAfter : HitRateMethod::kNone));
   }
 }
 
