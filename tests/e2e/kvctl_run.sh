@@ -47,7 +47,7 @@ for scenario in 03-gpu-c8 04-cpu-ram-c8; do
 done
 # The verdict and the comparison follow the table; the folder reads back as a job.
 expect_contains "$out" "comparison c2:"
-expect_contains "$out" "TTFT p95 (ms)"
+expect_contains "$out" "TTFT p95 (sim ms)"
 [ -s "$job_dir/job.json" ] || fail "no job.json"
 again="$("$kvctl" results "$WORK/results")"
 for tier in GPU CPU_RAM NVME; do
