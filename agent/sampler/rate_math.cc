@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "common/log/logging.h"
 
@@ -12,6 +13,9 @@ namespace {
 // "Close enough" to a window edge to extrapolate all the way to it: up to 10% more than the
 // average interval between the window's samples (promql/functions.go).
 constexpr double kExtrapolationThreshold = 1.1;
+
+// The final quarter of a replay starts three quarters of the way through it.
+constexpr double kFinalQuarterStart = 0.75;
 
 // The increase over `points`, adding back the value before every drop (a counter reset).
 // Requires a non-empty range.
@@ -59,61 +63,129 @@ std::optional<double> PromRate(const std::vector<Point>& points, double t_s, dou
   return increase * (sampled + to_start + to_end) / sampled / window_s;
 }
 
+std::vector<double> StepGrid(double first_t, double last_t, double step_s) {
+  KV_CHECK(step_s > 0) << "StepGrid: step_s=" << step_s;
+  std::vector<double> steps;
+  // t = last - k*step, not a running difference, so that the last step is exactly the last
+  // scrape and steps land exactly on aligned samples.
+  for (int64_t k = 0;; ++k) {
+    const double t = last_t - static_cast<double>(k) * step_s;
+    if (t < first_t) break;
+    steps.push_back(t);
+  }
+  std::reverse(steps.begin(), steps.end());
+  return steps;
+}
+
 std::vector<Point> WindowedRate(const std::vector<Point>& points, double step_s, double window_s,
                                 WindowEdge edge) {
   KV_CHECK(step_s > 0) << "WindowedRate: step_s=" << step_s;
   std::vector<Point> series;
   if (points.empty()) return series;
-  const double first_t = points.front().t_s;
-  const double last_t = points.back().t_s;
-  // t = first + k*step, not a running sum, so that steps land exactly on aligned samples.
-  for (int64_t k = 0;; ++k) {
-    const double t = first_t + static_cast<double>(k) * step_s;
-    if (t > last_t) break;
+  for (const double t : StepGrid(points.front().t_s, points.back().t_s, step_s)) {
     if (const auto rate = PromRate(points, t, window_s, edge)) series.push_back({t, *rate});
   }
   return series;
 }
 
-std::optional<double> FinalQuarterMean(const std::vector<Point>& series) {
-  if (series.empty()) return std::nullopt;
-  const std::size_t quarter = (series.size() + 3) / 4;  // ceil(n / 4)
-  double sum = 0;
-  for (auto it = series.end() - static_cast<std::ptrdiff_t>(quarter); it != series.end(); ++it) {
-    sum += it->value;
+std::optional<double> SummedRate(const std::vector<std::vector<Point>>& series, double t_s,
+                                 double window_s, WindowEdge edge) {
+  std::optional<double> sum;
+  for (const std::vector<Point>& points : series) {
+    if (const auto rate = PromRate(points, t_s, window_s, edge)) sum = sum.value_or(0) + *rate;
   }
-  return sum / static_cast<double>(quarter);
+  return sum;
+}
+
+std::optional<double> FinalQuarterMean(const std::vector<Point>& series, double start_s,
+                                       double end_s) {
+  const double from = start_s + kFinalQuarterStart * (end_s - start_s);
+  double sum = 0;
+  std::size_t count = 0;
+  for (const Point& point : series) {
+    if (point.t_s < from) continue;
+    sum += point.value;
+    ++count;
+  }
+  if (count == 0) return std::nullopt;
+  return sum / static_cast<double>(count);
 }
 
 namespace {
 
-// Δhits / Δqueries between the first and last points; nullopt without queries.
-std::optional<double> BeforeAfterRatio(const std::vector<Point>& hits,
-                                       const std::vector<Point>& queries) {
-  const std::optional<double> hit_increase = CounterIncrease(hits);
-  const std::optional<double> query_increase = CounterIncrease(queries);
-  if (!hit_increase || !query_increase || !(*query_increase > 0)) return std::nullopt;
-  return *hit_increase / *query_increase;
+// Σ increase(hits) / Σ increase(queries) over the replicas between each one's first and last
+// points; nullopt without queries or without any replica's hits.
+std::optional<double> BeforeAfterRatio(const std::vector<ReplicaCounters>& replicas) {
+  std::optional<double> hits;
+  std::optional<double> queries;
+  for (const ReplicaCounters& replica : replicas) {
+    if (const auto increase = CounterIncrease(replica.hits)) hits = hits.value_or(0) + *increase;
+    if (const auto increase = CounterIncrease(replica.queries)) {
+      queries = queries.value_or(0) + *increase;
+    }
+  }
+  if (!hits || !queries || !(*queries > 0)) return std::nullopt;
+  return *hits / *queries;
+}
+
+// The earliest and latest scrape of any replica's counters; nullopt when there is none.
+std::optional<std::pair<double, double>> ScrapeSpan(const std::vector<ReplicaCounters>& replicas) {
+  std::optional<std::pair<double, double>> span;
+  for (const ReplicaCounters& replica : replicas) {
+    for (const std::vector<Point>* points : {&replica.hits, &replica.queries}) {
+      if (points->empty()) continue;
+      if (!span) span = std::make_pair(points->front().t_s, points->back().t_s);
+      span->first = std::min(span->first, points->front().t_s);
+      span->second = std::max(span->second, points->back().t_s);
+    }
+  }
+  return span;
 }
 
 }  // namespace
 
-HitRate ComputeHitRate(const std::vector<Point>& hits, const std::vector<Point>& queries,
-                       double step_s, double window_s, WindowEdge edge) {
+HitRate ComputeHitRate(const std::vector<ReplicaCounters>& replicas, double step_s, double window_s,
+                       WindowEdge edge) {
   KV_CHECK(step_s > 0) << "ComputeHitRate: step_s=" << step_s;
   HitRate result;
-  // The "before" scrape plus at least two more: enough for a rolling rate.
-  constexpr std::size_t kMinPointsForSeries = 3;
-  if (hits.size() >= kMinPointsForSeries && queries.size() >= kMinPointsForSeries) {
-    for (const Point& step : WindowedRate(queries, step_s, window_s, edge)) {
-      if (!(step.value > 0)) continue;
-      const std::optional<double> hit_rate = PromRate(hits, step.t_s, window_s, edge);
-      if (hit_rate) result.series.push_back({step.t_s, *hit_rate / step.value});
+  result.before_after = BeforeAfterRatio(replicas);
+  const auto span = ScrapeSpan(replicas);
+  if (!span) return result;
+  std::vector<std::vector<Point>> hits;
+  std::vector<std::vector<Point>> queries;
+  for (const ReplicaCounters& replica : replicas) {
+    hits.push_back(replica.hits);
+    queries.push_back(replica.queries);
+  }
+  for (const double t : StepGrid(span->first, span->second, step_s)) {
+    const std::optional<double> query_rate = SummedRate(queries, t, window_s, edge);
+    if (!query_rate || !(*query_rate > 0)) continue;
+    if (const auto hit_rate = SummedRate(hits, t, window_s, edge)) {
+      result.series.push_back({t, *hit_rate / *query_rate});
     }
   }
-  result.value =
-      result.series.empty() ? BeforeAfterRatio(hits, queries) : FinalQuarterMean(result.series);
+  if (result.series.size() >= kMinStepsForPlateau) {
+    result.value = FinalQuarterMean(result.series, span->first, span->second);
+    if (result.value) result.method = HitRateMethod::kRollingFinalQuarter;
+  }
+  if (!result.value && result.before_after) {
+    result.value = result.before_after;
+    result.method = HitRateMethod::kBeforeAfter;
+  }
   return result;
+}
+
+HitRate ComputeHitRate(const std::vector<Point>& hits, const std::vector<Point>& queries,
+                       double step_s, double window_s, WindowEdge edge) {
+  return ComputeHitRate(std::vector<ReplicaCounters>{{hits, queries}}, step_s, window_s, edge);
+}
+
+void UseOneMethod(HitRate* local, HitRate* external) {
+  if (!local->value || !external->value || local->method == external->method) return;
+  for (HitRate* rate : {local, external}) {
+    rate->value = rate->before_after;
+    rate->method = rate->value ? HitRateMethod::kBeforeAfter : HitRateMethod::kNone;
+  }
 }
 
 std::optional<double> MeanBetween(const std::optional<HistogramTotals>& before,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -21,11 +22,11 @@ struct Point {
 // - kLeftClosed, [t - W, t]: Prometheus 2.x, e.g. the 2.42 that Debian 12 ships (promql/engine.go
 //   matrixIterSlice keeps the points with T >= mint, mint = maxt - range). For cross-checks against
 //   a real 2.x (tests/e2e/prometheus_crosscheck.sh) only.
-// The two agree at every t where no sample lies exactly on t - W. At WindowedRate's steps (the
-// first sample's t + k x step) t - W always lands on the first sample when W is a multiple of
-// the step (at k = W / step), and on others only where they sit exactly on the step grid (to
-// Prometheus's 1 ms resolution); at steps offset by half a period from samples one period apart,
-// none does, and the modes give the same series.
+// The two agree at every t where no sample lies exactly on t - W. At StepGrid's steps (the last
+// sample's t - k x step) t - W lands on a sample only where one sits exactly on the step grid
+// (to Prometheus's 1 ms resolution: the first sample when W is a multiple of the step and the
+// replay a whole number of steps long); at steps offset by half a period from samples one
+// period apart, none does, and the modes give the same series.
 enum class WindowEdge {
   kLeftOpen,    // Prometheus >= 3.0, default
   kLeftClosed,  // Prometheus 2.x
@@ -62,32 +63,77 @@ enum class WindowEdge {
 std::optional<double> PromRate(const std::vector<Point>& points, double t_s, double window_s,
                                WindowEdge edge = WindowEdge::kLeftOpen);
 
-// rate() evaluated at every step t = first point's t + k*step_s up to the last point's t.
-// Steps where PromRate is nullopt are left out (the first step always is: one sample). Aborts
-// when step_s <= 0 (a broken invariant: the step is a compile-time constant of the sampler).
+// The evaluation steps of a replay's rate series: t = last_t - k x step_s for k = 0, 1, ... while
+// t >= first_t, ascending. Aligned to the end: the last step is the "after" scrape, so every
+// scrape is in some step's window (steps from first_t would stop up to a period short of the
+// end and leave the last scrapes out, issue #14). Empty when last_t < first_t. Aborts when
+// step_s <= 0 (a broken invariant: the step is the sampler's period).
+std::vector<double> StepGrid(double first_t, double last_t, double step_s);
+
+// rate() of one series at every step of StepGrid(its first t, its last t, step_s); steps where
+// PromRate is nullopt are left out (the first step can be: one sample in its window).
 std::vector<Point> WindowedRate(const std::vector<Point>& points, double step_s, double window_s,
                                 WindowEdge edge = WindowEdge::kLeftOpen);
 
-// Mean of the values in the final quarter of `series` (its last ceil(n/4) points: the plateau
-// after warm-up, DESIGN.md "Sampling"); nullopt when empty.
-std::optional<double> FinalQuarterMean(const std::vector<Point>& series);
+// PromQL's sum(rate(x[window])) at t over several series (one per replica): the sum of the
+// series' PromRate at t, leaving out a series without one there (a replica not yet or no longer
+// scraped: a dead replica's samples stay in the windows until they age out, because a range
+// selector skips the staleness markers a failed scrape writes — prometheus/prometheus
+// promql/testdata/staleness.test@1164e11f36bf78b6faea47c84d7191f2f2abaab4, "Range vector ignores
+// stale sample"). nullopt when no series has a rate at t (sum() of an empty vector is empty).
+std::optional<double> SummedRate(const std::vector<std::vector<Point>>& series, double t_s,
+                                 double window_s, WindowEdge edge = WindowEdge::kLeftOpen);
 
-// Hit rate = rate(hits) / rate(queries) at every step where both rates exist and queries > 0;
-// the reported value is FinalQuarterMean of that series. When the run is shorter than one period
-// (fewer than 2 points after the "before" one), the before/after diff: Δhits / Δqueries.
-// nullopt when there were no queries, or either counter is absent.
-//
-// The steps are those of WindowedRate over `queries` (queries' first t + k*step_s up to its last
-// t); both rates are PromRate at that t with `edge`. The before/after diff (CounterIncrease of
-// each, resets handled) is also used when no step yields a ratio although both counters have
-// >= 3 points (a run shorter than one step between its first and last point). `series` is empty
-// then.
+// Mean of the points of `series` with t >= start_s + 0.75 x (end_s - start_s): the final quarter
+// of the replay by time (the plateau after warm-up, DESIGN.md "Sampling"), not the last quarter
+// of the points. nullopt when no point lies there.
+std::optional<double> FinalQuarterMean(const std::vector<Point>& series, double start_s,
+                                       double end_s);
+
+// A rate series with fewer ratio steps than this has no plateau to average: the hit rate is the
+// before/after diff instead (DESIGN.md's short-run fallback). 8 steps make the final quarter
+// hold two of them; at the default 15 s period that is a replay of 105 s or more.
+inline constexpr std::size_t kMinStepsForPlateau = 8;
+
+enum class HitRateMethod {
+  kNone,                 // no value
+  kRollingFinalQuarter,  // FinalQuarterMean of the ratio series
+  kBeforeAfter,          // sum of Δhits / sum of Δqueries between the first and last scrapes
+};
+
+// One replica's prefix-cache counters (hits and queries), t since the replay started.
+struct ReplicaCounters {
+  std::vector<Point> hits;
+  std::vector<Point> queries;
+};
+
+// The hit rate across replicas as PromQL computes it:
+//   sum(rate(hits[W])) / sum(rate(queries[W]))
+// rate per replica, then summed, then divided (summing the counters first would read a replica
+// that died mid-run as a counter reset of the whole fleet, issue #14). The steps are StepGrid
+// from the earliest to the latest scrape of any replica; a step is in `series` when both sums
+// exist and the queries' is > 0.
+// `value`: with >= kMinStepsForPlateau steps in `series`, the mean of its final quarter
+// (FinalQuarterMean from the first to the last scrape): kRollingFinalQuarter; otherwise (or when
+// the final quarter holds no step) the before/after diff, per replica and summed:
+// sum(CounterIncrease(hits)) / sum(CounterIncrease(queries)), resets handled: kBeforeAfter.
+// nullopt (kNone) when there were no queries or a counter is absent on every replica.
 struct HitRate {
   std::vector<Point> series;  // for charts
   std::optional<double> value;
+  HitRateMethod method = HitRateMethod::kNone;
+  std::optional<double> before_after;  // the diff, whichever method `value` used
 };
+HitRate ComputeHitRate(const std::vector<ReplicaCounters>& replicas, double step_s, double window_s,
+                       WindowEdge edge = WindowEdge::kLeftOpen);
+// One replica.
 HitRate ComputeHitRate(const std::vector<Point>& hits, const std::vector<Point>& queries,
                        double step_s, double window_s, WindowEdge edge = WindowEdge::kLeftOpen);
+
+// The result has one hit_rate_method for its local and external hit rates: when the two came
+// out with different methods (one ratio series too short or empty at the end), both use their
+// before/after diff. Rates without a value are left alone.
+void UseOneMethod(HitRate* local, HitRate* external);
 
 // Mean of a histogram's observations between two scrapes: Δsum / Δcount. nullopt (never 0) when
 // either scrape lacks the histogram or Δcount <= 0.

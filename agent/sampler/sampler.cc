@@ -31,6 +31,18 @@ v1::TimeSeries ToSeries(const std::string& name, const std::vector<Point>& point
   return series;
 }
 
+v1::HitRateMethod ToProto(HitRateMethod method) {
+  switch (method) {
+    case HitRateMethod::kRollingFinalQuarter:
+      return v1::HIT_RATE_ROLLING_FINAL_QUARTER;
+    case HitRateMethod::kBeforeAfter:
+      return v1::HIT_RATE_BEFORE_AFTER;
+    case HitRateMethod::kNone:
+      break;
+  }
+  return v1::HIT_RATE_METHOD_UNSPECIFIED;
+}
+
 }  // namespace
 
 Sampler::Sampler(HttpClient* http, std::vector<ScrapeTarget> targets, Options options,
@@ -101,11 +113,37 @@ Sampler::Column Sampler::Reduce(const std::string& key, bool lmcache, bool mean)
   return column;
 }
 
+std::vector<Point> Sampler::ReplicaPoints(const ScrapeTarget& target,
+                                          const std::string& key) const {
+  std::vector<Point> points;
+  for (const Tick& tick : ticks_) {
+    auto source = tick.values.find(target.source);
+    if (source == tick.values.end()) continue;  // this scrape of it failed: a missing point
+    if (auto value = source->second.find(key); value != source->second.end()) {
+      points.push_back({tick.t_s, value->second});
+    }
+  }
+  return points;
+}
+
+std::optional<double> Sampler::ReplicaIncrease(const std::string& key) const {
+  std::optional<double> total;
+  for (const ScrapeTarget& target : targets_) {
+    if (target.lmcache) continue;
+    if (auto increase = CounterIncrease(ReplicaPoints(target, key))) {
+      total = total.value_or(0) + *increase;
+    }
+  }
+  return total;
+}
+
 HitRate Sampler::HitRateOf(const char* hits_key, const char* queries_key) const {
-  const Column hits = Reduce(hits_key, false, /*mean=*/false);
-  const Column queries = Reduce(queries_key, false, /*mean=*/false);
-  return ComputeHitRate(ToPoints(hits.t, hits.v), ToPoints(queries.t, queries.v), options_.period_s,
-                        options_.rate_window_s);
+  std::vector<ReplicaCounters> replicas;
+  for (const ScrapeTarget& target : targets_) {
+    if (target.lmcache) continue;
+    replicas.push_back({ReplicaPoints(target, hits_key), ReplicaPoints(target, queries_key)});
+  }
+  return ComputeHitRate(replicas, options_.period_s, options_.rate_window_s);
 }
 
 std::optional<double> Sampler::FirstValue(const std::string& key) const {
@@ -119,25 +157,25 @@ std::optional<double> Sampler::FirstValue(const std::string& key) const {
 
 v1::EngineMetrics Sampler::EngineResult() const {
   v1::EngineMetrics engine;
-  if (HitRate local = HitRateOf(keys::kPrefixHits, keys::kPrefixQueries); local.value) {
-    engine.set_local_hit_rate(*local.value);
-  }
-  if (HitRate external = HitRateOf(keys::kExternalHits, keys::kExternalQueries); external.value) {
-    engine.set_external_hit_rate(*external.value);
-  }
+  HitRate local = HitRateOf(keys::kPrefixHits, keys::kPrefixQueries);
+  HitRate external = HitRateOf(keys::kExternalHits, keys::kExternalQueries);
+  UseOneMethod(&local, &external);
+  if (local.value) engine.set_local_hit_rate(*local.value);
+  if (external.value) engine.set_external_hit_rate(*external.value);
+  engine.set_hit_rate_method(ToProto(local.value ? local.method : external.method));
+  // Histogram means and preemptions from each replica's own increase, summed: a replica that
+  // died mid-run leaves its counters behind instead of making a fleet-wide sum drop.
   auto histogram_mean = [&](const std::string& key) -> std::optional<double> {
-    Column sums = Reduce(key + "_sum", false, /*mean=*/false);
-    Column counts = Reduce(key + "_count", false, /*mean=*/false);
-    if (ticks_.size() < 2 || sums.t.size() < 2 || counts.t.size() < 2) return std::nullopt;
-    return MeanBetween(HistogramTotals{sums.v.front(), counts.v.front()},
-                       HistogramTotals{sums.v.back(), counts.v.back()});
+    const std::optional<double> sum = ReplicaIncrease(key + "_sum");
+    const std::optional<double> count = ReplicaIncrease(key + "_count");
+    if (!sum || !count) return std::nullopt;
+    return MeanBetween(HistogramTotals{}, HistogramTotals{*sum, *count});
   };
   if (auto prefill = histogram_mean(keys::kPrefillTime)) engine.set_mean_prefill_time_s(*prefill);
   if (auto queue = histogram_mean(keys::kQueueTime)) engine.set_mean_queue_time_s(*queue);
   Column usage = Reduce(keys::kKvCacheUsage, false, /*mean=*/true);
   if (auto mean = GaugeMean(ToPoints(usage.t, usage.v))) engine.set_kv_cache_usage_mean(*mean);
-  Column preemptions = Reduce(keys::kPreemptions, false, /*mean=*/false);
-  if (auto increase = CounterIncrease(ToPoints(preemptions.t, preemptions.v))) {
+  if (auto increase = ReplicaIncrease(keys::kPreemptions)) {
     engine.set_num_preemptions(static_cast<int64_t>(*increase));
   }
   if (auto blocks = FirstValue(keys::kNumGpuBlocks)) {

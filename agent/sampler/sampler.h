@@ -51,9 +51,10 @@ class Sampler {
   bool Due(double t_s) const;
   double period_s() const { return options_.period_s; }
 
-  // Local/external hit rates (final-quarter mean of the windowed rate ratio, or the before/after
-  // diff for a run shorter than one period), mean prefill/queue time (before/after histogram
-  // diff, absent when the histogram is), KV cache usage mean, preemptions, cache config.
+  // Local/external hit rates (sum over replicas of rate(hits) / sum of rate(queries), the mean
+  // of the replay's final quarter of that series, or the before/after diff for a replay with too
+  // few steps for a plateau; hit_rate_method says which), mean prefill/queue time (before/after
+  // histogram diff, absent when the histogram is), KV cache usage mean, preemptions, cache config.
   v1::EngineMetrics EngineResult() const;
   // The cache server's metrics; nullopt without a cache server target.
   std::optional<v1::LmcacheMetrics> LmcacheResult() const;
@@ -74,7 +75,13 @@ class Sampler {
     std::vector<double> v;
   };
   Column Reduce(const std::string& key, bool lmcache, bool mean) const;
-  // rate(hits) / rate(queries) of two replica counters summed over the replicas.
+  // One replica's `key` at each tick it was scraped.
+  std::vector<Point> ReplicaPoints(const ScrapeTarget& target, const std::string& key) const;
+  // The sum over the replicas of each one's CounterIncrease of `key`; nullopt when none has 2
+  // points of it.
+  std::optional<double> ReplicaIncrease(const std::string& key) const;
+  // sum(rate(hits)) / sum(rate(queries)) of two replica counters, rate per replica (rate_math.h
+  // ComputeHitRate).
   HitRate HitRateOf(const char* hits_key, const char* queries_key) const;
   std::optional<double> FirstValue(const std::string& key) const;
 

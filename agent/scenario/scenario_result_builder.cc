@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "agent/datasets/dataset_loader.h"
 #include "agent/results/scenario_metrics.h"
+#include "agent/results/simulated_time.h"
 #include "agent/results/working_set.h"
 #include "agent/runner/request_record.h"
 #include "agent/runner/runner_options.h"
@@ -16,6 +17,9 @@
 
 namespace kvbench::agent {
 namespace {
+
+// kvsim-vllm's --sim-time-scale when the spec sets none (agent/sim/vllm/vllm_flags.h): real time.
+constexpr double kDefaultSimTimeScale = 1.0;
 
 absl::StatusOr<std::vector<runner::RequestRecord>> ReadRecords(const std::string& path) {
   KV_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
@@ -73,6 +77,15 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
   result.set_concurrency(scenario.concurrency());
   *result.mutable_latency() = results::ComputeLatencyMetrics(records);
   CopyReuse(summary_json, result.mutable_latency());
+  // A simulated engine: the latency also in simulated seconds (what the calibrated H200 would
+  // take), which is what people read; `latency` keeps what was observed.
+  if (job.engine() == v1::SIM) {
+    result.set_sim_time_scale(job.engine_overrides().has_sim_time_scale()
+                                  ? job.engine_overrides().sim_time_scale()
+                                  : kDefaultSimTimeScale);
+    *result.mutable_simulated_latency() =
+        results::ToSimulatedTime(result.latency(), result.sim_time_scale());
+  }
   *result.mutable_sessions() = results::ComputeSessionCounts(records, requested, ceiling, planned);
   if (!records.empty()) result.set_peak_concurrent_tokens(results::PeakWorkingSetTokens(records));
   return result;

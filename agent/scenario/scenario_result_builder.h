@@ -14,7 +14,9 @@ namespace kvbench::agent {
 //   naming the file and line: results are never computed from a file read in part);
 // - session counts against the virtual users the dataset gives for the job's num_rounds (loaded
 //   and chunked again here, as the runner did: requested = the scenario's sessions);
-// - the reuse opportunity from the runner's `summary_json` (it counted the prompts), when there.
+// - the reuse opportunity from the runner's `summary_json` (it counted the prompts), when there;
+// - for the simulated engine: sim_time_scale (engine_overrides', else the simulator's default 1)
+//   and simulated_latency (the latency in simulated seconds, results/simulated_time.h).
 absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
                                                        const v1::Scenario& scenario,
                                                        const std::string& dataset_path,

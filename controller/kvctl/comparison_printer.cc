@@ -28,6 +28,12 @@ std::string Delta(const results::ComparisonRow& row, const std::optional<double>
              : absl::StrFormat("%+.1f%%", *delta);
 }
 
+// "sim ms", "sim req/s": a simulated group's times and rates say so in every row.
+std::string UnitLabel(const results::ComparisonGroup& group, const results::ComparisonRow& row) {
+  const bool timed = row.unit == "ms" || row.unit == "req/s" || row.unit == "tok/s";
+  return timed && !group.time_note.empty() ? absl::StrCat("sim ", row.unit) : row.unit;
+}
+
 }  // namespace
 
 void PrintVerdict(const v1::Validity& validity, std::ostream& out) {
@@ -42,6 +48,7 @@ void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::o
   for (const results::ComparisonGroup& group : groups) {
     out << "\nconcurrency " << group.concurrency << "\n";
     if (group.validity.has_value()) PrintVerdict(*group.validity, out);
+    if (!group.time_note.empty()) out << group.time_note << "\n";
     std::vector<std::string> headers = {"METRIC"};
     for (size_t i = 0; i < group.columns.size(); ++i) {
       headers.push_back(v1::Tier_Name(group.columns[i].tier));
@@ -49,7 +56,7 @@ void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::o
     }
     TablePrinter table(headers);
     for (const results::ComparisonRow& row : group.rows) {
-      std::vector<std::string> cells = {absl::StrCat(row.metric, " (", row.unit, ")")};
+      std::vector<std::string> cells = {absl::StrCat(row.metric, " (", UnitLabel(group, row), ")")};
       for (size_t i = 0; i < group.columns.size(); ++i) {
         cells.push_back(Value(row, row.values[i]));
         if (group.baseline >= 0 && static_cast<int>(i) != group.baseline) {
@@ -84,6 +91,9 @@ nlohmann::ordered_json ComparisonJson(const std::vector<results::ComparisonGroup
                                {"scenario_id", column.scenario_id},
                                {"succeeded", column.succeeded}});
     }
+    // Set when the time and rate values are in simulated seconds.
+    item["time_note"] = group.time_note.empty() ? nlohmann::ordered_json(nullptr)
+                                                : nlohmann::ordered_json(group.time_note);
     item["baseline"] = group.baseline >= 0 ? nlohmann::ordered_json("GPU") : nullptr;
     item["metrics"] = nlohmann::ordered_json::array();
     for (const results::ComparisonRow& row : group.rows) {

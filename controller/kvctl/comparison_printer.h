@@ -16,8 +16,9 @@ void PrintVerdict(const v1::Validity& validity, std::ostream& out);
 // (offload tiers) the delta against the GPU baseline.
 void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::ostream& out);
 
-// The same as JSON: [{comparison_group, concurrency, verdict, reasons, tiers, metrics: [{metric,
-// unit, values: {TIER: v}, deltas: {TIER: d}, delta_unit}]}]; nulls as null.
+// The same as JSON: [{comparison_group, concurrency, verdict, reasons, tiers, time_note (null
+// unless the times are simulated), baseline, metrics: [{metric, unit, values: {TIER: v}, deltas:
+// {TIER: d}, delta_unit}]}]; nulls as null.
 nlohmann::ordered_json ComparisonJson(const std::vector<results::ComparisonGroup>& groups);
 
 }  // namespace kvbench::kvctl

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "controller/kvctl/table_printer.h"
+#include "controller/results/simulated_time_display.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -32,7 +33,7 @@ std::vector<std::string> Cells(const ResultsRow& row) {
     return {concurrency, tier, kNull, kNull, kNull, kNull, kNull, kNull, row.outcome};
   }
   const v1::ScenarioResult& result = row.result;
-  const v1::LatencyMetrics& latency = result.latency();
+  const v1::LatencyMetrics& latency = results::ShownLatency(result);
   return {concurrency,
           tier,
           absl::StrCat(result.sessions().achieved(), "/", result.sessions().requested()),
@@ -88,9 +89,27 @@ ResultsRow ResultsRowFromScenarioStatus(const v1::ScenarioStatus& status) {
   }
 }
 
-std::vector<std::string> ResultsTableHeaders() {
-  return {"CONCURRENCY",     "TIER",  "SESSIONS", "TTFT_P50_MS", "TTFT_P95_MS",
-          "DEGRADATION_P50", "REQ/S", "FAILED",   "STATUS"};
+std::string SimulatedTimeNote(const std::vector<ResultsRow>& rows) {
+  std::vector<const v1::ScenarioResult*> with_results;
+  for (const ResultsRow& row : rows) {
+    if (row.has_result) with_results.push_back(&row.result);
+  }
+  return results::SimulatedTimeNote(with_results);
+}
+
+std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows) {
+  // Simulated times get their own column names, so that no one reads them as observed.
+  const bool simulated = !SimulatedTimeNote(rows).empty();
+  const std::string prefix = simulated ? "SIM_" : "";
+  return {"CONCURRENCY",
+          "TIER",
+          "SESSIONS",
+          prefix + "TTFT_P50_MS",
+          prefix + "TTFT_P95_MS",
+          "DEGRADATION_P50",
+          prefix + "REQ/S",
+          "FAILED",
+          "STATUS"};
 }
 
 std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows) {
@@ -105,7 +124,8 @@ std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<Result
 }
 
 void PrintResultsTable(const std::vector<ResultsRow>& rows, std::ostream& out) {
-  TablePrinter table(ResultsTableHeaders());
+  if (const std::string note = SimulatedTimeNote(rows); !note.empty()) out << note << "\n";
+  TablePrinter table(ResultsTableHeaders(rows));
   for (std::vector<std::string>& cells : ResultsTableCells(rows)) table.AddRow(std::move(cells));
   table.Print(out);
 }
@@ -117,7 +137,7 @@ void PrintResultsCsv(const std::vector<ResultsRow>& rows, std::ostream& out) {
       if (cell == kNull) cell.clear();
     }
   }
-  PrintCsv(ResultsTableHeaders(), cells, out);
+  PrintCsv(ResultsTableHeaders(rows), cells, out);
 }
 
 void PrintCsv(const std::vector<std::string>& headers,

@@ -34,12 +34,17 @@ ResultsRow ResultsRowFromOutcome(const v1::Scenario& scenario, const absl::Statu
 // LOST are "failed".
 ResultsRow ResultsRowFromScenarioStatus(const v1::ScenarioStatus& status);
 
-std::vector<std::string> ResultsTableHeaders();
+// "times in simulated seconds (...)" when a row's result is simulated (results/
+// simulated_time_display.h), else "".
+std::string SimulatedTimeNote(const std::vector<ResultsRow>& rows);
+// The column names; TTFT and REQ/S prefixed "SIM_" when the rows are simulated: their cells are
+// then in simulated time (simulated_latency), as the note says.
+std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows);
 // The table's cells, rows ordered by concurrency (stable); "-" where a value is null or the
 // scenario has no result.
 std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows);
 
-// The table for people.
+// The table for people, after the simulated-time note when there is one.
 void PrintResultsTable(const std::vector<ResultsRow>& rows, std::ostream& out);
 // The same columns and cells as CSV, with nulls empty instead of "-".
 void PrintResultsCsv(const std::vector<ResultsRow>& rows, std::ostream& out);

@@ -9,6 +9,7 @@
 #include "controller/report/report_runs.h"
 #include "controller/report/report_tables.h"
 #include "controller/report/text_format.h"
+#include "controller/results/simulated_time_display.h"
 
 namespace kvbench::report {
 namespace {
@@ -49,16 +50,18 @@ svg.chart .grid { stroke: #e5e5e5; }
 svg.chart .axis-label { font-size: 13px; }
 svg.chart .no-data { font-size: 18px; fill: #777; }
 p.no-data { color: #777; }
+p.time-note { font-weight: 600; color: #333; }
 )css";
 
 std::string Header(const v1::Job& job) {
-  std::string meta = absl::StrCat("job <code>", HtmlEscape(job.job_id()), "</code>, ",
-                                  std::string(absl::StripPrefix(v1::JobState_Name(job.state()), "JOB_STATE_")));
+  std::string meta =
+      absl::StrCat("job <code>", HtmlEscape(job.job_id()), "</code>, ",
+                   std::string(absl::StripPrefix(v1::JobState_Name(job.state()), "JOB_STATE_")));
   if (job.submit_unix_ms() > 0) {
-    absl::StrAppend(&meta, ", submitted ",
-                    absl::FormatTime("%Y-%m-%d %H:%M:%S UTC",
-                                     absl::FromUnixMillis(job.submit_unix_ms()),
-                                     absl::UTCTimeZone()));
+    absl::StrAppend(
+        &meta, ", submitted ",
+        absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", absl::FromUnixMillis(job.submit_unix_ms()),
+                         absl::UTCTimeZone()));
   }
   if (!job.error().empty()) absl::StrAppend(&meta, "<br>error: ", HtmlEscape(job.error()));
   return absl::StrCat("<h1>kvbench report: ", HtmlEscape(job.spec().name()), " (",
@@ -79,8 +82,10 @@ std::string Banner(const std::vector<v1::Validity>& validity) {
                     " comparison group(s) cannot be compared across tiers; see Validity.</div>\n");
   }
   if (not_exercised > 0) {
-    absl::StrAppend(&out, "<div class=\"banner banner-not-exercised\" role=\"alert\">"
-                    "NOT EXERCISED: in ", not_exercised, " of ", validity.size(),
+    absl::StrAppend(&out,
+                    "<div class=\"banner banner-not-exercised\" role=\"alert\">"
+                    "NOT EXERCISED: in ",
+                    not_exercised, " of ", validity.size(),
                     " comparison group(s) the KV working set fit in GPU memory, so offload was "
                     "never needed and the tier comparison says nothing about it.</div>\n");
   }
@@ -106,6 +111,16 @@ std::string Charts(const ReportRuns& runs) {
                       BarChart(OutputTokensPerSecondChart(runs)).RenderSvg(), "</div>\n");
 }
 
+// For a simulated engine: the times shown are simulated seconds, said once at the top.
+std::string SimulatedTimeNote(const ReportRuns& runs) {
+  std::vector<const v1::ScenarioResult*> results;
+  for (const ReportRun& run : runs.runs()) results.push_back(run.result);
+  const std::string note = results::SimulatedTimeNote(results);
+  if (note.empty()) return "";
+  return absl::StrCat("<p class=\"time-note\">Simulated engine: ", HtmlEscape(note),
+                      "; result.json keeps the observed times too.</p>\n");
+}
+
 }  // namespace
 
 std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>& validity) {
@@ -113,11 +128,11 @@ std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>
   return absl::StrCat(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
       "<title>kvbench report: ", HtmlEscape(job.spec().name()), " (", HtmlEscape(job.job_id()),
-      ")</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n", Header(job), Banner(validity),
-      "<h2>Validity</h2>\n", ValiditySection(validity), "<h2>Parameters</h2>\n",
-      ParametersTable(job), "<h2>Scenarios</h2>\n", ScenariosTable(job), Charts(runs),
-      "<h2>Sessions</h2>\n", SessionsTable(runs), "<h2>LMCache and disk (CPU_RAM, NVME)</h2>\n",
-      OffloadTable(runs), "</body>\n</html>\n");
+      ")</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n", Header(job),
+      SimulatedTimeNote(runs), Banner(validity), "<h2>Validity</h2>\n", ValiditySection(validity),
+      "<h2>Parameters</h2>\n", ParametersTable(job), "<h2>Scenarios</h2>\n", ScenariosTable(job),
+      Charts(runs), "<h2>Sessions</h2>\n", SessionsTable(runs),
+      "<h2>LMCache and disk (CPU_RAM, NVME)</h2>\n", OffloadTable(runs), "</body>\n</html>\n");
 }
 
 }  // namespace kvbench::report

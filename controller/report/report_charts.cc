@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "controller/report/text_format.h"
 #include "controller/report/tier_style.h"
+#include "controller/results/simulated_time_display.h"
 
 namespace kvbench::report {
 namespace {
@@ -20,6 +21,17 @@ std::optional<double> Ms(bool has, double seconds) {
   return seconds * kMsPerS;
 }
 
+// A simulated run's times and rates are shown in simulated time (results::ShownLatency), and
+// their units say so.
+bool Simulated(const ReportRuns& runs) {
+  return std::any_of(runs.runs().begin(), runs.runs().end(),
+                     [](const ReportRun& run) { return results::IsSimulated(*run.result); });
+}
+
+std::string Unit(const ReportRuns& runs, const std::string& unit) {
+  return Simulated(runs) ? absl::StrCat("simulated ", unit) : unit;
+}
+
 std::string Hover(const std::string& series, const std::string& where, double value,
                   const std::string& unit) {
   return absl::StrCat(series, ", ", where, ": ", FormatNumber(value), " ", unit);
@@ -27,18 +39,21 @@ std::string Hover(const std::string& series, const std::string& where, double va
 
 ChartSeries TtftSeries(const ReportRuns& runs, v1::Tier tier, bool p95) {
   const TierStyle style = StyleOfTier(tier);
-  ChartSeries series{absl::StrCat(style.name, p95 ? " p95" : " p50"), style.color,
-                     p95 ? LineStyle::kDashed : LineStyle::kSolid, {}};
+  ChartSeries series{absl::StrCat(style.name, p95 ? " p95" : " p50"),
+                     style.color,
+                     p95 ? LineStyle::kDashed : LineStyle::kSolid,
+                     {}};
   for (int concurrency : runs.concurrencies()) {
     const v1::ScenarioResult* result = runs.Find(tier, concurrency);
     if (result == nullptr) continue;
-    const v1::LatencyMetrics& latency = result->latency();
+    const v1::LatencyMetrics& latency = results::ShownLatency(*result);
     ChartPoint point{static_cast<double>(concurrency),
                      p95 ? Ms(latency.has_ttft_p95_s(), latency.ttft_p95_s())
                          : Ms(latency.has_ttft_p50_s(), latency.ttft_p50_s()),
                      ""};
     if (point.y) {
-      point.hover = Hover(series.name, absl::StrCat("concurrency ", concurrency), *point.y, "ms");
+      point.hover =
+          Hover(series.name, absl::StrCat("concurrency ", concurrency), *point.y, Unit(runs, "ms"));
     }
     series.points.push_back(std::move(point));
   }
@@ -53,20 +68,24 @@ ChartSeries TimeSeriesOf(const v1::ScenarioResult* result, const std::string& na
   for (const v1::TimeSeries& sampled : result->series()) {
     if (sampled.name() != name) continue;
     const int size = std::min(sampled.t_s_size(), sampled.value_size());
+    // Sampled in real seconds; a simulated run's are shown in simulated seconds.
+    const double scale = results::IsSimulated(*result) ? result->sim_time_scale() : 1.0;
+    const char* unit = results::IsSimulated(*result) ? " simulated s" : " s";
     for (int i = 0; i < size; ++i) {
       const double percent = sampled.value(i) * kPercent;
-      series.points.push_back({sampled.t_s(i), percent,
-                               Hover(label, absl::StrCat("t = ", FormatNumber(sampled.t_s(i)),
-                                                         " s"), percent, "%")});
+      const double t = sampled.t_s(i) / scale;
+      series.points.push_back(
+          {t, percent, Hover(label, absl::StrCat("t = ", FormatNumber(t), unit), percent, "%")});
     }
   }
   return series;
 }
 
-LineChartSpec OverTime(const std::string& title, const std::string& y_label) {
+LineChartSpec OverTime(const ReportRuns& runs, const std::string& title,
+                       const std::string& y_label) {
   LineChartSpec spec;
   spec.title = title;
-  spec.x_label = "time since replay start (s)";
+  spec.x_label = absl::StrCat("time since replay start (", Unit(runs, "s"), ")");
   spec.y_label = y_label;
   spec.y_max = kPercent;
   return spec;
@@ -75,7 +94,12 @@ LineChartSpec OverTime(const std::string& title, const std::string& y_label) {
 BarChartSpec Throughput(const ReportRuns& runs, const std::string& title,
                         const std::string& y_label, const std::string& unit,
                         const std::function<std::optional<double>(const v1::LatencyMetrics&)>& of) {
-  BarChartSpec spec{title, "concurrency (virtual users)", y_label, unit, {}, {}};
+  BarChartSpec spec{title,
+                    "concurrency (virtual users)",
+                    absl::StrCat(y_label, " (", Unit(runs, unit), ")"),
+                    Unit(runs, unit),
+                    {},
+                    {}};
   for (int concurrency : runs.concurrencies()) {
     spec.categories.push_back(absl::StrCat("concurrency ", concurrency));
   }
@@ -84,7 +108,8 @@ BarChartSpec Throughput(const ReportRuns& runs, const std::string& title,
     BarSeries series{style.name, style.color, {}};
     for (int concurrency : runs.concurrencies()) {
       const v1::ScenarioResult* result = runs.Find(tier, concurrency);
-      series.values.push_back(result == nullptr ? std::nullopt : of(result->latency()));
+      series.values.push_back(result == nullptr ? std::nullopt
+                                                : of(results::ShownLatency(*result)));
     }
     spec.series.push_back(std::move(series));
   }
@@ -97,7 +122,7 @@ LineChartSpec TtftByConcurrencyChart(const ReportRuns& runs) {
   LineChartSpec spec;
   spec.title = "TTFT p50 and p95 by concurrency";
   spec.x_label = "concurrency (virtual users)";
-  spec.y_label = "TTFT (ms)";
+  spec.y_label = absl::StrCat("TTFT (", Unit(runs, "ms"), ")");
   for (int concurrency : runs.concurrencies()) spec.x_ticks.push_back(concurrency);
   for (v1::Tier tier : runs.tiers()) {
     spec.series.push_back(TtftSeries(runs, tier, /*p95=*/false));
@@ -110,18 +135,18 @@ LineChartSpec TtftByRoundChart(const ReportRuns& runs, int concurrency) {
   LineChartSpec spec;
   spec.title = absl::StrCat("TTFT p50 per round, concurrency ", concurrency);
   spec.x_label = "round (request index within a session)";
-  spec.y_label = "TTFT p50 (ms)";
+  spec.y_label = absl::StrCat("TTFT p50 (", Unit(runs, "ms"), ")");
   for (v1::Tier tier : runs.tiers()) {
     const TierStyle style = StyleOfTier(tier);
     ChartSeries series{style.name, style.color, LineStyle::kSolid, {}};
     if (const v1::ScenarioResult* result = runs.Find(tier, concurrency)) {
-      for (const v1::RoundLatency& round : result->latency().ttft_by_round()) {
+      for (const v1::RoundLatency& round : results::ShownLatency(*result).ttft_by_round()) {
         ChartPoint point{static_cast<double>(round.round()),
                          Ms(round.has_ttft_p50_s(), round.ttft_p50_s()), ""};
         if (point.y) {
-          point.hover = Hover(style.name, absl::StrCat("round ", round.round(), " (",
-                                                       round.count(), " requests)"),
-                              *point.y, "ms");
+          point.hover = Hover(
+              style.name, absl::StrCat("round ", round.round(), " (", round.count(), " requests)"),
+              *point.y, Unit(runs, "ms"));
           spec.x_ticks.push_back(round.round());
         }
         series.points.push_back(std::move(point));
@@ -135,8 +160,9 @@ LineChartSpec TtftByRoundChart(const ReportRuns& runs, int concurrency) {
 }
 
 LineChartSpec HitRateChart(const ReportRuns& runs, int concurrency) {
-  LineChartSpec spec = OverTime(
-      absl::StrCat("Prefix-cache hit rate over time, concurrency ", concurrency), "hit rate (%)");
+  LineChartSpec spec =
+      OverTime(runs, absl::StrCat("Prefix-cache hit rate over time, concurrency ", concurrency),
+               "hit rate (%)");
   for (v1::Tier tier : runs.tiers()) {
     const TierStyle style = StyleOfTier(tier);
     const v1::ScenarioResult* result = runs.Find(tier, concurrency);
@@ -149,9 +175,9 @@ LineChartSpec HitRateChart(const ReportRuns& runs, int concurrency) {
 }
 
 LineChartSpec KvCacheUsageChart(const ReportRuns& runs, int concurrency) {
-  LineChartSpec spec = OverTime(
-      absl::StrCat("vLLM KV cache usage over time, concurrency ", concurrency),
-      "KV cache usage (%)");
+  LineChartSpec spec =
+      OverTime(runs, absl::StrCat("vLLM KV cache usage over time, concurrency ", concurrency),
+               "KV cache usage (%)");
   for (v1::Tier tier : runs.tiers()) {
     const TierStyle style = StyleOfTier(tier);
     spec.series.push_back(TimeSeriesOf(runs.Find(tier, concurrency), kKvCacheUsageSeries,
@@ -161,7 +187,7 @@ LineChartSpec KvCacheUsageChart(const ReportRuns& runs, int concurrency) {
 }
 
 BarChartSpec RequestsPerSecondChart(const ReportRuns& runs) {
-  return Throughput(runs, "Throughput: requests per second", "throughput (req/s)", "req/s",
+  return Throughput(runs, "Throughput: requests per second", "throughput", "req/s",
                     [](const v1::LatencyMetrics& latency) -> std::optional<double> {
                       if (!latency.has_requests_per_s()) return std::nullopt;
                       return latency.requests_per_s();
@@ -169,8 +195,8 @@ BarChartSpec RequestsPerSecondChart(const ReportRuns& runs) {
 }
 
 BarChartSpec OutputTokensPerSecondChart(const ReportRuns& runs) {
-  return Throughput(runs, "Throughput: output tokens per second", "output throughput (tok/s)",
-                    "tok/s", [](const v1::LatencyMetrics& latency) -> std::optional<double> {
+  return Throughput(runs, "Throughput: output tokens per second", "output throughput", "tok/s",
+                    [](const v1::LatencyMetrics& latency) -> std::optional<double> {
                       if (!latency.has_output_tokens_per_s()) return std::nullopt;
                       return latency.output_tokens_per_s();
                     });

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "controller/results/simulated_time_display.h"
 
 namespace kvbench::results {
 namespace {
@@ -32,44 +33,44 @@ const std::vector<MetricSpec>& Metrics() {
   using R = const v1::ScenarioResult&;
   static const std::vector<MetricSpec> metrics = {
       {"TTFT mean", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return r.latency().has_ttft_mean_s(); },
-          [](R r) { return r.latency().ttft_mean_s(); })},
+       Ms([](R r) { return ShownLatency(r).has_ttft_mean_s(); },
+          [](R r) { return ShownLatency(r).ttft_mean_s(); })},
       {"TTFT p50", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return r.latency().has_ttft_p50_s(); },
-          [](R r) { return r.latency().ttft_p50_s(); })},
+       Ms([](R r) { return ShownLatency(r).has_ttft_p50_s(); },
+          [](R r) { return ShownLatency(r).ttft_p50_s(); })},
       {"TTFT p95", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return r.latency().has_ttft_p95_s(); },
-          [](R r) { return r.latency().ttft_p95_s(); })},
+       Ms([](R r) { return ShownLatency(r).has_ttft_p95_s(); },
+          [](R r) { return ShownLatency(r).ttft_p95_s(); })},
       {"TTFT p99", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return r.latency().has_ttft_p99_s(); },
-          [](R r) { return r.latency().ttft_p99_s(); })},
+       Ms([](R r) { return ShownLatency(r).has_ttft_p99_s(); },
+          [](R r) { return ShownLatency(r).ttft_p99_s(); })},
       {"TPOT mean", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return r.latency().has_tpot_mean_s(); },
-          [](R r) { return r.latency().tpot_mean_s(); })},
+       Ms([](R r) { return ShownLatency(r).has_tpot_mean_s(); },
+          [](R r) { return ShownLatency(r).tpot_mean_s(); })},
       {"requests/s", "req/s", DeltaKind::kRelativePct, true,
        [](R r) -> std::optional<double> {
-         if (!r.latency().has_requests_per_s()) return std::nullopt;
-         return r.latency().requests_per_s();
+         if (!ShownLatency(r).has_requests_per_s()) return std::nullopt;
+         return ShownLatency(r).requests_per_s();
        }},
       {"input tokens/s", "tok/s", DeltaKind::kRelativePct, true,
        [](R r) -> std::optional<double> {
-         if (!r.latency().has_input_tokens_per_s()) return std::nullopt;
-         return r.latency().input_tokens_per_s();
+         if (!ShownLatency(r).has_input_tokens_per_s()) return std::nullopt;
+         return ShownLatency(r).input_tokens_per_s();
        }},
       {"output tokens/s", "tok/s", DeltaKind::kRelativePct, true,
        [](R r) -> std::optional<double> {
-         if (!r.latency().has_output_tokens_per_s()) return std::nullopt;
-         return r.latency().output_tokens_per_s();
+         if (!ShownLatency(r).has_output_tokens_per_s()) return std::nullopt;
+         return ShownLatency(r).output_tokens_per_s();
        }},
       {"TTFT degradation median", "%", DeltaKind::kPercentagePoints, false,
        [](R r) -> std::optional<double> {
-         if (!r.latency().has_ttft_degradation_median_pct()) return std::nullopt;
-         return r.latency().ttft_degradation_median_pct();
+         if (!ShownLatency(r).has_ttft_degradation_median_pct()) return std::nullopt;
+         return ShownLatency(r).ttft_degradation_median_pct();
        }},
       {"TTFT degradation p95", "%", DeltaKind::kPercentagePoints, false,
        [](R r) -> std::optional<double> {
-         if (!r.latency().has_ttft_degradation_p95_pct()) return std::nullopt;
-         return r.latency().ttft_degradation_p95_pct();
+         if (!ShownLatency(r).has_ttft_degradation_p95_pct()) return std::nullopt;
+         return ShownLatency(r).ttft_degradation_p95_pct();
        }},
       {"local hit rate", "%", DeltaKind::kPercentagePoints, true,
        [](R r) -> std::optional<double> {
@@ -130,15 +131,21 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
   }
   std::vector<ComparisonGroup> groups;
   for (auto& [key, members] : grouped) {
-    std::stable_sort(members.begin(), members.end(), [](const ScenarioRun* a, const ScenarioRun* b) {
-      return TierOrder(a->scenario.tier()) < TierOrder(b->scenario.tier());
-    });
+    std::stable_sort(members.begin(), members.end(),
+                     [](const ScenarioRun* a, const ScenarioRun* b) {
+                       return TierOrder(a->scenario.tier()) < TierOrder(b->scenario.tier());
+                     });
     ComparisonGroup& group = groups.emplace_back();
     group.concurrency = key.first;
     group.comparison_group = key.second;
     for (const v1::Validity& verdict : validity) {
       if (verdict.comparison_group() == group.comparison_group) group.validity = verdict;
     }
+    std::vector<const v1::ScenarioResult*> results;
+    for (const ScenarioRun* run : members) {
+      if (run->result.has_value()) results.push_back(&*run->result);
+    }
+    group.time_note = SimulatedTimeNote(results);
     for (const ScenarioRun* run : members) {
       ComparisonColumn& column = group.columns.emplace_back();
       column.tier = run->scenario.tier();
@@ -155,15 +162,14 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
       row.delta_kind = metric.delta_kind;
       row.higher_is_better = metric.higher_is_better;
       for (const ScenarioRun* run : members) {
-        row.values.push_back(run->result.has_value() ? metric.extract(*run->result)
-                                                     : std::nullopt);
+        row.values.push_back(run->result.has_value() ? metric.extract(*run->result) : std::nullopt);
       }
       for (size_t i = 0; i < members.size(); ++i) {
         const bool is_baseline = static_cast<int>(i) == group.baseline;
-        row.deltas.push_back(is_baseline || group.baseline < 0
-                                 ? std::nullopt
-                                 : Delta(metric.delta_kind, row.values[i],
-                                         row.values[group.baseline]));
+        row.deltas.push_back(
+            is_baseline || group.baseline < 0
+                ? std::nullopt
+                : Delta(metric.delta_kind, row.values[i], row.values[group.baseline]));
       }
     }
   }

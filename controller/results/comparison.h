@@ -38,11 +38,15 @@ struct ComparisonGroup {
   int baseline = -1;                      // index of the GPU column; -1 when there is none
   std::vector<ComparisonRow> rows;
   std::optional<v1::Validity> validity;  // the group's verdict, when one was given
+  // "times in simulated seconds (...)" when the results are simulated: the time and per-second
+  // rows are then simulated_latency's (simulated_time_display.h); "" otherwise.
+  std::string time_note;
 };
 
 // Groups by comparison_group (ordered by concurrency) and fills every metric row: TTFT
 // mean/p50/p95/p99, TPOT, requests/s, input and output tokens/s, TTFT degradation (median, p95),
 // local and external prefix-cache hit rate, KV cache usage, LMCache hit rate, achieved sessions.
+// Latency rows come from results::ShownLatency: simulated seconds for a simulated engine.
 std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& runs,
                                              const std::vector<v1::Validity>& validity);
 

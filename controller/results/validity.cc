@@ -148,6 +148,17 @@ void CheckFailures(const std::vector<const ScenarioRun*>& with_results, v1::Vali
   }
 }
 
+// result.process_failures: a replica (or the cache server) that died mid-run served part of
+// the replay with less capacity and less cache than its tier is meant to have.
+void CheckProcessFailures(const std::vector<const ScenarioRun*>& with_results,
+                          v1::Validity* validity) {
+  for (const ScenarioRun* run : with_results) {
+    for (const std::string& failure : run->result->process_failures()) {
+      Add(validity, kProcessFailed, absl::StrCat(TierName(run->scenario.tier()), ": ", failure));
+    }
+  }
+}
+
 const ScenarioRun* GpuBaseline(const std::vector<const ScenarioRun*>& group) {
   for (const ScenarioRun* run : group) {
     if (run->scenario.tier() == v1::GPU) return run;
@@ -249,6 +260,7 @@ v1::Validity JudgeGroup(const std::string& name, const std::vector<const Scenari
   CheckSessions(with_results, &validity);
   CheckFailures(with_results, &validity);
   CheckGpuKvCapacity(with_results, &validity);
+  CheckProcessFailures(with_results, &validity);
   const ScenarioRun* gpu = GpuBaseline(group);
   if (gpu == nullptr) {
     std::vector<std::string> tiers;

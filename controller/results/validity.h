@@ -19,6 +19,7 @@ inline constexpr char kScenarioDidNotSucceed[] = "scenario_did_not_succeed";
 inline constexpr char kNoBaseline[] = "no_gpu_baseline";
 inline constexpr char kWorkingSetFitsGpu[] = "working_set_fits_gpu";
 inline constexpr char kGpuKvCapacityDiffers[] = "gpu_kv_capacity_differs";
+inline constexpr char kProcessFailed[] = "process_failed";
 
 // One Validity per comparison group (scenarios that differ only in tier; group = the scenario's
 // comparison_group, or "c<concurrency>" when empty), ordered by concurrency (ties: first seen);
@@ -32,6 +33,9 @@ inline constexpr char kGpuKvCapacityDiffers[] = "gpu_kv_capacity_differs";
 //    achieved sessions identical (kAchievedSessionsDiffer, "GPU 16, CPU_RAM 12"), each
 //    achieved = requested (kSessionsBelowRequested, with the dataset ceiling and the tiers), no
 //    error sessions or failed requests (kFailedSessions, per tier);
+//  - no supervised process died while a scenario ran (kProcessFailed, one reason per failure
+//    naming the tier and the failure, e.g. "GPU: replica-1 killed by signal 9 (SIGKILL) during
+//    the replay": a tier that lost a replica lost its share of the prefix cache too);
 //  - a GPU scenario as the baseline (kNoBaseline);
 //  - the same GPU KV capacity in every tier that reports it, each tier's own replicas x
 //    engine.num_gpu_blocks x engine.block_size (kGpuKvCapacityDiffers, naming every tier's, e.g.

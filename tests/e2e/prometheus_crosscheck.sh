@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# Cross-check against the real thing (issue #6): a real Prometheus is given the very samples our
-# sampler recorded from a kvsim-vllm run, and our rate(hits), rate(queries) and hit-rate series
-# (agent/sampler/rate_math.h) must equal PromQL's rate(x[W]) at the same steps within 1%.
+# Cross-check against the real thing (issues #6, #14): a real Prometheus is given the very samples
+# our sampler recorded from a kvsim-vllm run with two replicas, and our sum(rate(hits)),
+# sum(rate(queries)) and hit-rate series (agent/sampler/rate_math.h: rate per replica, summed,
+# then divided) must equal PromQL's sum(rate(x[W])) and their ratio at the same steps within 1%.
 #
 # Debian 12's Prometheus is 2.42, whose range selectors are left-closed [t - W, t]; ours default
 # to Prometheus 3's left-open (t - W, t]. So two comparisons:
-#   1. WindowEdge::kLeftClosed at the sampler's own steps (first sample + k x period), like with
-#      like: at k = W / period the window starts exactly on the "before" sample.
+#   1. WindowEdge::kLeftClosed at the sampler's own steps (the last sample - k x period, aligned
+#      to the end of the replay), like with like.
 #   2. Our default, left-open, at steps offset by half a period, where no sample sits on a
 #      window's edge and both semantics select the same samples.
-# One replica: the sampler sums the counters over replicas and then takes rate(); PromQL's
-# sum(rate()) sums per-replica rates, which extrapolate differently. With one series they agree.
 # Skips (exit 77) only when Prometheus is not installed (deploy/setup.sh installs it).
 source "$(dirname "$0")/lib.sh"
 for tool in prometheus promtool; do
@@ -36,7 +35,7 @@ cat > "$WORK/spec.json" <<EOF
   "build": "NVIDIA",
   "engine": "sim",
   "tiers": ["CPU_RAM"],
-  "replicas": 1,
+  "replicas": 2,
   "dataset": {"code": "tau2-bench-v1", "path": "tau2_airline_gpt-4.1_results.json"},
   "num_rounds": 10,
   "concurrency": [2],
@@ -90,16 +89,16 @@ query_range() {
 }
 hits="sum(rate(vllm:prefix_cache_hits_total[${window_ms}ms]))"
 queries="sum(rate(vllm:prefix_cache_queries_total[${window_ms}ms]))"
-read -r first last < <("$rates" range --samples "$samples" --epoch_s "$epoch_s")
 status=0
 for check in "left_closed 0" "left_open $half_step"; do
   read -r edge offset <<< "$check"
-  start="$(awk "BEGIN { printf \"%.3f\", $first + $offset }")"
+  read -r start end < <("$rates" range --samples "$samples" --epoch_s "$epoch_s" \
+    --step_s "$step" --offset_s "$offset")
   mkdir -p "$WORK/promql" && rm -f "$WORK/promql"/*.json
-  query_range hits "$hits" "$start" "$last"
-  query_range queries "$queries" "$start" "$last"
-  query_range hit_rate "$hits / $queries" "$start" "$last"
-  echo "--- ours ($edge) vs Prometheus 2.42 at steps first sample + $offset s + k x $step s"
+  query_range hits "$hits" "$start" "$end"
+  query_range queries "$queries" "$start" "$end"
+  query_range hit_rate "$hits / $queries" "$start" "$end"
+  echo "--- ours ($edge) vs Prometheus 2.42 at steps last sample - $offset s - k x $step s"
   "$rates" compare --samples "$samples" --epoch_s "$epoch_s" --step_s "$step" --window_s "$window" \
     --offset_s "$offset" --edge "$edge" --promql_dir "$WORK/promql" --tolerance 0.01 || status=1
 done

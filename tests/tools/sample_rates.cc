@@ -3,19 +3,22 @@
 //   openmetrics  writes the replicas' prefix-cache counters as OpenMetrics text, one series per
 //                source, timestamps = --epoch_s + t_s, for `promtool tsdb create-blocks-from`;
 //   range        prints the first and last sample time as --epoch_s + t_s ("START END", seconds
-//                with ms), the start/end of the PromQL range queries;
-//   compare      computes our rate(hits), rate(queries) and hit-rate series (agent/sampler/
-//                rate_math.h) at the steps first t + --offset_s + k x --step_s, and compares
-//                them with PromQL's answers (query_range JSON files hits.json, queries.json and
-//                hit_rate.json in --promql_dir): prints every pair, exits 1 when one differs by
-//                more than --tolerance (relative) or fewer than --min_points pairs were compared.
+//                with ms); with --step_s, the start and end of the steps last - --offset_s -
+//                k x --step_s instead: the PromQL range queries' start and end;
+//   compare      computes our sum(rate(hits)), sum(rate(queries)) and hit-rate series
+//                (agent/sampler/rate_math.h: rate per replica, then summed) at the steps
+//                last t - --offset_s - k x --step_s, aligned to the end as the sampler's are, and
+//                compares them with PromQL's answers (query_range JSON files hits.json,
+//                queries.json and hit_rate.json in --promql_dir): prints every pair, exits 1 when
+//                one differs by more than --tolerance (relative) or fewer than --min_points pairs
+//                were compared.
 // Exit 2 on unreadable input or bad flags.
 //
 // Time is handled in integer milliseconds, as Prometheus stores it: sample times are rounded to
 // the ms, and the rates are computed on ms timestamps (then scaled to per second), so that a
 // sample lying exactly on a window's edge is on it for both sides (no floating-point drift of
-// t - window). The counters are summed over the "replica-*" sources per tick, as the sampler
-// does; with one replica that is exactly PromQL's sum(rate(x[W])), which sums per-series rates.
+// t - window). Each "replica-*" source is its own series, as in PromQL, whose sum(rate(x[W]))
+// sums the per-series rates: exactly what the sampler computes (issue #14).
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -39,9 +42,10 @@ namespace {
 
 using kvbench::sampler::ComputeHitRate;
 using kvbench::sampler::Point;
-using kvbench::sampler::PromRate;
+using kvbench::sampler::ReplicaCounters;
+using kvbench::sampler::StepGrid;
+using kvbench::sampler::SummedRate;
 using kvbench::sampler::WindowEdge;
-using kvbench::sampler::WindowedRate;
 
 constexpr char kHits[] = "vllm:prefix_cache_hits_total";
 constexpr char kQueries[] = "vllm:prefix_cache_queries_total";
@@ -86,20 +90,29 @@ std::optional<std::vector<Sample>> ReadReplicaSamples(const std::string& path) {
   return samples;
 }
 
-// `key` summed over the replicas per tick (consecutive samples sharing a timestamp), t in ms.
-std::vector<Point> SummedPoints(const std::vector<Sample>& samples, const std::string& key) {
-  std::vector<Point> points;
+// `key` per replica source, t in ms.
+std::vector<std::vector<Point>> PerSource(const std::vector<Sample>& samples,
+                                          const std::string& key) {
+  std::map<std::string, std::vector<Point>> by_source;
   for (const Sample& sample : samples) {
     auto value = sample.values.find(key);
     if (value == sample.values.end()) continue;
-    const auto t = static_cast<double>(sample.t_ms);
-    if (!points.empty() && points.back().t_s == t) {
-      points.back().value += value->second;
-    } else {
-      points.push_back({t, value->second});
-    }
+    by_source[sample.source].push_back({static_cast<double>(sample.t_ms), value->second});
   }
-  return points;
+  std::vector<std::vector<Point>> series;
+  for (auto& [source, points] : by_source) series.push_back(std::move(points));
+  return series;
+}
+
+// The first and last sample time in ms; nullopt without samples.
+std::optional<std::pair<int64_t, int64_t>> Span(const std::vector<Sample>& samples) {
+  if (samples.empty()) return std::nullopt;
+  int64_t first = samples.front().t_ms, last = samples.front().t_ms;
+  for (const Sample& sample : samples) {
+    first = std::min(first, sample.t_ms);
+    last = std::max(last, sample.t_ms);
+  }
+  return std::make_pair(first, last);
 }
 
 void WriteOpenMetrics(const std::vector<Sample>& samples, int64_t epoch_s) {
@@ -146,28 +159,27 @@ struct Series {
 
 Series OurSeries(const std::vector<Sample>& samples, double step_ms, double window_ms,
                  double offset_ms, WindowEdge edge) {
-  const std::vector<Point> hits = SummedPoints(samples, kHits);
-  const std::vector<Point> queries = SummedPoints(samples, kQueries);
-  auto per_second = [](std::vector<Point> series) {
-    for (Point& p : series) p.value *= kMsPerSecond;
-    return series;
-  };
+  const std::vector<std::vector<Point>> hits = PerSource(samples, kHits);
+  const std::vector<std::vector<Point>> queries = PerSource(samples, kQueries);
   Series out;
-  if (offset_ms == 0) {
-    // The sampler's own steps: exactly the functions it calls.
-    out.hits = per_second(WindowedRate(hits, step_ms, window_ms, edge));
-    out.queries = per_second(WindowedRate(queries, step_ms, window_ms, edge));
-    out.hit_rate = ComputeHitRate(hits, queries, step_ms, window_ms, edge).series;
-    return out;
-  }
-  // Steps between the samples: PromRate (what WindowedRate evaluates per step) at each.
-  if (queries.empty()) return out;
-  for (double t = queries.front().t_s + offset_ms; t <= queries.back().t_s; t += step_ms) {
-    const auto hit = PromRate(hits, t, window_ms, edge);
-    const auto query = PromRate(queries, t, window_ms, edge);
+  const auto span = Span(samples);
+  if (!span) return out;
+  const auto first = static_cast<double>(span->first);
+  const auto last = static_cast<double>(span->second);
+  // The sampler's own steps (offset 0): its very functions, StepGrid and ComputeHitRate.
+  for (const double t : StepGrid(first, last - offset_ms, step_ms)) {
+    const auto hit = SummedRate(hits, t, window_ms, edge);
+    const auto query = SummedRate(queries, t, window_ms, edge);
     if (hit) out.hits.push_back({t, *hit * kMsPerSecond});
     if (query) out.queries.push_back({t, *query * kMsPerSecond});
-    if (hit && query && *query > 0) out.hit_rate.push_back({t, *hit / *query});
+    if (offset_ms != 0 && hit && query && *query > 0) out.hit_rate.push_back({t, *hit / *query});
+  }
+  if (offset_ms == 0) {
+    std::vector<ReplicaCounters> replicas;
+    for (std::size_t i = 0; i < hits.size() && i < queries.size(); ++i) {
+      replicas.push_back({hits[i], queries[i]});
+    }
+    out.hit_rate = ComputeHitRate(replicas, step_ms, window_ms, edge).series;
   }
   return out;
 }
@@ -233,11 +245,14 @@ int main(int argc, char** argv) {
     command->add_option("--epoch_s", epoch_s, "epoch seconds of t_s = 0")->required();
   }
   double step_s = 0, window_s = 0, offset_s = 0, tolerance = 0.01;
+  double range_step_s = 0, range_offset_s = 0;
+  range->add_option("--step_s", range_step_s, "print the steps' start and end at this step");
+  range->add_option("--offset_s", range_offset_s, "steps end this long before the last sample");
   int min_points = 5;
   std::string edge = "left_open", promql_dir;
   compare->add_option("--step_s", step_s, "step = the sampling period")->required();
   compare->add_option("--window_s", window_s, "rate window")->required();
-  compare->add_option("--offset_s", offset_s, "steps start this long after the first sample");
+  compare->add_option("--offset_s", offset_s, "steps end this long before the last sample");
   compare->add_option("--edge", edge, "window edge")
       ->check(CLI::IsMember({"left_open", "left_closed"}));
   compare->add_option("--promql_dir", promql_dir, "hits.json, queries.json, hit_rate.json")
@@ -256,17 +271,27 @@ int main(int argc, char** argv) {
     WriteOpenMetrics(*samples, epoch_s);
     return 0;
   }
-  const std::vector<Point> queries = SummedPoints(*samples, kQueries);
-  if (queries.size() < 2) {
-    std::cerr << "kv-sample-rates: fewer than 2 samples of " << kQueries << "\n";
+  const auto span = Span(*samples);
+  if (!span || span->second <= span->first) {
+    std::cerr << "kv-sample-rates: fewer than 2 scrapes in " << samples_path << "\n";
     return kInputExitCode;
   }
   if (range->parsed()) {
-    const int64_t first = epoch_s * 1000 + static_cast<int64_t>(queries.front().t_s);
-    const int64_t last = epoch_s * 1000 + static_cast<int64_t>(queries.back().t_s);
-    std::printf("%lld.%03lld %lld.%03lld\n", static_cast<long long>(first / 1000),
-                static_cast<long long>(first % 1000), static_cast<long long>(last / 1000),
-                static_cast<long long>(last % 1000));
+    int64_t first = span->first, last = span->second;
+    if (range_step_s > 0) {  // the steps last - offset - k x step that lie after the first
+      const int64_t step = ToMs(range_step_s);
+      last -= ToMs(range_offset_s);
+      first = last - (last - first) / step * step;
+    }
+    auto print = [epoch_s](int64_t t_ms) {
+      const int64_t ms = epoch_s * 1000 + t_ms;
+      std::printf("%lld.%03lld", static_cast<long long>(ms / 1000),
+                  static_cast<long long>(ms % 1000));
+    };
+    print(first);
+    std::printf(" ");
+    print(last);
+    std::printf("\n");
     return 0;
   }
   const Series ours =

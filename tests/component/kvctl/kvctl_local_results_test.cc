@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -51,8 +52,9 @@ v1::ScenarioResult Result(v1::Tier tier, int users, double ttft_p50_s, bool exte
   return result;
 }
 
-// A finished two-tier job at concurrency 2 and 8, written as kvctl run writes it.
-std::string WriteJob(const TempDir& dir) {
+// A finished two-tier job at concurrency 2 and 8, written as kvctl run writes it; `sim_scale` > 0
+// makes it a simulated engine's, with simulated_latency as the agent fills it.
+std::string WriteJob(const TempDir& dir, double sim_scale = 0) {
   v1::Job job;
   job.set_job_id("demo-20261129T000000");
   job.mutable_spec()->set_name("demo");
@@ -67,14 +69,22 @@ std::string WriteJob(const TempDir& dir) {
       v1::ScenarioStatus* status = job.add_scenarios();
       v1::Scenario* scenario = status->mutable_scenario();
       scenario->set_index(index);
-      scenario->set_scenario_id(absl::StrFormat("%02d-%s-c%d", index++,
-                                                tier == v1::GPU ? "gpu" : "cpu-ram", users));
+      scenario->set_scenario_id(
+          absl::StrFormat("%02d-%s-c%d", index++, tier == v1::GPU ? "gpu" : "cpu-ram", users));
       scenario->set_tier(tier);
       scenario->set_concurrency(users);
       scenario->set_comparison_group("c" + std::to_string(users));
       status->set_state(v1::SCENARIO_STATE_SUCCEEDED);
-      const v1::ScenarioResult result =
+      v1::ScenarioResult result =
           Result(tier, users, tier == v1::GPU ? 0.0022 : 0.0018, tier != v1::GPU);
+      if (sim_scale > 0) {
+        result.set_sim_time_scale(sim_scale);
+        v1::LatencyMetrics* simulated = result.mutable_simulated_latency();
+        *simulated = result.latency();
+        simulated->set_ttft_p50_s(result.latency().ttft_p50_s() / sim_scale);
+        simulated->set_ttft_p95_s(result.latency().ttft_p95_s() / sim_scale);
+        simulated->set_requests_per_s(result.latency().requests_per_s() * sim_scale);
+      }
       std::filesystem::create_directories(job_dir + "/" + scenario->scenario_id());
       std::ofstream(job_dir + "/" + scenario->scenario_id() + "/result.json")
           << ProtoToJson(result, /*pretty=*/true);
@@ -104,10 +114,10 @@ TEST_CASE("kvctl results on a local run's folder: every table number is in the C
   REQUIRE(rows.size() == 5);  // header + 4 scenarios
   std::map<std::string, size_t> column;
   for (size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
-  for (const char* name : {"latency.ttft_p50_s", "latency.ttft_p95_s", "latency.requests_per_s",
-                           "sessions.achieved", "engine.local_hit_rate",
-                           "latency.ttft_by_round.0.ttft_p50_s",
-                           "telemetry.process_cpu_pct_mean.replica-0"}) {
+  for (const char* name :
+       {"latency.ttft_p50_s", "latency.ttft_p95_s", "latency.requests_per_s", "sessions.achieved",
+        "engine.local_hit_rate", "latency.ttft_by_round.0.ttft_p50_s",
+        "telemetry.process_cpu_pct_mean.replica-0"}) {
     INFO(name);
     CHECK(column.count(name) == 1);
   }
@@ -118,9 +128,8 @@ TEST_CASE("kvctl results on a local run's folder: every table number is in the C
     const double p50 = std::stod(row[column["latency.ttft_p50_s"]]);
     const double p95 = std::stod(row[column["latency.ttft_p95_s"]]);
     const double rps = std::stod(row[column["latency.requests_per_s"]]);
-    const std::string expected =
-        absl::StrFormat("%s  16/16  %.1f  %.1f  -44%%  %.2f  0  ok", row[column["tier"]],
-                        p50 * 1000, p95 * 1000, rps);
+    const std::string expected = absl::StrFormat("%s  16/16  %.1f  %.1f  -44%%  %.2f  0  ok",
+                                                 row[column["tier"]], p50 * 1000, p95 * 1000, rps);
     std::string squeezed;  // the table's columns with runs of spaces made two
     for (absl::string_view line : absl::StrSplit(table.out, '\n')) {
       std::vector<absl::string_view> cells = absl::StrSplit(line, ' ', absl::SkipEmpty());
@@ -134,6 +143,58 @@ TEST_CASE("kvctl results on a local run's folder: every table number is in the C
   }
   // Full precision in the CSV: the shortest text that reads back to the same double.
   CHECK(std::stod(rows[1][column["latency.ttft_p95_s"]]) == 0.0022 * 4.0123456789);
+}
+
+TEST_CASE("kvctl results and compare show a simulated engine's times in simulated seconds") {
+  TempDir dir;
+  const std::string out = WriteJob(dir, /*sim_scale=*/0.05);
+  KvctlRun table = RunKvctl({"results", out});
+  INFO(table.err);
+  REQUIRE(table.exit_code == 0);
+  INFO(table.out);
+  CHECK(table.out.find("\ntimes in simulated seconds (sim_time_scale 0.05: observed × 20)\n") !=
+        std::string::npos);
+  CHECK(table.out.find("SIM_TTFT_P50_MS") != std::string::npos);
+  CHECK(table.out.find("SIM_REQ/S") != std::string::npos);
+  // The CSV carries both; the table's numbers are the simulated ones.
+  KvctlRun csv = RunKvctl({"results", out, "--output", "csv"});
+  REQUIRE(csv.exit_code == 0);
+  std::vector<std::vector<std::string>> rows = ParseCsv(csv.out);
+  std::map<std::string, size_t> column;
+  for (size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
+  REQUIRE(column.count("simulated_latency.ttft_p50_s") == 1);
+  REQUIRE(column.count("latency.ttft_p50_s") == 1);
+  REQUIRE(column.count("sim_time_scale") == 1);
+  for (size_t r = 1; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    const double observed = std::stod(row[column["latency.ttft_p50_s"]]);
+    const double scale = std::stod(row[column["sim_time_scale"]]);
+    const std::string p50 = absl::StrFormat("%.1f", observed / scale * 1000);
+    CHECK(std::stod(row[column["simulated_latency.ttft_p50_s"]]) ==
+          Approx(observed / scale).epsilon(1e-12));
+    std::string shown;  // the row's SIM_TTFT_P50_MS cell: 44.0 (GPU), 36.0 (CPU_RAM)
+    for (absl::string_view line : absl::StrSplit(table.out, '\n')) {
+      std::vector<absl::string_view> cells = absl::StrSplit(line, ' ', absl::SkipEmpty());
+      if (cells.size() > 3 && cells[0] == row[column["concurrency"]] &&
+          cells[1] == row[column["tier"]]) {
+        shown = std::string(cells[3]);
+      }
+    }
+    CHECK(shown == p50);
+  }
+  KvctlRun compare = RunKvctl({"compare", out});
+  REQUIRE(compare.exit_code == 0);
+  CHECK(compare.out.find("times in simulated seconds (sim_time_scale 0.05: observed × 20)") !=
+        std::string::npos);
+  CHECK(compare.out.find("TTFT p50 (sim ms)") != std::string::npos);
+  CHECK(compare.out.find("requests/s (sim req/s)") != std::string::npos);
+  CHECK(compare.out.find("44.0") != std::string::npos);  // GPU TTFT p50: 2.2 ms x 20
+  KvctlRun json = RunKvctl({"compare", out, "--output", "json"});
+  REQUIRE(json.exit_code == 0);
+  nlohmann::json groups = nlohmann::json::parse(json.out);
+  CHECK(groups[0]["time_note"] ==
+        "times in simulated seconds (sim_time_scale 0.05: observed × 20)");
+  CHECK(groups[0]["metrics"][1]["values"]["GPU"].get<double>() == Approx(44.0));
 }
 
 TEST_CASE("kvctl results --output json round-trips every result") {
@@ -172,7 +233,8 @@ TEST_CASE("kvctl compare puts the tiers side by side against the GPU baseline") 
   CHECK(groups[0]["baseline"] == "GPU");
   CHECK(groups[0]["metrics"][1]["metric"] == "TTFT p50");
   CHECK(groups[0]["metrics"][1]["values"]["GPU"].get<double>() == Approx(2.2));
-  CHECK(groups[0]["metrics"][1]["deltas"]["CPU_RAM"].get<double>() == Approx(-18.1818).epsilon(1e-3));
+  CHECK(groups[0]["metrics"][1]["deltas"]["CPU_RAM"].get<double>() ==
+        Approx(-18.1818).epsilon(1e-3));
 }
 
 TEST_CASE("kvctl results on a folder without a job says so") {

@@ -1,12 +1,13 @@
 // The HTML report of a synthetic job (3 tiers x 2 concurrencies): its structure as a reader and
 // the e2e browser check see it.
 
+#include "controller/report/html_report.h"
+
 #include <catch2/catch.hpp>
 #include <regex>
 #include <string>
 #include <vector>
 
-#include "controller/report/html_report.h"
 #include "tests/unit/report/synthetic_job.h"
 
 namespace kvbench::report {
@@ -33,8 +34,8 @@ struct Chart {
 std::vector<Chart> Charts(const std::string& html) {
   std::vector<Chart> charts;
   const std::regex open("<svg class=\"chart\" data-points=\"([0-9]+)\"");
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), open);
-       it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), open); it != std::sregex_iterator();
+       ++it) {
     const size_t start = it->position();
     const size_t end = html.find("</svg>", start);
     charts.push_back({std::stoi((*it)[1]), html.substr(start, end - start)});
@@ -96,7 +97,8 @@ TEST_CASE("axis labels carry their units") {
 
 TEST_CASE("each tier has one colour in every chart") {
   const std::string html = Render(SyntheticJob());
-  const std::regex entry("class=\"legend-entry\" data-series=\"([A-Z_]+)[^\"]*\" data-color=\"([^\"]+)\"");
+  const std::regex entry(
+      "class=\"legend-entry\" data-series=\"([A-Z_]+)[^\"]*\" data-color=\"([^\"]+)\"");
   int entries = 0;
   for (auto it = std::sregex_iterator(html.begin(), html.end(), entry);
        it != std::sregex_iterator(); ++it, ++entries) {
@@ -137,8 +139,8 @@ TEST_CASE("the job's parameters are listed and text is HTML-escaped") {
   CHECK(html.find("note=&lt;b&gt;bold&lt;/b&gt; &quot;quoted&quot;, team=serving") !=
         std::string::npos);  // labels sorted by key
   CHECK(html.find("<b>bold") == std::string::npos);
-  for (const char* text : {"meta-llama/Llama-3.1-8B-Instruct", "job-report-1", ">SIM<",
-                           ">NVIDIA<", "tau2-bench-v1", "2, 8", ">64<", ">16<"}) {
+  for (const char* text : {"meta-llama/Llama-3.1-8B-Instruct", "job-report-1", ">SIM<", ">NVIDIA<",
+                           "tau2-bench-v1", "2, 8", ">64<", ">16<"}) {
     CHECK(html.find(text) != std::string::npos);
   }
 }
@@ -218,6 +220,36 @@ TEST_CASE("LMCache and disk figures of the offload tiers, session counts of all"
   const size_t sessions = html.find("<table class=\"sessions\">");
   REQUIRE(sessions != std::string::npos);
   CHECK(Count(html.substr(sessions, html.find("</table>", sessions) - sessions), "<tr><td>") == 6);
+}
+
+TEST_CASE("a simulated engine's times are shown in simulated seconds, labelled") {
+  // Every result at sim_time_scale 0.05 with its simulated_latency (observed x 20 for times).
+  v1::Job job = SyntheticJob();
+  for (v1::ScenarioStatus& status : *job.mutable_scenarios()) {
+    v1::ScenarioResult* result = status.mutable_result();
+    result->set_sim_time_scale(0.05);
+    v1::LatencyMetrics* simulated = result->mutable_simulated_latency();
+    *simulated = result->latency();
+    simulated->set_ttft_p50_s(result->latency().ttft_p50_s() / 0.05);
+    simulated->set_ttft_p95_s(result->latency().ttft_p95_s() / 0.05);
+    simulated->set_requests_per_s(result->latency().requests_per_s() * 0.05);
+  }
+  const std::string html = RenderHtmlReport(job, SyntheticValidity());
+  CHECK(html.find("times in simulated seconds (sim_time_scale 0.05: observed × 20)") !=
+        std::string::npos);
+  for (const char* label :
+       {">TTFT (simulated ms)<", ">TTFT p50 (simulated ms)<",
+        ">time since replay start (simulated s)<", ">throughput (simulated req/s)<"}) {
+    INFO(label);
+    CHECK(html.find(label) != std::string::npos);
+  }
+  CHECK(html.find(">TTFT (ms)<") == std::string::npos);
+  // GPU at concurrency 2: p50 observed 0.1 + 0.1 + 0.02 = 0.22 s, shown as 4400 simulated ms.
+  const Chart ttft = ChartTitled(html, "TTFT p50 and p95 by concurrency");
+  CHECK(ttft.svg.find("GPU p50, concurrency 2: 4400 simulated ms") != std::string::npos);
+  // The samples at t = 15 s (real) are at 300 simulated seconds.
+  CHECK(ChartTitled(html, "hit rate over time, concurrency 2").svg.find("t = 300 simulated s") !=
+        std::string::npos);
 }
 
 }  // namespace

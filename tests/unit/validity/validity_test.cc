@@ -172,6 +172,19 @@ TEST_CASE("Validity: INVALID reasons, one table row each", "[validity]") {
        },
        kFailedSessions,
        {"CPU_RAM: 3 error sessions, 7 failed requests"}},
+      {"a replica died during the replay, no request failed",
+       [](auto& runs) {
+         runs[0].result->add_process_failures(
+             "replica-1 killed by signal 9 (SIGKILL) during the replay");
+       },
+       kProcessFailed,
+       {"GPU: replica-1 killed by signal 9 (SIGKILL) during the replay"}},
+      {"the cache server died",
+       [](auto& runs) {
+         runs[1].result->add_process_failures("cache-server exited with code 1 during the replay");
+       },
+       kProcessFailed,
+       {"CPU_RAM: cache-server exited with code 1 during the replay"}},
       {"a FAILED scenario",
        [](auto& runs) {
          runs[1].state = v1::SCENARIO_STATE_FAILED;
