@@ -66,7 +66,8 @@ done
 # --- kvctl results shows what the agents computed
 table="$("$kvctl" results "$job")"
 echo "$table"
-number() { grep -o "\"$1\": [-0-9.e+]*" "$2" | head -1 | sed 's/.*: //'; }
+# The simulated engine's figures are shown in simulated time (result.json's simulated_latency).
+number() { jq ".simulated_latency.$1" "$2"; }
 for spec in 00:GPU:2 01:CPU_RAM:2 02:NVME:2 03:GPU:8 04:CPU_RAM:8 05:NVME:8; do
   IFS=: read -r index tier users <<<"$spec"
   result="$(ls "$WORK"/agent-*/scenarios/"$job"/"$index"-*/result.json 2>/dev/null | head -1)"
