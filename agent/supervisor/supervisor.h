@@ -23,6 +23,9 @@ namespace kvbench::agent {
 struct ReadinessProbe {
   std::string url;
   bool require_body = false;
+  // Tried in turn when `url` does not pass; ready when any passes (LMCache's health check moved
+  // between releases: /healthcheck, /api/healthcheck).
+  std::vector<std::string> alternative_urls;
 };
 
 // Owns the child processes of one scenario (STYLE.md rule 15): each in its own process group

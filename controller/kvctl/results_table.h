@@ -36,7 +36,8 @@ ResultsRow ResultsRowFromScenarioStatus(const v1::ScenarioStatus& status);
 
 std::vector<std::string> ResultsTableHeaders();
 // The table's cells, rows ordered by concurrency (stable); "-" where a value is null or the
-// scenario has no result.
+// scenario has no result. The last column, WARNINGS, lists the result's warning codes
+// (ScenarioResult.warnings, e.g. cache_server_metrics_unavailable).
 std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows);
 
 // The table for people.

@@ -29,7 +29,6 @@ Reply RequestHandler::HandleRequest(const Request& request) {
   switch (request.type) {
     case MessageType::kHello:
       KV_LOG(INFO) << "Registered KV cache client model=" << request.model;
-      metrics_->RegisterModel(request.model);
       reply.chunk_size = static_cast<uint32_t>(store_->options().chunk_size);
       break;
     case MessageType::kLookup: {
