@@ -148,8 +148,7 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
   if (plan.cache != nullptr) {
     KV_ASSIGN_OR_RETURN(wiring.cache_zmq.port, env_.ports->Allocate(wiring.cache_zmq.host));
     KV_ASSIGN_OR_RETURN(wiring.cache_http_port, env_.ports->Allocate(wiring.cache_zmq.host));
-    KV_ASSIGN_OR_RETURN(wiring.cache_prometheus_port,
-                        env_.ports->Allocate(wiring.cache_zmq.host));
+    KV_ASSIGN_OR_RETURN(wiring.cache_prometheus_port, env_.ports->Allocate(wiring.cache_zmq.host));
   }
   for (int i = 0; i < replicas; ++i) {
     tiers::Endpoint replica{absl::StrCat("127.0.0.", 2 + i), 0};  // distinct addresses: caddy.md
@@ -191,13 +190,13 @@ absl::Status ScenarioExecutor::StartCacheServer(const Plan& plan) {
       launch.env));
   // Ready on whichever health path this release serves; then find where its /metrics is.
   const CacheServerEndpoints endpoints = CacheServerUrls(plan.wiring);
-  ReadinessProbe probe{endpoints.health_urls.front(), false,
-                       {endpoints.health_urls.begin() + 1, endpoints.health_urls.end()}};
+  ReadinessProbe probe{
+      endpoints.health_urls.front(), false,
+      std::vector<std::string>(endpoints.health_urls.begin() + 1, endpoints.health_urls.end())};
   KV_RETURN_IF_ERROR(supervisor_->AwaitReady(kCacheServerName, probe,
                                              ReadyTimeout(*plan.cache, kDefaultCacheReadyTimeout)));
-  std::optional<std::string> metrics_url =
-      FindMetricsUrl(*env_.http, endpoints.metrics_urls, kCacheMetricsProbeTimeout,
-                     &cache_metrics_tried_);
+  std::optional<std::string> metrics_url = FindMetricsUrl(
+      *env_.http, endpoints.metrics_urls, kCacheMetricsProbeTimeout, &cache_metrics_tried_);
   if (!metrics_url) {
     Log(v1::LogLine::WARNING, "agent",
         absl::StrCat("cache server metrics not found: ", cache_metrics_tried_));

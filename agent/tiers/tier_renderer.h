@@ -50,8 +50,8 @@ struct Endpoint {
 // Where one scenario's processes listen and write: chosen by the executor (free ports, the
 // agent's directories), handed to the pure renderers below.
 struct ScenarioWiring {
-  Endpoint cache_zmq;              // cache server ZMQ (the connector's lmcache.mp.port)
-  int cache_http_port = 0;         // cache server HTTP: /healthcheck, /metrics (on cache_zmq.host)
+  Endpoint cache_zmq;       // cache server ZMQ (the connector's lmcache.mp.port)
+  int cache_http_port = 0;  // cache server HTTP: /healthcheck, /metrics (on cache_zmq.host)
   // Cache server's --prometheus-port: where builds without /metrics on the HTTP port serve it.
   int cache_prometheus_port = 0;
   std::vector<Endpoint> replicas;  // one per replica, distinct loopback addresses

@@ -42,7 +42,8 @@ struct LmcacheMetrics::Families {
         dropped_events(Counters(r, "lmcache_mp_event_bus_dropped_events_total",
                                 "Events dropped because the EventBus queue was full")
                            .Add({})),
-        ticks(Counters(r, "lmcache_mp_l1_eviction_loop_ticks_total", "Eviction loop ticks (~1 Hz)")),
+        ticks(
+            Counters(r, "lmcache_mp_l1_eviction_loop_ticks_total", "Eviction loop ticks (~1 Hz)")),
         triggered(Counters(r, "lmcache_mp_l1_eviction_loop_triggered_total",
                            "Eviction loop ticks that found usage at or above the watermark")),
         evicted_chunks(Counters(r,
@@ -73,7 +74,8 @@ struct LmcacheMetrics::Families {
         hit_tokens(Counters(r, "lmcache_mp_lookup_hit_tokens_total",
                             "Tokens of the contiguous prefix found in L1 or L2")),
         hit_l1_tokens(Counters(r, "lmcache_mp_lookup_hit_l1_tokens_total", "Hit tokens in L1")),
-        hit_l2_tokens(Counters(r, "lmcache_mp_lookup_hit_l2_tokens_total", "Hit tokens only in L2")),
+        hit_l2_tokens(
+            Counters(r, "lmcache_mp_lookup_hit_l2_tokens_total", "Hit tokens only in L2")),
         hit_l1_keys(Counters(r, "lmcache_mp_lookup_hit_l1_keys_total", "Hit chunks in L1")),
         hit_l2_keys(Counters(r, "lmcache_mp_lookup_hit_l2_keys_total", "Hit chunks only in L2")),
         lookups(Counters(r, "lmcache_mp_lookups_requests_total", "Lookup requests")),
@@ -141,7 +143,7 @@ void Inc(Family<Counter>& family, double value, const prometheus::Labels& labels
 
 // The L1 usage ratio histogram's buckets (0-1).
 const Histogram::BucketBoundaries& RatioBuckets() {
-  static const Histogram::BucketBoundaries buckets = {0.1, 0.2, 0.3, 0.4, 0.5,  0.6,
+  static const Histogram::BucketBoundaries buckets = {0.1, 0.2, 0.3, 0.4,  0.5,  0.6,
                                                       0.7, 0.8, 0.9, 0.95, 0.99, 1.0};
   return buckets;
 }

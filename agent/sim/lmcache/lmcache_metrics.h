@@ -60,10 +60,10 @@ inline constexpr double kModeledL0ToL1GbPerSecond = 55.3;
 class LmcacheMetrics {
  public:
   struct Options {
-    std::string l2_name;          // "" = no L2 adapter
-    double l2_sample_rate = 1.0;  // --metrics-sample-rate
-    uint64_t seed = 0;            // --sim-seed, for the sampling and the drops
-    double event_drop_rate = 0;   // --sim-event-drop-rate
+    std::string l2_name;                    // "" = no L2 adapter
+    double l2_sample_rate = 1.0;            // --metrics-sample-rate
+    uint64_t seed = 0;                      // --sim-seed, for the sampling and the drops
+    double event_drop_rate = 0;             // --sim-event-drop-rate
     bool legacy_evicted_keys_name = false;  // --sim-l1-evicted-keys-name
     bool l1_usage_histogram = true;         // --[no-]sim-l1-usage-histogram
   };
@@ -102,8 +102,8 @@ class LmcacheMetrics {
  private:
   struct Families;
 
-  void Build();          // (re)creates the registries and families; needs mu_
-  bool Sampled();        // needs mu_
+  void Build();            // (re)creates the registries and families; needs mu_
+  bool Sampled();          // needs mu_
   bool DropEventLocked();  // true when this event is dropped (and counted); needs mu_
 
   const Options options_;

@@ -12,9 +12,8 @@ namespace {
 // Optional fields of upstream's fs adapter that the simulator accepts without simulating them
 // (reference/lmcache.md §2.3).
 const std::set<std::string>& IgnoredFsFields() {
-  static const std::set<std::string> fields = {"relative_tmp_dir", "read_ahead_size",
-                                               "use_odirect",      "checksum",
-                                               "recover_on_start"};
+  static const std::set<std::string> fields = {"relative_tmp_dir", "read_ahead_size", "use_odirect",
+                                               "checksum", "recover_on_start"};
   return fields;
 }
 
@@ -141,8 +140,8 @@ absl::StatusOr<L2EvictionOptions> ParseL2EvictionJson(const nlohmann::json& bloc
                                                : nullptr;
     if (field == nullptr) return L2Error(absl::StrCat("unknown field \"eviction.", key, "\""));
     if (!value.is_number() || value.get<double>() < 0 || value.get<double>() > 1) {
-      return L2Error(absl::StrCat("eviction.", key, " must be a number in [0, 1], got ",
-                                  value.dump()));
+      return L2Error(
+          absl::StrCat("eviction.", key, " must be a number in [0, 1], got ", value.dump()));
     }
     *field = value.get<double>();
   }

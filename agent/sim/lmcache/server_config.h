@@ -65,7 +65,8 @@ struct ServerFlags {
 // the `server` subcommand, plus the simulator's --sim-time-scale, --sim-l2-bytes-scale,
 // --sim-seed and the upstream variants kvbench must survive: --sim-healthcheck-path,
 // --sim-metrics-on-prometheus-port (the older HTTP layout), --sim-event-drop-rate,
-// --sim-l1-evicted-keys-name, --[no-]sim-l1-usage-histogram. Accepted and ignored, so upstream command lines run unchanged: --l1-use-lazy /
+// --sim-l1-evicted-keys-name, --[no-]sim-l1-usage-histogram. Accepted and ignored, so upstream
+// command lines run unchanged: --l1-use-lazy /
 // --no-l1-use-lazy, --l1-init-size-gb, --hash-algorithm. --transport takes only zmq.
 void AddServerFlags(CLI::App* server, ServerFlags* flags);
 
@@ -98,8 +99,8 @@ absl::StatusOr<ServerConfig> BuildServerConfig(const ServerFlags& flags);
 // Parses one --l2-adapter JSON: {"type":"fs","base_path":"/mnt/nvme/l2","max_capacity_gb":0,
 // "eviction":{"eviction_policy":"LRU","trigger_watermark":0.8,"eviction_ratio":0.2}} plus
 // upstream's optional fs fields (accepted, not simulated). The eviction block is simulated as
-// upstream's (L2EvictionOptions); without it nothing is ever evicted from L2. Other types are refused, naming
-// the type.
+// upstream's (L2EvictionOptions); without it nothing is ever evicted from L2. Other types are
+// refused, naming the type.
 absl::StatusOr<L2FsOptions> ParseL2AdapterJson(const std::string& json, double bytes_scale);
 
 // "tcp://<host>:<port>" to bind; "localhost" binds 127.0.0.1 and port 0 picks a free port.

@@ -2,8 +2,8 @@
 // a cache server whose metrics cannot be scraped, counters absent until their first increment,
 // dropped metric events and the NVME disk check.
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -89,8 +89,7 @@ TEST_CASE("A cache server whose metrics cannot be scraped is a warning, never si
   absl::StatusOr<v1::ScenarioResult> result = RunTier(harness, v1::CPU_RAM, &scenario);
   INFO(result.status());
   REQUIRE(result.ok());
-  CHECK(WarningCodes(*result) ==
-        std::vector<std::string>{agent::kCacheServerMetricsUnavailable});
+  CHECK(WarningCodes(*result) == std::vector<std::string>{agent::kCacheServerMetricsUnavailable});
   CHECK_THAT(result->warnings(0).message(), Catch::Contains("/metrics"));
   CHECK_FALSE(result->lmcache().has_lookup_requested_tokens());
   std::ifstream in(harness.ScenarioDir(scenario) + "/result.json");
@@ -142,8 +141,8 @@ TEST_CASE("NVME: L2 load bytes are compared with the device's reads", "[Scenario
   // processes read the same device meanwhile. What a user checks: the warning says which.
   const double expected =
       static_cast<double>(lmcache.l2_load_bytes()) * agent::tiers::kSimL2BytesScale;
-  const bool from_disk = static_cast<double>(result->disk().read_bytes_total()) >=
-                         agent::kMinDiskReadShare * expected;
+  const bool from_disk =
+      static_cast<double>(result->disk().read_bytes_total()) >= agent::kMinDiskReadShare * expected;
   INFO("disk read " << result->disk().read_bytes_total() << " of " << expected);
   const std::vector<std::string> codes = WarningCodes(*result);
   CHECK((std::find(codes.begin(), codes.end(), agent::kNvmeReadsNotFromDisk) != codes.end()) ==

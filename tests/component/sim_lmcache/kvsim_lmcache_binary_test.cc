@@ -132,25 +132,19 @@ TEST_CASE("Lmcache binary: serves health, metrics and clients, writes L2 files, 
                         "lmcache_mp_l2_store_completed_objects_chunks_total{l2_name=\"fs\"}") == 4;
       },
       kLongWait));
-  for (const char* name : {"lmcache_mp_l1_usage_ratio",
-                           "lmcache_mp_l1_memory_usage_bytes",
-                           "lmcache_mp_l1_eviction_loop_ticks_total",
-                           "lmcache_mp_l1_read_chunks_total",
-                           "lmcache_mp_l1_write_chunks_total",
-                           "lmcache_mp_l2_usage_bytes",
-                           "lmcache_mp_l2_store_completed_requests_total",
-                           "lmcache_mp_l2_load_completed_requests_total",
-                           "lmcache_mp_l0_l1_store_throughput_GB_per_second",
-                           "lmcache_mp_l0_l1_load_throughput_GB_per_second",
-                           "lmcache_mp_l2_store_throughput_GB_per_second",
-                           "lmcache_mp_l2_load_throughput_GB_per_second",
-                           "lmcache_mp_num_chunks_loaded_total",
-                           "lmcache_mp_lookup_requested_tokens_total",
-                           "lmcache_mp_lookup_hit_tokens_total",
-                           "lmcache_mp_lookup_hit_l1_tokens_total",
-                           "lmcache_mp_lookup_hit_l2_tokens_total",
-                           "lmcache_mp_lookups_requests_total",
-                           "lmcache_mp_event_bus_dropped_events_total"}) {
+  for (const char* name :
+       {"lmcache_mp_l1_usage_ratio", "lmcache_mp_l1_memory_usage_bytes",
+        "lmcache_mp_l1_eviction_loop_ticks_total", "lmcache_mp_l1_read_chunks_total",
+        "lmcache_mp_l1_write_chunks_total", "lmcache_mp_l2_usage_bytes",
+        "lmcache_mp_l2_store_completed_requests_total",
+        "lmcache_mp_l2_load_completed_requests_total",
+        "lmcache_mp_l0_l1_store_throughput_GB_per_second",
+        "lmcache_mp_l0_l1_load_throughput_GB_per_second",
+        "lmcache_mp_l2_store_throughput_GB_per_second",
+        "lmcache_mp_l2_load_throughput_GB_per_second", "lmcache_mp_num_chunks_loaded_total",
+        "lmcache_mp_lookup_requested_tokens_total", "lmcache_mp_lookup_hit_tokens_total",
+        "lmcache_mp_lookup_hit_l1_tokens_total", "lmcache_mp_lookup_hit_l2_tokens_total",
+        "lmcache_mp_lookups_requests_total", "lmcache_mp_event_bus_dropped_events_total"}) {
     INFO(name);
     CHECK(HasFamily(metrics, name));
   }
@@ -190,9 +184,20 @@ TEST_CASE("Lmcache binary: serves health, metrics and clients, writes L2 files, 
 // A started kvsim-lmcache with `extra` flags, its ZMQ client and HTTP client.
 struct Running {
   explicit Running(const std::vector<std::string>& extra, const std::string& l1_size_gb = "1") {
-    std::vector<std::string> argv = {KV_SIM_LMCACHE_PATH, "server", "--host", "127.0.0.1",
-                                     "--port", "0", "--http-port", "0", "--l1-size-gb", l1_size_gb,
-                                     "--eviction-policy", "LRU", "--sim-time-scale", "0.01"};
+    std::vector<std::string> argv = {KV_SIM_LMCACHE_PATH,
+                                     "server",
+                                     "--host",
+                                     "127.0.0.1",
+                                     "--port",
+                                     "0",
+                                     "--http-port",
+                                     "0",
+                                     "--l1-size-gb",
+                                     l1_size_gb,
+                                     "--eviction-policy",
+                                     "LRU",
+                                     "--sim-time-scale",
+                                     "0.01"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     server = std::make_unique<SimProcess>("kvsim-lmcache", argv, " http=");
     REQUIRE(server->Start());
@@ -252,16 +257,14 @@ TEST_CASE("Lmcache binary: the fs L2 stays bounded only with an eviction block")
   CHECK(WaitFor(
       [&] {
         return ValueOr0(r.Metrics(),
-                        "lmcache_mp_l2_store_completed_objects_chunks_total{l2_name=\"fs\"}") ==
-               10;
+                        "lmcache_mp_l2_store_completed_objects_chunks_total{l2_name=\"fs\"}") == 10;
       },
       kLongWait));
   if (with_block) {
     // The ~1 Hz L2 eviction loop (every 10 ms here) brings the pool back under its capacity.
     CHECK(WaitFor([&] { return ValueOr0(r.Metrics(), usage) <= capacity; }, kLongWait));
     CHECK(DataFiles(l2_path) <= 2);
-    CHECK(ValueOr0(r.Metrics(), "lmcache_mp_l2_evicted_objects_chunks_total{l2_name=\"fs\"}") >=
-          8);
+    CHECK(ValueOr0(r.Metrics(), "lmcache_mp_l2_evicted_objects_chunks_total{l2_name=\"fs\"}") >= 8);
   } else {
     // Many eviction-loop ticks later, all ten files and their bytes are still there.
     const double ticks = ValueOr0(r.Metrics(), "lmcache_mp_l1_eviction_loop_ticks_total");
@@ -329,9 +332,8 @@ TEST_CASE("Lmcache binary: older names, the duplicate usage family, dropped even
   Running small({"--sim-l1-evicted-keys-name"}, "0.03125");  // one chunk
   REQUIRE(small.client->Store({1}, kChunkBytes).ok());
   REQUIRE(small.client->Store({2}, kChunkBytes).ok());
-  CHECK(WaitFor(
-      [&] { return ValueOr0(small.Metrics(), "lmcache_mp_l1_evicted_keys_total") >= 1; },
-      kLongWait));
+  CHECK(WaitFor([&] { return ValueOr0(small.Metrics(), "lmcache_mp_l1_evicted_keys_total") >= 1; },
+                kLongWait));
 }
 
 }  // namespace

@@ -156,7 +156,7 @@ TEST_CASE("Lmcache L2 fs: an eviction block with a capacity evicts LRU files at 
   CHECK(f.l2->EvictionTick() == 0);  // 2 of 4: below the 0.75 watermark
   f.Store({3, 4});
   CHECK(f.l2->Load({1}).size() == 1);  // 1 is now the most recent in L2
-  f.Store({5});  // stores never make room: 5 of 4
+  f.Store({5});                        // stores never make room: 5 of 4
   CHECK(f.FileSizes().size() == 5);
   // Usage 5/4 >= 0.75: half of the 5 held objects (floor), least recently used first.
   CHECK(f.l2->EvictionTick() == 2);

@@ -74,12 +74,13 @@ TEST_CASE("Golden: simulated NVME, 1 replica") {
   Rendered r = Render(v1::SIM, v1::VENDOR_UNSPECIFIED, v1::NVME, 1);
   REQUIRE(r.cache.has_value());
   CHECK(r.cache->argv ==
-        Words(absl::StrCat("kvsim-lmcache server --host 127.0.0.1 --port 5555 --http-host "
-                           "127.0.0.1 --http-port 8080 --prometheus-port 9090 --l1-size-gb 8 "
-                           "--eviction-policy LRU --max-workers 1 ",
-                           kL2Adapter,
-                           " --sim-l2-bytes-scale 0.001 --sim-time-scale 0.01 --sim-seed 7 --chunk-size=256 "
-                           "--metrics-sample-rate=1.0")));
+        Words(absl::StrCat(
+            "kvsim-lmcache server --host 127.0.0.1 --port 5555 --http-host "
+            "127.0.0.1 --http-port 8080 --prometheus-port 9090 --l1-size-gb 8 "
+            "--eviction-policy LRU --max-workers 1 ",
+            kL2Adapter,
+            " --sim-l2-bytes-scale 0.001 --sim-time-scale 0.01 --sim-seed 7 --chunk-size=256 "
+            "--metrics-sample-rate=1.0")));
   CHECK(r.cache->env.empty());
   REQUIRE(r.replicas.size() == 1);
   CHECK(r.replicas[0].argv ==

@@ -362,8 +362,7 @@ std::vector<std::string> NoteCodes(const v1::Validity& validity) {
   return codes;
 }
 
-TEST_CASE("Validity: LMCache notes, one table row each, never changing the verdict",
-          "[validity]") {
+TEST_CASE("Validity: LMCache notes, one table row each, never changing the verdict", "[validity]") {
   struct Row {
     const char* name;
     std::function<void(v1::ScenarioResult& nvme)> change;
@@ -372,8 +371,10 @@ TEST_CASE("Validity: LMCache notes, one table row each, never changing the verdi
   };
   const std::vector<Row> rows = {
       {"nothing to say", [](v1::ScenarioResult&) {}, {}, ""},
-      {"no dropped events", [](v1::ScenarioResult& r) { r.mutable_lmcache()->set_dropped_events(0); },
-       {}, ""},
+      {"no dropped events",
+       [](v1::ScenarioResult& r) { r.mutable_lmcache()->set_dropped_events(0); },
+       {},
+       ""},
       {"dropped events",
        [](v1::ScenarioResult& r) { r.mutable_lmcache()->set_dropped_events(1234); },
        {kLmcacheEventsDropped},
@@ -390,7 +391,8 @@ TEST_CASE("Validity: LMCache notes, one table row each, never changing the verdi
        [](v1::ScenarioResult& r) {
          r.add_warnings()->set_code("cache_server_metrics_unavailable");
        },
-       {}, ""},
+       {},
+       ""},
       {"both",
        [](v1::ScenarioResult& r) {
          r.mutable_lmcache()->set_dropped_events(3);
