@@ -1,6 +1,7 @@
 #include "agent/scenario/cache_server_endpoints.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/status/status_macros.h"
 
 namespace kvbench::agent {
 
@@ -27,6 +28,23 @@ std::optional<std::string> FindMetricsUrl(HttpClient& http,
                                   : std::string(response.status().message()));
   }
   return std::nullopt;
+}
+
+absl::StatusOr<CacheServerMetrics> AwaitCacheServer(Supervisor& supervisor, HttpClient& http,
+                                                    const std::string& name,
+                                                    const tiers::ScenarioWiring& wiring,
+                                                    absl::Duration ready_timeout) {
+  const CacheServerEndpoints endpoints = CacheServerUrls(wiring);
+  ReadinessProbe probe;
+  probe.url = endpoints.health_urls.front();
+  probe.alternative_urls.assign(endpoints.health_urls.begin() + 1, endpoints.health_urls.end());
+  KV_RETURN_IF_ERROR(supervisor.AwaitReady(name, probe, ready_timeout));
+  CacheServerMetrics metrics;
+  std::optional<std::string> url =
+      FindMetricsUrl(http, endpoints.metrics_urls, kCacheMetricsProbeTimeout, &metrics.tried);
+  if (url) metrics.tried.clear();
+  metrics.url = url.value_or(endpoints.metrics_urls.front());
+  return metrics;
 }
 
 }  // namespace kvbench::agent

@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "agent/supervisor/supervisor.h"
 #include "agent/tiers/tier_renderer.h"
 #include "common/http/http_client.h"
 
@@ -31,5 +33,23 @@ CacheServerEndpoints CacheServerUrls(const tiers::ScenarioWiring& wiring);
 std::optional<std::string> FindMetricsUrl(HttpClient& http,
                                           const std::vector<std::string>& metrics_urls,
                                           absl::Duration timeout, std::string* tried);
+
+// One GET of each place the cache server's /metrics may be, once it is ready.
+inline constexpr absl::Duration kCacheMetricsProbeTimeout = absl::Seconds(5);
+
+// Where a ready cache server serves /metrics: `url` (the HTTP port's when none answered), and
+// what each place answered when none did (`tried`, empty when found).
+struct CacheServerMetrics {
+  std::string url;
+  std::string tried;
+};
+
+// Waits until the started child `name` (the cache server of `wiring`) answers one of its health
+// URLs (Supervisor::AwaitReady, `ready_timeout`), then finds its /metrics (FindMetricsUrl).
+// An error only when it never became ready; metrics not found are `tried`, not an error.
+absl::StatusOr<CacheServerMetrics> AwaitCacheServer(Supervisor& supervisor, HttpClient& http,
+                                                    const std::string& name,
+                                                    const tiers::ScenarioWiring& wiring,
+                                                    absl::Duration ready_timeout);
 
 }  // namespace kvbench::agent

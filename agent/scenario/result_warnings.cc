@@ -44,4 +44,19 @@ std::optional<v1::ResultWarning> NvmeReadsWarning(const v1::LmcacheMetrics& lmca
                       expected, share * 100, kMinDiskReadShare * 100));
 }
 
+std::vector<v1::ResultWarning> CacheServerWarnings(const v1::ScenarioResult& result, v1::Tier tier,
+                                                   int successful_scrapes, const std::string& tried,
+                                                   double l2_bytes_scale) {
+  std::vector<std::optional<v1::ResultWarning>> candidates = {
+      CacheServerMetricsWarning(successful_scrapes, tried)};
+  if (tier == v1::NVME) {
+    candidates.push_back(NvmeReadsWarning(result.lmcache(), result.disk(), l2_bytes_scale));
+  }
+  std::vector<v1::ResultWarning> warnings;
+  for (std::optional<v1::ResultWarning>& warning : candidates) {
+    if (warning) warnings.push_back(std::move(*warning));
+  }
+  return warnings;
+}
+
 }  // namespace kvbench::agent

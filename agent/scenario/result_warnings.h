@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kvbench/v1/result.pb.h"
 
@@ -32,5 +33,12 @@ std::optional<v1::ResultWarning> CacheServerMetricsWarning(int successful_scrape
 std::optional<v1::ResultWarning> NvmeReadsWarning(const v1::LmcacheMetrics& lmcache,
                                                   const v1::DiskMetrics& disk,
                                                   double l2_bytes_scale);
+
+// Every warning of the result of a scenario with a cache server, in order: the metrics check
+// (CacheServerMetricsWarning) and, for NVME, the disk check (NvmeReadsWarning over the result's
+// lmcache and disk figures).
+std::vector<v1::ResultWarning> CacheServerWarnings(const v1::ScenarioResult& result, v1::Tier tier,
+                                                   int successful_scrapes, const std::string& tried,
+                                                   double l2_bytes_scale);
 
 }  // namespace kvbench::agent

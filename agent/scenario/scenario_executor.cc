@@ -188,20 +188,14 @@ absl::Status ScenarioExecutor::StartCacheServer(const Plan& plan) {
       kCacheServerName,
       WithCommand(plan.cache_command, launch.argv, static_cast<size_t>(plan.cache->command_size())),
       launch.env));
-  // Ready on whichever health path this release serves; then find where its /metrics is.
-  const CacheServerEndpoints endpoints = CacheServerUrls(plan.wiring);
-  ReadinessProbe probe{
-      endpoints.health_urls.front(), false,
-      std::vector<std::string>(endpoints.health_urls.begin() + 1, endpoints.health_urls.end())};
-  KV_RETURN_IF_ERROR(supervisor_->AwaitReady(kCacheServerName, probe,
-                                             ReadyTimeout(*plan.cache, kDefaultCacheReadyTimeout)));
-  std::optional<std::string> metrics_url = FindMetricsUrl(
-      *env_.http, endpoints.metrics_urls, kCacheMetricsProbeTimeout, &cache_metrics_tried_);
-  if (!metrics_url) {
+  // Ready on whichever health path this release serves; then where its /metrics is.
+  KV_ASSIGN_OR_RETURN(cache_metrics_,
+                      AwaitCacheServer(*supervisor_, *env_.http, kCacheServerName, plan.wiring,
+                                       ReadyTimeout(*plan.cache, kDefaultCacheReadyTimeout)));
+  if (!cache_metrics_.tried.empty()) {
     Log(v1::LogLine::WARNING, "agent",
-        absl::StrCat("cache server metrics not found: ", cache_metrics_tried_));
+        absl::StrCat("cache server metrics not found: ", cache_metrics_.tried));
   }
-  cache_metrics_url_ = metrics_url.value_or(endpoints.metrics_urls.front());
   return absl::OkStatus();
 }
 
@@ -251,7 +245,7 @@ std::unique_ptr<sampler::Sampler> ScenarioExecutor::MakeSampler(const Plan& plan
     targets.push_back(
         {ReplicaName(static_cast<int>(i)), plan.wiring.replicas[i].url() + "/metrics", false});
   }
-  if (plan.cache != nullptr) targets.push_back({kCacheServerName, cache_metrics_url_, true});
+  if (plan.cache != nullptr) targets.push_back({kCacheServerName, cache_metrics_.url, true});
   // A simulated engine runs `scale` real seconds per simulated one: the 15 s period and 300 s
   // window are simulated seconds, so they shrink with it (else a 0.01-scaled run would sample
   // once per 25 simulated minutes).
@@ -375,18 +369,13 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
 
 void ScenarioExecutor::AddWarnings(const Plan& plan, v1::ScenarioResult* result) {
   if (plan.cache == nullptr) return;
-  std::vector<std::optional<v1::ResultWarning>> warnings;
-  warnings.push_back(CacheServerMetricsWarning(sampler_->SuccessfulScrapes(kCacheServerName),
-                                               cache_metrics_tried_));
-  if (scenario_.tier() == v1::NVME) {
-    // kvsim-lmcache's L2 files hold --sim-l2-bytes-scale real bytes per KV byte.
-    const double scale = plan.cache->simulated() ? tiers::kSimL2BytesScale : 1.0;
-    warnings.push_back(NvmeReadsWarning(result->lmcache(), result->disk(), scale));
-  }
-  for (std::optional<v1::ResultWarning>& warning : warnings) {
-    if (!warning) continue;
-    Log(v1::LogLine::WARNING, "agent", warning->message());
-    *result->add_warnings() = std::move(*warning);
+  // kvsim-lmcache's L2 files hold --sim-l2-bytes-scale real bytes per KV byte.
+  const double scale = plan.cache->simulated() ? tiers::kSimL2BytesScale : 1.0;
+  for (v1::ResultWarning& warning :
+       CacheServerWarnings(*result, scenario_.tier(), sampler_->SuccessfulScrapes(kCacheServerName),
+                           cache_metrics_.tried, scale)) {
+    Log(v1::LogLine::WARNING, "agent", warning.message());
+    *result->add_warnings() = std::move(warning);
   }
 }
 

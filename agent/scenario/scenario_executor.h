@@ -12,6 +12,7 @@
 #include "agent/datasets/registry/dataset_provisioner.h"
 #include "agent/sampler/sampler.h"
 #include "agent/sampler/telemetry_sampler.h"
+#include "agent/scenario/cache_server_endpoints.h"
 #include "agent/scenario/program_resolver.h"
 #include "agent/supervisor/supervisor.h"
 #include "agent/tiers/profile_set.h"
@@ -30,8 +31,6 @@ namespace kvbench::agent {
 inline constexpr absl::Duration kDefaultEngineReadyTimeout = absl::Seconds(600);
 inline constexpr absl::Duration kDefaultCacheReadyTimeout = absl::Seconds(120);
 inline constexpr absl::Duration kProxyReadyTimeout = absl::Seconds(30);
-// One GET of each place the cache server's /metrics may be, once it is ready.
-inline constexpr absl::Duration kCacheMetricsProbeTimeout = absl::Seconds(5);
 // How often the replay step reports progress and checks the children.
 inline constexpr absl::Duration kReplayPollPeriod = absl::Milliseconds(200);
 
@@ -117,8 +116,7 @@ class ScenarioExecutor {
   std::unique_ptr<sampler::TelemetrySampler> telemetry_;  // on the sampler's ticks
   std::vector<std::string> process_failures_;
   // The cache server's /metrics (found after readiness), and what answered when none did.
-  std::string cache_metrics_url_;
-  std::string cache_metrics_tried_;
+  CacheServerMetrics cache_metrics_;
   v1::ScenarioPhase phase_ = v1::SCENARIO_PHASE_UNSPECIFIED;
   absl::Duration started_;
 };

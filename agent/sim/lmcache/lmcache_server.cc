@@ -25,7 +25,7 @@ absl::StatusOr<std::unique_ptr<LmcacheServer>> LmcacheServer::Create(const Serve
   }
   server->store_ =
       std::make_unique<ChunkStore>(config.store, server->l2_.get(), server->metrics_.get());
-  server->handler_ = std::make_unique<RequestHandler>(server->store_.get(), server->metrics_.get());
+  server->handler_ = std::make_unique<RequestHandler>(server->store_.get());
   server->eviction_loop_ =
       std::make_unique<EvictionLoop>(executor, server->store_.get(), config.time_scale);
   absl::StatusOr<std::unique_ptr<ZmqService>> zmq =
@@ -43,10 +43,10 @@ absl::StatusOr<std::unique_ptr<LmcacheServer>> LmcacheServer::Create(const Serve
   server->http_ = HttpServer::Create(http_options);
   server->http_api_->Register(server->http_.get());
   if (config.separate_metrics_port >= 0 && !config.metrics_pushed) {
-    HttpServer::Options metrics_options;
-    metrics_options.host = config.http_host;
-    metrics_options.port = config.separate_metrics_port;
-    server->metrics_http_ = HttpServer::Create(metrics_options);
+    HttpServer::Options prometheus_options;
+    prometheus_options.host = config.http_host;
+    prometheus_options.port = config.separate_metrics_port;
+    server->metrics_http_ = HttpServer::Create(prometheus_options);
     server->http_api_->RegisterMetrics(server->metrics_http_.get());
   }
   return server;

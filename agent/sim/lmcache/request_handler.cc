@@ -4,8 +4,7 @@
 
 namespace kvbench::sim::lmcache {
 
-RequestHandler::RequestHandler(ChunkStore* store, LmcacheMetrics* metrics)
-    : store_(store), metrics_(metrics) {}
+RequestHandler::RequestHandler(ChunkStore* store) : store_(store) {}
 
 std::string RequestHandler::Handle(absl::string_view request_bytes) {
   absl::StatusOr<Request> request = DecodeRequest(request_bytes);
