@@ -1,6 +1,7 @@
 // The real kvsim-lmcache binary, as the agent runs it: flag errors, readiness, /healthcheck,
 // /metrics, a client over ZMQ, L2 files on disk, and a clean exit on SIGTERM.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <filesystem>
@@ -134,17 +135,13 @@ TEST_CASE("Lmcache binary: serves health, metrics and clients, writes L2 files, 
       kLongWait));
   for (const char* name :
        {"lmcache_mp_l1_usage_ratio", "lmcache_mp_l1_memory_usage_bytes",
-        "lmcache_mp_l1_eviction_loop_ticks_total", "lmcache_mp_l1_read_chunks_total",
-        "lmcache_mp_l1_write_chunks_total", "lmcache_mp_l2_usage_bytes",
-        "lmcache_mp_l2_store_completed_requests_total",
-        "lmcache_mp_l2_load_completed_requests_total",
+        "lmcache_mp_l1_eviction_loop_ticks_total", "lmcache_mp_l1_write_chunks_total",
+        "lmcache_mp_l2_usage_bytes", "lmcache_mp_l2_store_completed_requests_total",
         "lmcache_mp_l0_l1_store_throughput_GB_per_second",
-        "lmcache_mp_l0_l1_load_throughput_GB_per_second",
-        "lmcache_mp_l2_store_throughput_GB_per_second",
-        "lmcache_mp_l2_load_throughput_GB_per_second", "lmcache_mp_num_chunks_loaded_total",
-        "lmcache_mp_lookup_requested_tokens_total", "lmcache_mp_lookup_hit_tokens_total",
-        "lmcache_mp_lookup_hit_l1_tokens_total", "lmcache_mp_lookup_hit_l2_tokens_total",
-        "lmcache_mp_lookups_requests_total", "lmcache_mp_event_bus_dropped_events_total"}) {
+        "lmcache_mp_l2_store_throughput_GB_per_second", "lmcache_mp_lookup_requested_tokens_total",
+        "lmcache_mp_lookup_hit_tokens_total", "lmcache_mp_lookup_hit_l1_tokens_total",
+        "lmcache_mp_lookup_hit_l2_tokens_total", "lmcache_mp_lookups_requests_total",
+        "lmcache_mp_event_bus_dropped_events_total"}) {
     INFO(name);
     CHECK(HasFamily(metrics, name));
   }
@@ -163,6 +160,27 @@ TEST_CASE("Lmcache binary: serves health, metrics and clients, writes L2 files, 
   CHECK(lookup->hit_chunks == 4);
   CHECK(lookup->l2_chunks == 4);
   CHECK((*client)->Load({1, 2, 3, 4})->l2_chunks == 4);
+  // The load-side counters and histograms appear with the first load (upstream's exporter has
+  // no data point before it).
+  const char* const loaded_families[] = {"lmcache_mp_l1_read_chunks_total",
+                                         "lmcache_mp_l2_load_completed_requests_total",
+                                         "lmcache_mp_l2_prefetch_load_completed_chunks_total",
+                                         "lmcache_mp_l0_l1_load_throughput_GB_per_second",
+                                         "lmcache_mp_l2_load_throughput_GB_per_second",
+                                         "lmcache_mp_num_chunks_loaded_total"};
+  CHECK(WaitFor(
+      [&] {
+        absl::StatusOr<HttpResponse> response = (*http)->Get(server.url() + "/metrics");
+        if (!response.ok() || response->status != 200) return false;
+        metrics = response->body;
+        return std::all_of(std::begin(loaded_families), std::end(loaded_families),
+                           [&](const char* name) { return HasFamily(metrics, name); });
+      },
+      kLongWait));
+  for (const char* name : loaded_families) {
+    INFO(name);
+    CHECK(HasFamily(metrics, name));
+  }
 
   absl::StatusOr<HttpResponse> status = (*http)->Get(server.url() + "/status");
   REQUIRE(status.ok());
