@@ -84,4 +84,11 @@ std::optional<double> ThroughputFromHistogram(const std::optional<HistogramTotal
   return MeanBetween(before.value_or(HistogramTotals{}), after);
 }
 
+std::optional<double> L2BytesPerChunk(double usage_bytes, double stored_chunks,
+                                      double evicted_chunks) {
+  const double held = stored_chunks - evicted_chunks;
+  if (!(held >= 1) || !(usage_bytes > 0)) return std::nullopt;
+  return usage_bytes / held;
+}
+
 }  // namespace kvbench::sampler

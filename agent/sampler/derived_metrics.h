@@ -66,4 +66,13 @@ std::optional<double> ProcessCpuPercent(const ProcessCpuTicks& before, const Pro
 std::optional<double> ThroughputFromHistogram(const std::optional<HistogramTotals>& before,
                                               const std::optional<HistogramTotals>& after);
 
+// Bytes of one L2 chunk, derived from what LMCache exports (it has no L2 byte counter: its L2
+// subscriber counts requests and chunks, subscribers/metrics/l2.py@0b5897e9): the pool's usage
+// gauge (lmcache_mp_l2_usage_bytes) over the chunks it holds, stored - evicted
+// (lmcache_mp_l2_store_completed_objects_chunks_total - lmcache_mp_l2_evicted_objects_chunks_total)
+// at one scrape. One model per cache server makes every chunk the same size. nullopt when the
+// pool holds no chunk or the usage is not positive.
+std::optional<double> L2BytesPerChunk(double usage_bytes, double stored_chunks,
+                                      double evicted_chunks);
+
 }  // namespace kvbench::sampler

@@ -1,5 +1,6 @@
 #include "agent/sampler/metric_catalog.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
@@ -25,7 +26,9 @@ const std::vector<CatalogEntry>& LmcacheCatalog() {
   static const auto* catalog = new std::vector<CatalogEntry>{
       {keys::kLookupRequested, {"lmcache_mp_lookup_requested_tokens_total"}},
       {keys::kLookupHit, {"lmcache_mp_lookup_hit_tokens_total"}},
-      {keys::kEvictedChunks, {"lmcache_mp_l1_evicted_chunks_total"}},
+      // Older builds named L1 evictions by keys (issue #14).
+      {keys::kEvictedChunks,
+       {"lmcache_mp_l1_evicted_chunks_total", "lmcache_mp_l1_evicted_keys_total"}},
       {keys::kL1UsageRatio, {"lmcache_mp_l1_usage_ratio"}},
       {keys::kL1UsageBytes, {"lmcache_mp_l1_memory_usage_bytes"}},
       {keys::kL2UsageBytes, {"lmcache_mp_l2_usage_bytes"}},
@@ -44,8 +47,19 @@ const std::vector<CatalogEntry>& LmcacheCatalog() {
        {"lmcache_mp_l2_store_throughput_GB_per_second", "lmcache_mp_l2_store_throughput_gbs"},
        true},
       {keys::kChunksLoaded, {"lmcache_mp_num_chunks_loaded_total"}},
+      // EventBus self-metrics: events dropped when its queue was full
+      // (mp_observability/subscribers/metrics/event_bus.py@1e64c026).
+      {keys::kDroppedEvents, {"lmcache_mp_event_bus_dropped_events_total"}},
+      // L2 chunk counters (subscribers/metrics/l2.py@0b5897e9): loaded, stored, evicted.
+      {keys::kL2LoadedChunks, {"lmcache_mp_l2_prefetch_load_completed_chunks_total"}},
+      {keys::kL2StoredChunks, {"lmcache_mp_l2_store_completed_objects_chunks_total"}},
+      {keys::kL2EvictedChunks, {"lmcache_mp_l2_evicted_objects_chunks_total"}},
   };
   return *catalog;
+}
+
+bool IsCounter(const CatalogEntry& entry) {
+  return !entry.histogram && absl::EndsWith(entry.key, "_total");
 }
 
 std::vector<std::pair<std::string, double>> SelectValues(

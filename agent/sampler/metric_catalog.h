@@ -17,6 +17,10 @@ struct CatalogEntry {
   bool histogram = false;
 };
 
+// True for a counter's entry (its key ends in "_total"): what LMCache leaves out of /metrics
+// until its first increment.
+bool IsCounter(const CatalogEntry& entry);
+
 // vLLM's /metrics (per replica).
 const std::vector<CatalogEntry>& VllmCatalog();
 // LMCache's /metrics (the cache server).
@@ -47,6 +51,10 @@ inline constexpr char kL0L1Store[] = "lmcache_mp_l0_l1_store_throughput_GB_per_s
 inline constexpr char kL2Load[] = "lmcache_mp_l2_load_throughput_GB_per_second";
 inline constexpr char kL2Store[] = "lmcache_mp_l2_store_throughput_GB_per_second";
 inline constexpr char kChunksLoaded[] = "lmcache_mp_num_chunks_loaded_total";
+inline constexpr char kDroppedEvents[] = "lmcache_mp_event_bus_dropped_events_total";
+inline constexpr char kL2LoadedChunks[] = "lmcache_mp_l2_prefetch_load_completed_chunks_total";
+inline constexpr char kL2StoredChunks[] = "lmcache_mp_l2_store_completed_objects_chunks_total";
+inline constexpr char kL2EvictedChunks[] = "lmcache_mp_l2_evicted_objects_chunks_total";
 }  // namespace keys
 
 // The catalog's values of one scrape: key → value for every entry present (absent stays absent),

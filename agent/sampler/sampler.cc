@@ -71,6 +71,13 @@ void Sampler::Scrape(const std::string& kind, double t_s) {
       continue;
     }
     const prometheus_text::Exposition exposition = prometheus_text::Parse(response->body);
+    ++successful_scrapes_[target.source];
+    if (!exposition.redeclarations.empty() && !redeclarations_logged_[target.source]) {
+      // Not malformed (LMCache exports a gauge and a histogram of one name): said once.
+      redeclarations_logged_[target.source] = true;
+      KV_LOG(INFO) << "metrics declare a name twice, the first declaration is used source="
+                   << target.source << " name=" << exposition.redeclarations.front().name;
+    }
     if (!exposition.errors.empty()) {
       KV_LOG_EVERY_N_SEC(WARNING, 30) << "malformed metrics lines source=" << target.source
                                       << " count=" << exposition.errors.size()
@@ -81,10 +88,16 @@ void Sampler::Scrape(const std::string& kind, double t_s) {
     sample.set_kind(kind);
     sample.set_source(target.source);
     sample.set_t_s(t_s);
-    for (auto& [key, value] :
-         SelectValues(exposition, target.lmcache ? LmcacheCatalog() : VllmCatalog())) {
+    const std::vector<CatalogEntry>& catalog = target.lmcache ? LmcacheCatalog() : VllmCatalog();
+    std::map<std::string, double>& values = tick.values[target.source];  // present: it answered
+    for (auto& [key, value] : SelectValues(exposition, catalog)) {
       (*sample.mutable_values())[key] = value;
-      tick.values[target.source][key] = value;
+      values[key] = value;
+    }
+    if (target.lmcache && kind == "before") {
+      for (const CatalogEntry& entry : catalog) {
+        if (IsCounter(entry)) values.emplace(entry.key, 0.0);  // not yet incremented
+      }
     }
     if (out.is_open()) out << ProtoToJson(sample) << "\n";
     on_sample_(sample);
@@ -248,7 +261,41 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
   if (auto chunks = increase(keys::kChunksLoaded)) {
     lmcache.set_chunks_loaded(static_cast<int64_t>(*chunks));
   }
+  if (auto dropped = increase(keys::kDroppedEvents)) {
+    lmcache.set_dropped_events(static_cast<int64_t>(*dropped));
+  }
+  SetL2Bytes(&lmcache);
   return lmcache;
+}
+
+void Sampler::SetL2Bytes(v1::LmcacheMetrics* lmcache) const {
+  // The chunk size in bytes at the last scrape where the pool held chunks.
+  std::optional<double> chunk_bytes;
+  for (auto tick = ticks_.rbegin(); tick != ticks_.rend() && !chunk_bytes; ++tick) {
+    auto source = tick->values.find(kCacheServerSource);
+    if (source == tick->values.end()) continue;
+    const std::map<std::string, double>& values = source->second;
+    auto usage = values.find(keys::kL2UsageBytes);
+    auto stored = values.find(keys::kL2StoredChunks);
+    if (usage == values.end() || stored == values.end()) continue;
+    auto evicted = values.find(keys::kL2EvictedChunks);  // absent until the first eviction
+    chunk_bytes = L2BytesPerChunk(usage->second, stored->second,
+                                  evicted == values.end() ? 0 : evicted->second);
+  }
+  if (!chunk_bytes) return;
+  auto bytes_of = [&](const char* key) -> std::optional<int64_t> {
+    Column series = Reduce(key, true, /*mean=*/false);
+    std::optional<double> chunks = CounterIncrease(ToPoints(series.t, series.v));
+    if (!chunks) return std::nullopt;
+    return static_cast<int64_t>(*chunks * *chunk_bytes);
+  };
+  if (auto bytes = bytes_of(keys::kL2LoadedChunks)) lmcache->set_l2_load_bytes(*bytes);
+  if (auto bytes = bytes_of(keys::kL2StoredChunks)) lmcache->set_l2_store_bytes(*bytes);
+}
+
+int Sampler::SuccessfulScrapes(const std::string& source) const {
+  auto it = successful_scrapes_.find(source);
+  return it == successful_scrapes_.end() ? 0 : it->second;
 }
 
 std::vector<v1::TimeSeries> Sampler::Series() const {

@@ -31,7 +31,9 @@ struct ScrapeTarget {
 // and handed to `on_sample` (the scenario's event stream). At the end it turns the series into
 // the result's engine and LMCache metrics with rate_math.h. Not thread-safe: the scenario's
 // thread drives it. A failed scrape is logged (rate-limited) and skipped: a missing point, not a
-// zero.
+// zero. LMCache leaves a counter out of /metrics until its first increment (OpenTelemetry's
+// exporter has no data point before it), so for the cache server a counter absent from a
+// successful "before" scrape counts as 0 there; a failed "before" scrape stays unknown.
 class Sampler {
  public:
   struct Options {
@@ -60,6 +62,8 @@ class Sampler {
   std::optional<v1::LmcacheMetrics> LmcacheResult() const;
   // Series for charts: local/external hit rate and KV cache usage over time.
   std::vector<v1::TimeSeries> Series() const;
+  // Scrapes of `source` that answered 200 so far.
+  int SuccessfulScrapes(const std::string& source) const;
 
  private:
   struct Tick {
@@ -89,8 +93,13 @@ class Sampler {
   std::vector<ScrapeTarget> targets_;
   Options options_;
   std::function<void(const v1::Sample&)> on_sample_;
+  // LMCache's L2 bytes (l2_load_bytes, l2_store_bytes): chunk counts x L2BytesPerChunk.
+  void SetL2Bytes(v1::LmcacheMetrics* lmcache) const;
+
   std::vector<Tick> ticks_;
   std::optional<double> last_periodic_s_;
+  std::map<std::string, int> successful_scrapes_;  // by source
+  std::map<std::string, bool> redeclarations_logged_;
 };
 
 }  // namespace kvbench::sampler

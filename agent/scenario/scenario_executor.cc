@@ -11,6 +11,8 @@
 #include "absl/strings/str_split.h"
 #include "agent/runner/runner_argv.h"
 #include "agent/runner/runner_options.h"
+#include "agent/scenario/cache_server_endpoints.h"
+#include "agent/scenario/result_warnings.h"
 #include "agent/scenario/scenario_result_builder.h"
 #include "agent/telemetry/launcher_command_runner.h"
 #include "common/json/proto_json.h"
@@ -146,6 +148,7 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
   if (plan.cache != nullptr) {
     KV_ASSIGN_OR_RETURN(wiring.cache_zmq.port, env_.ports->Allocate(wiring.cache_zmq.host));
     KV_ASSIGN_OR_RETURN(wiring.cache_http_port, env_.ports->Allocate(wiring.cache_zmq.host));
+    KV_ASSIGN_OR_RETURN(wiring.cache_prometheus_port, env_.ports->Allocate(wiring.cache_zmq.host));
   }
   for (int i = 0; i < replicas; ++i) {
     tiers::Endpoint replica{absl::StrCat("127.0.0.", 2 + i), 0};  // distinct addresses: caddy.md
@@ -185,10 +188,15 @@ absl::Status ScenarioExecutor::StartCacheServer(const Plan& plan) {
       kCacheServerName,
       WithCommand(plan.cache_command, launch.argv, static_cast<size_t>(plan.cache->command_size())),
       launch.env, launch.unset_env));
-  ReadinessProbe probe{absl::StrCat("http://", plan.wiring.cache_zmq.host, ":",
-                                    plan.wiring.cache_http_port, "/healthcheck")};
-  return supervisor_->AwaitReady(kCacheServerName, probe,
-                                 ReadyTimeout(*plan.cache, kDefaultCacheReadyTimeout));
+  // Ready on whichever health path this release serves; then where its /metrics is.
+  KV_ASSIGN_OR_RETURN(cache_metrics_,
+                      AwaitCacheServer(*supervisor_, *env_.http, kCacheServerName, plan.wiring,
+                                       ReadyTimeout(*plan.cache, kDefaultCacheReadyTimeout)));
+  if (!cache_metrics_.tried.empty()) {
+    Log(v1::LogLine::WARNING, "agent",
+        absl::StrCat("cache server metrics not found: ", cache_metrics_.tried));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ScenarioExecutor::StartReplicas(const Plan& plan) {
@@ -237,12 +245,7 @@ std::unique_ptr<sampler::Sampler> ScenarioExecutor::MakeSampler(const Plan& plan
     targets.push_back(
         {ReplicaName(static_cast<int>(i)), plan.wiring.replicas[i].url() + "/metrics", false});
   }
-  if (plan.cache != nullptr) {
-    targets.push_back({kCacheServerName,
-                       absl::StrCat("http://", plan.wiring.cache_zmq.host, ":",
-                                    plan.wiring.cache_http_port, "/metrics"),
-                       true});
-  }
+  if (plan.cache != nullptr) targets.push_back({kCacheServerName, cache_metrics_.url, true});
   // A simulated engine runs `scale` real seconds per simulated one: the 15 s period and 300 s
   // window are simulated seconds, so they shrink with it (else a 0.01-scaled run would sample
   // once per 25 simulated minutes).
@@ -356,11 +359,24 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
   if (std::optional<v1::DiskMetrics> disk = telemetry_->DiskResult()) {
     *result.mutable_disk() = *disk;
   }
+  AddWarnings(plan, &result);
   result.set_end_unix_ms(absl::ToUnixMillis(env_.clock->Now()));
   std::ofstream out(ScenarioFile("result.json"), std::ios::trunc);
   out << ProtoToJson(result, /*pretty=*/true) << "\n";
   if (!out) return absl::InternalError(absl::StrCat("cannot write ", ScenarioFile("result.json")));
   return result;
+}
+
+void ScenarioExecutor::AddWarnings(const Plan& plan, v1::ScenarioResult* result) {
+  if (plan.cache == nullptr) return;
+  // kvsim-lmcache's L2 files hold --sim-l2-bytes-scale real bytes per KV byte.
+  const double scale = plan.cache->simulated() ? tiers::kSimL2BytesScale : 1.0;
+  for (v1::ResultWarning& warning :
+       CacheServerWarnings(*result, scenario_.tier(), sampler_->SuccessfulScrapes(kCacheServerName),
+                           cache_metrics_.tried, scale)) {
+    Log(v1::LogLine::WARNING, "agent", warning.message());
+    *result->add_warnings() = std::move(warning);
+  }
 }
 
 void ScenarioExecutor::Teardown(const Plan* plan) {

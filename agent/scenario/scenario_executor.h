@@ -12,6 +12,7 @@
 #include "agent/datasets/registry/dataset_provisioner.h"
 #include "agent/sampler/sampler.h"
 #include "agent/sampler/telemetry_sampler.h"
+#include "agent/scenario/cache_server_endpoints.h"
 #include "agent/scenario/program_resolver.h"
 #include "agent/supervisor/supervisor.h"
 #include "agent/tiers/profile_set.h"
@@ -61,7 +62,8 @@ using ScenarioEventSink = std::function<void(v1::Event event)>;
 
 // Runs one scenario (DESIGN.md "The flow of one job", step 3) as a state machine, each step with
 // a deadline and a clear error: resolving (profiles, programs, dataset, ports, NVMe dir wiped) →
-// starting_cache_server (CPU_RAM/NVME: the one cache server, /healthcheck) → starting_replicas
+// starting_cache_server (CPU_RAM/NVME: the one cache server, /healthcheck or /api/healthcheck,
+// then where its /metrics is: the HTTP port or --prometheus-port) → starting_replicas
 // (each /health) → starting_proxy (replicas >= 2: Caddy, admin /config/) → warmup and
 // replay (kv-runner as a child against Caddy or the single replica, the sampler scraping every
 // replica and the cache server before, every period during, and after it) → collecting
@@ -92,6 +94,8 @@ class ScenarioExecutor {
   absl::Status StartProxy(const Plan& plan);
   absl::Status RunReplay(const Plan& plan);
   absl::StatusOr<v1::ScenarioResult> Collect(const Plan& plan);
+  // ResultWarnings: cache server metrics never scraped; NVME reads not from the disk.
+  void AddWarnings(const Plan& plan, v1::ScenarioResult* result);
   void Teardown(const Plan* plan);
   void Phase(v1::ScenarioPhase phase, int64_t requests_done = 0);
   void Log(v1::LogLine::Severity severity, const std::string& process, const std::string& text);
@@ -111,6 +115,8 @@ class ScenarioExecutor {
   std::unique_ptr<sampler::Sampler> sampler_;             // during and after the replay
   std::unique_ptr<sampler::TelemetrySampler> telemetry_;  // on the sampler's ticks
   std::vector<std::string> process_failures_;
+  // The cache server's /metrics (found after readiness), and what answered when none did.
+  CacheServerMetrics cache_metrics_;
   v1::ScenarioPhase phase_ = v1::SCENARIO_PHASE_UNSPECIFIED;
   absl::Duration started_;
 };

@@ -45,11 +45,11 @@ absl::Status CreateDirectory(const std::string& path, absl::string_view what) {
       absl::StrCat("cannot create ", what, " ", path, ": ", error.message()));
 }
 
-// True when `probe` passes; otherwise `*outcome` says what it got instead.
-bool ProbePasses(HttpClient& http, const ReadinessProbe& probe, absl::Duration timeout,
-                 std::string* outcome) {
+// True when GET `url` passes `probe`; otherwise `*outcome` says what it got instead.
+bool UrlPasses(HttpClient& http, const ReadinessProbe& probe, const std::string& url,
+               absl::Duration timeout, std::string* outcome) {
   HttpRequest request;
-  request.url = probe.url;
+  request.url = url;
   request.timeout = timeout;
   request.connect_timeout = timeout;
   absl::StatusOr<HttpResponse> response = http.Send(request);
@@ -63,6 +63,19 @@ bool ProbePasses(HttpClient& http, const ReadinessProbe& probe, absl::Duration t
     return true;
   }
   return false;
+}
+
+// The URL of `probe` that passes (its url, else the first alternative that does), or nullopt
+// with `*outcome` naming what each answered.
+std::optional<std::string> ProbePasses(HttpClient& http, const ReadinessProbe& probe,
+                                       absl::Duration timeout, std::string* outcome) {
+  if (UrlPasses(http, probe, probe.url, timeout, outcome)) return probe.url;
+  for (const std::string& url : probe.alternative_urls) {
+    std::string other;
+    if (UrlPasses(http, probe, url, timeout, &other)) return url;
+    absl::StrAppend(outcome, "; GET ", url, ": ", other);
+  }
+  return std::nullopt;
 }
 
 // Whether group `pgid` must not be killed on the word of the pid file at `path`.
@@ -184,11 +197,11 @@ absl::Status Supervisor::AwaitReady(const std::string& name, const ReadinessProb
     }
     const absl::Duration left = deadline_at - clock_->Monotonic();
     const absl::Duration timeout = std::min(kProbeTimeout, std::max(left, kProbePeriod));
-    if (ProbePasses(*http_, probe, timeout, &outcome)) {
+    if (std::optional<std::string> url = ProbePasses(*http_, probe, timeout, &outcome)) {
       // Another process on the port may have answered: ready only if the child still runs.
       KV_ASSIGN_OR_RETURN(exit, PollExit(name));
       if (!exit) {
-        KV_LOG(INFO) << "child ready name=" << name << " url=" << probe.url;
+        KV_LOG(INFO) << "child ready name=" << name << " url=" << *url;
         return absl::OkStatus();
       }
       continue;  // reported as an exit during start-up

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -21,8 +22,17 @@ namespace kvbench::agent {
 // How the supervisor checks that a child is ready: an HTTP GET answered 200 (and, when
 // `require_body`, with a non-empty body: Caddy's admin GET /config/).
 struct ReadinessProbe {
+  ReadinessProbe() = default;
+  // NOLINTNEXTLINE(google-explicit-constructor): {url} and {url, require_body} read as the data.
+  ReadinessProbe(std::string probe_url, bool body = false,
+                 std::vector<std::string> alternatives = {})
+      : url(std::move(probe_url)), require_body(body), alternative_urls(std::move(alternatives)) {}
+
   std::string url;
   bool require_body = false;
+  // Tried in turn when `url` does not pass; ready when any passes (LMCache's health check moved
+  // between releases: /healthcheck, /api/healthcheck).
+  std::vector<std::string> alternative_urls;
 };
 
 // Owns the child processes of one scenario (STYLE.md rule 15): each in its own process group

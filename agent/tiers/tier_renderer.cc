@@ -70,12 +70,21 @@ std::string KvTransferConfig(const Endpoint& cache) {
   return config.dump();
 }
 
-// {"type":"fs","base_path":D,"max_capacity_gb":G}
+// {"type":"fs","base_path":D,"max_capacity_gb":G,"eviction":{"eviction_policy":"LRU",
+//  "trigger_watermark":0.8,"eviction_ratio":0.2}}: without the eviction block LMCache never
+// evicts from L2, whatever max_capacity_gb says (L2AdapterConfigBase._parse_eviction_config,
+// LMCache/LMCache:lmcache/v1/distributed/l2_adapters/config.py@04aa2be9; the storage manager's
+// _should_enable_l2_eviction).
 std::string FsL2Adapter(const std::string& base_path, double max_capacity_gb) {
+  nlohmann::ordered_json eviction;
+  eviction["eviction_policy"] = kEvictionPolicy;
+  eviction["trigger_watermark"] = JsonNumber(kL2EvictionTriggerWatermark);
+  eviction["eviction_ratio"] = JsonNumber(kL2EvictionRatio);
   nlohmann::ordered_json adapter;
   adapter["type"] = "fs";
   adapter["base_path"] = base_path;
   adapter["max_capacity_gb"] = JsonNumber(max_capacity_gb);
+  adapter["eviction"] = std::move(eviction);
   return adapter.dump();
 }
 
@@ -135,11 +144,13 @@ LaunchPlan RenderCacheServer(const v1::Profile& profile, const v1::JobSpec& job,
   AddFlag(&argv, "--port", absl::StrCat(wiring.cache_zmq.port));
   AddFlag(&argv, "--http-host", wiring.cache_zmq.host);
   AddFlag(&argv, "--http-port", absl::StrCat(wiring.cache_http_port));
+  AddFlag(&argv, "--prometheus-port", absl::StrCat(wiring.cache_prometheus_port));
   AddFlag(&argv, "--l1-size-gb", FormatNumber(job.cpu_pool_gb()));
   AddFlag(&argv, "--eviction-policy", kEvictionPolicy);
   AddFlag(&argv, "--max-workers", absl::StrCat(std::max(1, job.replicas())));
   if (scenario.tier() == v1::NVME) {
     AddFlag(&argv, "--l2-adapter", FsL2Adapter(wiring.nvme_dir, job.nvme_pool_gb()));
+    if (profile.simulated()) AddFlag(&argv, "--sim-l2-bytes-scale", FormatNumber(kSimL2BytesScale));
   }
   AddSimulationFlags(profile, job, &argv);
   AppendExtraArgs(profile, &plan);

@@ -36,6 +36,16 @@ inline constexpr int kLmcacheMqTimeoutSeconds = 300;
 // Explicitly off, every tier has the same capacity whichever class is loaded; for a model without
 // sliding-window or Mamba layers the flag changes nothing.
 inline constexpr char kDisableHybridKvCacheManagerFlag[] = "--disable-hybrid-kv-cache-manager";
+// The NVMe pool's L2 eviction (the fs adapter's "eviction" block): upstream's defaults, i.e. at
+// 80% of max_capacity_gb the L2 eviction loop (~1 Hz) drops the least recently used 20% of the
+// pool's objects (LMCache/LMCache:lmcache/v1/distributed/l2_adapters/config.py@04aa2be9,
+// eviction_policy/lru.py@01c71b71).
+inline constexpr double kL2EvictionTriggerWatermark = 0.8;
+inline constexpr double kL2EvictionRatio = 0.2;
+// A simulated NVME cache server's --sim-l2-bytes-scale (real bytes per KV byte in its L2 files,
+// kvsim-lmcache's default): rendered explicitly because the disk check compares the device's
+// read bytes with L2 load bytes x this.
+inline constexpr double kSimL2BytesScale = 1e-3;
 // Caddy (reference/caddy.md): active health every 10 s, passive 3 failures in 30 s, shutdown
 // bounded so teardown never waits on an 18-hour request.
 inline constexpr absl::Duration kCaddyHealthInterval = absl::Seconds(10);
@@ -53,8 +63,10 @@ struct Endpoint {
 // Where one scenario's processes listen and write: chosen by the executor (free ports, the
 // agent's directories), handed to the pure renderers below.
 struct ScenarioWiring {
-  Endpoint cache_zmq;              // cache server ZMQ (the connector's lmcache.mp.port)
-  int cache_http_port = 0;         // cache server HTTP: /healthcheck, /metrics (on cache_zmq.host)
+  Endpoint cache_zmq;       // cache server ZMQ (the connector's lmcache.mp.port)
+  int cache_http_port = 0;  // cache server HTTP: /healthcheck, /metrics (on cache_zmq.host)
+  // Cache server's --prometheus-port: where builds without /metrics on the HTTP port serve it.
+  int cache_prometheus_port = 0;
   std::vector<Endpoint> replicas;  // one per replica, distinct loopback addresses
   Endpoint proxy;                  // Caddy's listener (replicas >= 2 only)
   int proxy_admin_port = 0;        // Caddy's admin API (readiness: GET /config/)
@@ -91,8 +103,14 @@ absl::StatusOr<std::vector<std::vector<int>>> SplitGpus(const std::vector<int>& 
 // exact form ("8", "0.92"); JSON values are compact with keys in the order shown.
 
 // The cache server's command (pure): `<command> --host H --port P --http-host H --http-port Q
-// --l1-size-gb <cpu_pool_gb> --eviction-policy LRU --max-workers <replicas>` (+ for NVME:
-// `--l2-adapter {"type":"fs","base_path":nvme_dir,"max_capacity_gb":nvme_pool_gb}`), the
+// --prometheus-port R --l1-size-gb <cpu_pool_gb> --eviction-policy LRU --max-workers <replicas>`
+// (R: where builds that serve /metrics on a Prometheus server of their own serve it; newer ones
+// serve /metrics on Q and ignore R; the flag exists in both, LMCache/LMCache:
+// lmcache/v1/mp_observability/config.py@ec451313 and @0a353d63) (+ for NVME:
+// `--l2-adapter {"type":"fs","base_path":nvme_dir,"max_capacity_gb":nvme_pool_gb,"eviction":
+// {"eviction_policy":"LRU","trigger_watermark":0.8,"eviction_ratio":0.2}}`: the block bounds the
+// pool, which LMCache never evicts without it; and, when simulated, --sim-l2-bytes-scale
+// kSimL2BytesScale), the
 // simulator's --sim-time-scale / --sim-seed when the profile is simulated, then the profile's
 // extra_args; env from it. H is wiring.cache_zmq.host (HTTP listens there too, never on every
 // interface); --max-workers gives each replica a store/retrieve worker (lmcache.md §2.2).

@@ -18,16 +18,16 @@ enum DeclaredBits : unsigned { kHelpDeclared = 1, kTypeDeclared = 2 };
 // Suffixes the text format appends to a family name in its samples.
 constexpr absl::string_view kSampleSuffixes[] = {"_total", "_created", "_bucket", "_sum", "_count"};
 
-// Records a # HELP / # TYPE line in `exposition`; a second one of a kind for a name is an error
-// and the first stays.
-absl::Status Declare(const internal::Declaration& declaration,
-                     std::map<std::string, unsigned>* declared, Exposition* exposition) {
+// Records a # HELP / # TYPE line in `exposition`; a second one of a kind for a name is a
+// Redeclaration and the first stays.
+void Declare(const internal::Declaration& declaration, int line_number,
+             std::map<std::string, unsigned>* declared, Exposition* exposition) {
   const bool help = declaration.kind == internal::Declaration::Kind::kHelp;
   const unsigned bit = help ? kHelpDeclared : kTypeDeclared;
   unsigned& bits = (*declared)[std::string(declaration.name)];
   if ((bits & bit) != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("second ", help ? "HELP" : "TYPE", " line for ", declaration.name));
+    exposition->redeclarations.push_back({line_number, std::string(declaration.name)});
+    return;
   }
   bits |= bit;
   Family& family = exposition->families[std::string(declaration.name)];
@@ -36,7 +36,6 @@ absl::Status Declare(const internal::Declaration& declaration,
   } else {
     family.type = declaration.type;
   }
-  return absl::OkStatus();
 }
 
 bool MatchesLabels(const Sample& sample, const Labels& match) {
@@ -112,7 +111,7 @@ Exposition Parse(absl::string_view text) {
     if (line[first] == '#') {
       status = internal::ParseCommentLine(line, &declaration);
       if (status.ok() && declaration.kind != internal::Declaration::Kind::kOtherComment) {
-        status = Declare(declaration, &declared, &exposition);
+        Declare(declaration, line_number, &declared, &exposition);
       }
     } else {
       Sample& sample = exposition.samples.emplace_back();

@@ -40,20 +40,31 @@ struct ParseError {
   std::string message;
 };
 
+// A second # HELP or # TYPE line for a name already declared: kept apart from the errors, since
+// real exporters write them (LMCache exports lmcache_mp_l1_usage_ratio as a gauge and as a
+// histogram of the same name: lmcache/v1/mp_observability/subscribers/metrics/
+// l1_eviction_loop.py@6e0ccd69 beside L1Manager's gauge). The first declaration stays.
+struct Redeclaration {
+  int line = 0;  // 1-based
+  std::string name;
+};
+
 // A whole scrape, parsed. Malformed lines are skipped and reported; the rest is kept.
 struct Exposition {
   std::vector<Sample> samples;             // in exposition order
   std::map<std::string, Family> families;  // by the # TYPE / # HELP name
   std::vector<ParseError> errors;
+  std::vector<Redeclaration> redeclarations;
 };
 
 // The Prometheus text exposition format 0.0.4 (what vLLM and LMCache serve): # HELP and # TYPE
 // lines (other comments ignored), label values with \\, \" and \n escapes, values as Go's
 // ParseFloat reads them (NaN, +Inf, -Inf, exponents), optional integer timestamps, metric names
 // with ':'. Never throws; a malformed line becomes a ParseError naming its line number.
-// As in Prometheus's own parser, a second HELP or TYPE line for a name, a repeated label name and
-// an unknown escape are errors (the first declaration stays); unlike it, a trailing '\r' is
-// tolerated and hex floats are refused.
+// As in Prometheus's own parser, a repeated label name and an unknown escape are errors; unlike
+// it, a trailing '\r' is tolerated, hex floats are refused, and a second HELP or TYPE line for a
+// name is not an error but a Redeclaration (the first declaration stays, and samples are read by
+// name: the gauge `x` and the histogram's `x_bucket`/`x_sum`/`x_count` do not mix).
 Exposition Parse(absl::string_view text);
 
 // The family that declares a sample name: the name itself, else the name without one suffix that

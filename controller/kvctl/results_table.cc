@@ -26,11 +26,19 @@ std::string WithoutPrefix(std::string name, absl::string_view prefix) {
   return absl::AsciiStrToLower(name);
 }
 
+// The result's warning codes ("cache_server_metrics_unavailable,nvme_reads_not_from_disk"), or
+// "-": result.json has their messages.
+std::string Warnings(const v1::ScenarioResult& result) {
+  std::vector<std::string> codes;
+  for (const v1::ResultWarning& warning : result.warnings()) codes.push_back(warning.code());
+  return codes.empty() ? kNull : absl::StrJoin(codes, ",");
+}
+
 std::vector<std::string> Cells(const ResultsRow& row) {
   const std::string concurrency = absl::StrCat(row.scenario.concurrency());
   const std::string tier = v1::Tier_Name(row.scenario.tier());
   if (!row.has_result) {
-    return {concurrency, tier, kNull, kNull, kNull, kNull, kNull, kNull, row.outcome};
+    return {concurrency, tier, kNull, kNull, kNull, kNull, kNull, kNull, row.outcome, kNull};
   }
   const v1::ScenarioResult& result = row.result;
   const v1::LatencyMetrics& latency = results::ShownLatency(result);
@@ -42,7 +50,8 @@ std::vector<std::string> Cells(const ResultsRow& row) {
           Pct(latency.has_ttft_degradation_median_pct(), latency.ttft_degradation_median_pct()),
           latency.has_requests_per_s() ? absl::StrFormat("%.2f", latency.requests_per_s()) : kNull,
           absl::StrCat(result.sessions().failed_requests()),
-          row.outcome};
+          row.outcome,
+          Warnings(result)};
 }
 
 std::string CsvCell(const std::string& cell) {
@@ -109,7 +118,8 @@ std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows
           "DEGRADATION_P50",
           prefix + "REQ/S",
           "FAILED",
-          "STATUS"};
+          "STATUS",
+          "WARNINGS"};
 }
 
 std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows) {

@@ -41,7 +41,8 @@ std::string SimulatedTimeNote(const std::vector<ResultsRow>& rows);
 // then in simulated time (simulated_latency), as the note says.
 std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows);
 // The table's cells, rows ordered by concurrency (stable); "-" where a value is null or the
-// scenario has no result.
+// scenario has no result. The last column, WARNINGS, lists the result's warning codes
+// (ScenarioResult.warnings, e.g. cache_server_metrics_unavailable).
 std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows);
 
 // The table for people, after the simulated-time note when there is one.

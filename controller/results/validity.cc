@@ -243,6 +243,32 @@ void DecideExercised(const ScenarioRun& gpu, const std::vector<const ScenarioRun
                    "preempt requests: offload was not shown to be exercised"));
 }
 
+void Note(v1::Validity* validity, const char* code, std::string message) {
+  v1::ValidityReason* note = validity->add_notes();
+  note->set_code(code);
+  note->set_message(std::move(message));
+}
+
+// Notes on LMCache's own measurements: dropped metric events, NVMe reads from the page cache.
+void AddLmcacheNotes(const std::vector<const ScenarioRun*>& group, v1::Validity* validity) {
+  for (const ScenarioRun* run : group) {
+    if (run->state != v1::SCENARIO_STATE_SUCCEEDED || !run->result) continue;
+    const std::string tier = TierName(run->scenario.tier());
+    const v1::LmcacheMetrics& lmcache = run->result->lmcache();
+    if (lmcache.dropped_events() > 0) {
+      Note(validity, kLmcacheEventsDropped,
+           absl::StrCat(tier, ": LMCache dropped ", WithCommas(lmcache.dropped_events()),
+                        " metric events during the replay, so its LMCache counters (hit tokens, "
+                        "evictions, chunks loaded) are undercounted; TTFT is not affected"));
+    }
+    for (const v1::ResultWarning& warning : run->result->warnings()) {
+      if (warning.code() == kNvmeReadsNotFromDisk) {
+        Note(validity, kNvmeReadsNotFromDisk, absl::StrCat(tier, ": ", warning.message()));
+      }
+    }
+  }
+}
+
 bool Finished(v1::ScenarioState state) {
   return state == v1::SCENARIO_STATE_SUCCEEDED || state == v1::SCENARIO_STATE_FAILED ||
          state == v1::SCENARIO_STATE_CANCELLED;
@@ -251,6 +277,7 @@ bool Finished(v1::ScenarioState state) {
 v1::Validity JudgeGroup(const std::string& name, const std::vector<const ScenarioRun*>& group) {
   v1::Validity validity;
   validity.set_comparison_group(name);
+  AddLmcacheNotes(group, &validity);
   CheckHeldFixed(group, &validity);
   CheckSucceeded(group, &validity);
   std::vector<const ScenarioRun*> with_results;

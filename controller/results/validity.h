@@ -20,6 +20,13 @@ inline constexpr char kNoBaseline[] = "no_gpu_baseline";
 inline constexpr char kWorkingSetFitsGpu[] = "working_set_fits_gpu";
 inline constexpr char kGpuKvCapacityDiffers[] = "gpu_kv_capacity_differs";
 inline constexpr char kProcessFailed[] = "process_failed";
+// Note codes (Validity.notes): facts about the group that do not change the verdict.
+// LMCache's event bus dropped metric events during a tier's replay: its LMCache counters are
+// undercounted (TTFT, measured by the client, is not affected).
+inline constexpr char kLmcacheEventsDropped[] = "lmcache_events_dropped";
+// A tier's result carries the agent's nvme_reads_not_from_disk warning: its L2 hits came from the
+// page cache rather than the disk.
+inline constexpr char kNvmeReadsNotFromDisk[] = "nvme_reads_not_from_disk";
 
 // One Validity per comparison group (scenarios that differ only in tier; group = the scenario's
 // comparison_group, or "c<concurrency>" when empty), ordered by concurrency (ties: first seen);
@@ -50,6 +57,9 @@ inline constexpr char kProcessFailed[] = "process_failed";
 //    num_gpu_blocks, not a sum), or
 //  - that comparison cannot be made (a value not reported) and the GPU tier saw no preemptions,
 // which is VERDICT_NOT_EXERCISED with kWorkingSetFitsGpu saying which case and the numbers.
+// Notes, whatever the verdict: kLmcacheEventsDropped for each tier whose
+// lmcache.dropped_events > 0 ("CPU_RAM: LMCache dropped 12 metric events ..."), and
+// kNvmeReadsNotFromDisk for each tier whose result has that warning (its message quoted).
 // A group of one scenario gets no verdict (nothing is compared), nor does a group with a
 // scenario not yet finished (results are not all in).
 std::vector<v1::Validity> ComputeValidity(const std::vector<ScenarioRun>& runs);

@@ -125,13 +125,14 @@ EvictionTickResult ChunkStore::EvictionTick() {
   EvictionTickResult result;
   std::lock_guard<std::mutex> lock(mu_);
   const double capacity = static_cast<double>(l1_.capacity_bytes());
+  const double usage_ratio = l1_.usage_ratio();  // what the tick saw, before it evicts
   if (options_.evict && l1_.chunk_count() > 0 &&
       static_cast<double>(l1_.used_bytes()) >= options_.trigger_watermark * capacity) {
     result.triggered = true;
     result.evicted_chunks =
         l1_.EvictLru(static_cast<int64_t>(std::ceil(options_.eviction_ratio * capacity)));
   }
-  metrics_->RecordEvictionTick(result.triggered);
+  metrics_->RecordEvictionTick(result.triggered, usage_ratio);
   if (result.evicted_chunks > 0) metrics_->RecordL1Eviction(result.evicted_chunks, false);
   metrics_->SetL1Usage(l1_.used_bytes(), l1_.usage_ratio());
   return result;

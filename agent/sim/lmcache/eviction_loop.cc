@@ -19,7 +19,10 @@ EvictionLoop::~EvictionLoop() { Stop(); }
 
 void EvictionLoop::Start() {
   if (task_.valid()) return;
-  task_ = executor_->RunEvery("lmcache.eviction_tick", period_, [this] { store_->EvictionTick(); });
+  task_ = executor_->RunEvery("lmcache.eviction_tick", period_, [this] {
+    store_->EvictionTick();
+    if (L2Adapter* l2 = store_->l2(); l2 != nullptr) l2->EvictionTick();
+  });
 }
 
 void EvictionLoop::Stop() {

@@ -16,17 +16,22 @@ void RespondJson(HttpResponder& responder, const nlohmann::json& body) {
 
 }  // namespace
 
-HttpApi::HttpApi(ChunkStore* store, LmcacheMetrics* metrics) : store_(store), metrics_(metrics) {}
+HttpApi::HttpApi(ChunkStore* store, LmcacheMetrics* metrics, Options options)
+    : options_(std::move(options)), store_(store), metrics_(metrics) {}
 
-void HttpApi::Register(HttpServer* server) {
-  server->Handle("GET", "/healthcheck",
-                 [](const HttpServerRequest&, std::shared_ptr<HttpResponder> responder) {
-                   RespondJson(*responder, {{"status", "healthy"}});
-                 });
+void HttpApi::RegisterMetrics(HttpServer* server) {
   server->Handle("GET", "/metrics",
                  [this](const HttpServerRequest&, std::shared_ptr<HttpResponder> responder) {
                    responder->Respond(200, {{"Content-Type", kPrometheusText}}, metrics_->Render());
                  });
+}
+
+void HttpApi::Register(HttpServer* server) {
+  server->Handle("GET", options_.healthcheck_path,
+                 [](const HttpServerRequest&, std::shared_ptr<HttpResponder> responder) {
+                   RespondJson(*responder, {{"status", "healthy"}});
+                 });
+  if (options_.metrics_on_http_port) RegisterMetrics(server);
   server->Handle("POST", "/clear-cache",
                  [this](const HttpServerRequest&, std::shared_ptr<HttpResponder> responder) {
                    size_t cleared = store_->ClearL1();

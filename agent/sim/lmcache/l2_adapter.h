@@ -34,6 +34,8 @@ class L2Adapter {
   // Logical bytes held.
   virtual int64_t usage_bytes() const = 0;
   virtual size_t object_count() const = 0;
+  // One tick of the L2 eviction loop (~1 Hz, beside L1's); returns the objects evicted.
+  virtual int EvictionTick() = 0;
 };
 
 }  // namespace kvbench::sim::lmcache

@@ -73,6 +73,11 @@ absl::StatusOr<std::unique_ptr<L2FsAdapter>> L2FsAdapter::Create(L2FsOptions opt
 L2FsAdapter::L2FsAdapter(L2FsOptions options, const Clock* clock, LmcacheMetrics* metrics)
     : options_(std::move(options)), clock_(clock), metrics_(metrics) {
   metrics_->SetL2Usage(0);
+  if (options_.eviction && options_.max_capacity_bytes == 0) {
+    // As upstream's _should_enable_l2_eviction: eviction needs a capacity to compare against.
+    KV_LOG(WARNING) << "L2 adapter " << name_ << " configured with '" << options_.eviction->policy
+                    << "' eviction but max_capacity_gb is 0: L2 eviction stays disabled";
+  }
   writer_ = std::thread([this] { WriterLoop(); });
 }
 
@@ -147,19 +152,10 @@ void L2FsAdapter::WriterLoop() {
 
 void L2FsAdapter::WriteBatch(const std::vector<L2Object>& batch) {
   int stored = 0;
-  int evicted = 0;
   int64_t real_bytes = 0;
   const absl::Duration start = clock_->Monotonic();
   for (const L2Object& object : batch) {
-    bool fits = true;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      fits = options_.max_capacity_bytes == 0 || object.bytes <= options_.max_capacity_bytes;
-      if (fits) evicted += MakeRoomLocked(object.bytes);
-    }
-    absl::Status status = fits ? WriteObject(object)
-                               : absl::ResourceExhaustedError(absl::StrCat(
-                                     "a chunk of ", object.bytes, " bytes exceeds the capacity"));
+    absl::Status status = WriteObject(object);
     std::lock_guard<std::mutex> lock(mu_);
     pending_.erase(object.hash);
     if (!status.ok()) {
@@ -175,20 +171,38 @@ void L2FsAdapter::WriteBatch(const std::vector<L2Object>& batch) {
     ++stored;
   }
   const absl::Duration io_time = clock_->Monotonic() - start;
-  if (evicted > 0) metrics_->RecordL2Eviction(evicted);
   metrics_->RecordL2Store(stored, real_bytes, io_time);
   metrics_->SetL2Usage(usage_bytes());
 }
 
-int L2FsAdapter::MakeRoomLocked(int64_t bytes) {
+bool L2FsAdapter::evicts() const {
+  return options_.eviction.has_value() && options_.eviction->policy != "noop" &&
+         options_.max_capacity_bytes > 0;
+}
+
+int L2FsAdapter::EvictionTick() {
+  if (!evicts()) return 0;
   int evicted = 0;
-  while (options_.max_capacity_bytes > 0 && usage_bytes_ + bytes > options_.max_capacity_bytes &&
-         !lru_.empty()) {
-    uint64_t victim = lru_.back();
-    ::unlink(PathOf(victim).c_str());
-    EraseLocked(victim);
-    ++evicted;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const double capacity = static_cast<double>(options_.max_capacity_bytes);
+    if (lru_.empty() ||
+        static_cast<double>(usage_bytes_) < options_.eviction->trigger_watermark * capacity) {
+      return 0;
+    }
+    // LRU policy: a share of the tracked keys, at least one (eviction_policy/lru.py@01c71b71).
+    const size_t target = std::max<size_t>(
+        1, static_cast<size_t>(static_cast<double>(lru_.size()) *
+                               std::clamp(options_.eviction->eviction_ratio, 0.0, 1.0)));
+    while (static_cast<size_t>(evicted) < target && !lru_.empty()) {
+      const uint64_t victim = lru_.back();
+      ::unlink(PathOf(victim).c_str());
+      EraseLocked(victim);
+      ++evicted;
+    }
   }
+  metrics_->RecordL2Eviction(evicted);
+  metrics_->SetL2Usage(usage_bytes());
   return evicted;
 }
 

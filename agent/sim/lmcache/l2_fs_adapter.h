@@ -7,6 +7,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -25,10 +26,23 @@ namespace kvbench::sim::lmcache {
 // telemetry while a test's L2 fits on any disk.
 inline constexpr double kDefaultL2BytesScale = 1e-3;
 
+// The adapter JSON's optional "eviction" block (upstream L2AdapterConfigBase
+// ._parse_eviction_config, LMCache/LMCache:lmcache/v1/distributed/l2_adapters/config.py@04aa2be9):
+// eviction_policy is required (LRU, IsolatedLRU or noop); the watermark and ratio default to
+// 0.8 and 0.2.
+inline constexpr double kDefaultL2TriggerWatermark = 0.8;
+inline constexpr double kDefaultL2EvictionRatio = 0.2;
+struct L2EvictionOptions {
+  std::string policy;  // LRU, IsolatedLRU (both simulated as LRU) or noop
+  double trigger_watermark = kDefaultL2TriggerWatermark;
+  double eviction_ratio = kDefaultL2EvictionRatio;  // share of the held objects per tick
+};
+
 struct L2FsOptions {
   std::string base_path;
-  int64_t max_capacity_bytes = 0;  // logical bytes; 0 = unbounded, no L2 eviction
+  int64_t max_capacity_bytes = 0;  // logical bytes; 0 = no capacity: never evicts
   double bytes_scale = kDefaultL2BytesScale;
+  std::optional<L2EvictionOptions> eviction;  // absent: never evicts, whatever the capacity
 };
 
 // LMCache's "fs" L2 adapter, simulated with real files: one file per chunk,
@@ -36,8 +50,14 @@ struct L2FsOptions {
 // holding a 32-byte header (magic, hash, logical bytes, file size) and filler up to
 // max(32, logical bytes x bytes_scale) bytes. Stores are write-through from L1, written by one
 // writer thread (write to .tmp, then rename); an object counts as held once its file is complete.
-// Loads really read the file back and check its header. With a capacity, the least recently used
-// files (stored or loaded) are deleted to make room; usage is counted in logical bytes.
+// Loads really read the file back and check its header. Usage is counted in logical bytes and
+// may exceed the capacity: stores never make room themselves. As upstream, only an "eviction"
+// block together with a capacity bounds the pool (the storage manager's
+// _should_enable_l2_eviction and L2EvictionController, LMCache/LMCache:
+// lmcache/v1/distributed/storage_manager.py, storage_controllers/eviction_controller.py): then
+// every EvictionTick() (~1 Hz) with usage >= trigger_watermark x capacity deletes the
+// max(1, floor(eviction_ratio x held objects)) least recently used files (stored or loaded).
+// Without the block the pool grows past max_capacity_gb until the disk is full.
 //
 // Nothing is wiped or recovered at start: files of earlier runs are neither hits nor counted
 // (upstream recovers them with recover_on_start; callers wipe base_path between runs, as
@@ -63,6 +83,9 @@ class L2FsAdapter : public L2Adapter {
   void WaitIdle() override;
   int64_t usage_bytes() const override;
   size_t object_count() const override;
+  int EvictionTick() override;
+  // True when EvictionTick can evict: an eviction block whose policy is not noop, and a capacity.
+  bool evicts() const;
 
   // Where the chunk's file lives.
   std::string PathOf(uint64_t hash) const;
@@ -82,8 +105,6 @@ class L2FsAdapter : public L2Adapter {
   void WriteBatch(const std::vector<L2Object>& batch);
   absl::Status WriteObject(const L2Object& object);
   absl::Status ReadObject(uint64_t hash, int64_t logical_bytes);
-  // Deletes least-recently-used files until `bytes` more fit; needs mu_. Returns how many.
-  int MakeRoomLocked(int64_t bytes);
   void EraseLocked(uint64_t hash);
 
   const L2FsOptions options_;

@@ -27,7 +27,7 @@ double GbPerSecond(int64_t bytes, absl::Duration time) {
 }  // namespace
 
 struct LmcacheMetrics::Families {
-  explicit Families(prometheus::Registry& r)
+  Families(prometheus::Registry& r, prometheus::Registry& duplicate, const Options& options)
       : l1_usage_ratio(prometheus::BuildGauge()
                            .Name("lmcache_mp_l1_usage_ratio")
                            .Help("L1 pool usage, used bytes / capacity (0-1)")
@@ -39,22 +39,32 @@ struct LmcacheMetrics::Families {
                                   .Register(r)
                                   .Add({})),
         l2_usage_bytes(Gauges(r, "lmcache_mp_l2_usage_bytes", "Bytes of KV held in L2")),
-        ticks(Plain(r, "lmcache_mp_l1_eviction_loop_ticks_total", "Eviction loop ticks (~1 Hz)")),
-        triggered(Plain(r, "lmcache_mp_l1_eviction_loop_triggered_total",
-                        "Eviction loop ticks that found usage at or above the watermark")),
-        evicted_chunks(Plain(r, "lmcache_mp_l1_evicted_chunks_total", "Chunks evicted from L1")),
-        read_chunks(Plain(r, "lmcache_mp_l1_read_chunks_total", "Chunks read from L1")),
-        write_chunks(Plain(r, "lmcache_mp_l1_write_chunks_total", "Chunks written into L1")),
-        allocation_failures(Plain(r, "lmcache_mp_l1_allocation_failure_total",
-                                  "Chunks dropped because L1 had no room for them")),
-        sync_evictions(Plain(r, "kvsim_lmcache_l1_sync_evictions_total",
-                             "Writes that evicted synchronously because L1 was full")),
+        dropped_events(Counters(r, "lmcache_mp_event_bus_dropped_events_total",
+                                "Events dropped because the EventBus queue was full")
+                           .Add({})),
+        ticks(
+            Counters(r, "lmcache_mp_l1_eviction_loop_ticks_total", "Eviction loop ticks (~1 Hz)")),
+        triggered(Counters(r, "lmcache_mp_l1_eviction_loop_triggered_total",
+                           "Eviction loop ticks that found usage at or above the watermark")),
+        evicted_chunks(Counters(r,
+                                options.legacy_evicted_keys_name
+                                    ? "lmcache_mp_l1_evicted_keys_total"
+                                    : "lmcache_mp_l1_evicted_chunks_total",
+                                "Chunks evicted from L1")),
+        read_chunks(Counters(r, "lmcache_mp_l1_read_chunks_total", "Chunks read from L1")),
+        write_chunks(Counters(r, "lmcache_mp_l1_write_chunks_total", "Chunks written into L1")),
+        allocation_failures(Counters(r, "lmcache_mp_l1_allocation_failure_total",
+                                     "Chunks dropped because L1 had no room for them")),
+        sync_evictions(Counters(r, "kvsim_lmcache_l1_sync_evictions_total",
+                                "Writes that evicted synchronously because L1 was full")),
         l2_store_requests(Counters(r, "lmcache_mp_l2_store_completed_requests_total",
                                    "L2 store batches completed")),
         l2_store_chunks(Counters(r, "lmcache_mp_l2_store_completed_objects_chunks_total",
                                  "Chunks stored into L2")),
         l2_load_requests(Counters(r, "lmcache_mp_l2_load_completed_requests_total",
                                   "L2 load batches completed")),
+        l2_load_chunks(Counters(r, "lmcache_mp_l2_prefetch_load_completed_chunks_total",
+                                "Chunks successfully loaded from L2")),
         l2_evicted_chunks(
             Counters(r, "lmcache_mp_l2_evicted_objects_chunks_total", "Chunks evicted from L2")),
         chunks_loaded(
@@ -63,11 +73,12 @@ struct LmcacheMetrics::Families {
                                   "Chunk-aligned tokens looked up")),
         hit_tokens(Counters(r, "lmcache_mp_lookup_hit_tokens_total",
                             "Tokens of the contiguous prefix found in L1 or L2")),
-        hit_l1_tokens(Plain(r, "lmcache_mp_lookup_hit_l1_tokens_total", "Hit tokens in L1")),
-        hit_l2_tokens(Plain(r, "lmcache_mp_lookup_hit_l2_tokens_total", "Hit tokens only in L2")),
-        hit_l1_keys(Plain(r, "lmcache_mp_lookup_hit_l1_keys_total", "Hit chunks in L1")),
-        hit_l2_keys(Plain(r, "lmcache_mp_lookup_hit_l2_keys_total", "Hit chunks only in L2")),
-        lookups(Plain(r, "lmcache_mp_lookups_requests_total", "Lookup requests")),
+        hit_l1_tokens(Counters(r, "lmcache_mp_lookup_hit_l1_tokens_total", "Hit tokens in L1")),
+        hit_l2_tokens(
+            Counters(r, "lmcache_mp_lookup_hit_l2_tokens_total", "Hit tokens only in L2")),
+        hit_l1_keys(Counters(r, "lmcache_mp_lookup_hit_l1_keys_total", "Hit chunks in L1")),
+        hit_l2_keys(Counters(r, "lmcache_mp_lookup_hit_l2_keys_total", "Hit chunks only in L2")),
+        lookups(Counters(r, "lmcache_mp_lookups_requests_total", "Lookup requests")),
         l0_l1_store(Histograms(r, "lmcache_mp_l0_l1_store_throughput_GB_per_second",
                                "L0 -> L1 store throughput (modeled PCIe), GB/s")),
         l0_l1_load(Histograms(r, "lmcache_mp_l0_l1_load_throughput_GB_per_second",
@@ -75,14 +86,13 @@ struct LmcacheMetrics::Families {
         l2_store(Histograms(r, "lmcache_mp_l2_store_throughput_GB_per_second",
                             "L1 -> L2 store throughput (measured, sampled), GB/s")),
         l2_load(Histograms(r, "lmcache_mp_l2_load_throughput_GB_per_second",
-                           "L2 -> L1 load throughput (measured, sampled), GB/s")) {}
+                           "L2 -> L1 load throughput (measured, sampled), GB/s")),
+        l1_usage_histogram(Histograms(duplicate, "lmcache_mp_l1_usage_ratio",
+                                      "L1 usage ratio sampled once per eviction-loop tick")) {}
 
   static Family<Counter>& Counters(prometheus::Registry& r, const std::string& name,
                                    const std::string& help) {
     return prometheus::BuildCounter().Name(name).Help(help).Register(r);
-  }
-  static Counter& Plain(prometheus::Registry& r, const std::string& name, const std::string& help) {
-    return Counters(r, name, help).Add({});
   }
   static Family<Gauge>& Gauges(prometheus::Registry& r, const std::string& name,
                                const std::string& help) {
@@ -96,30 +106,49 @@ struct LmcacheMetrics::Families {
   Gauge& l1_usage_ratio;
   Gauge& l1_memory_usage_bytes;
   Family<Gauge>& l2_usage_bytes;
-  Counter& ticks;
-  Counter& triggered;
-  Counter& evicted_chunks;
-  Counter& read_chunks;
-  Counter& write_chunks;
-  Counter& allocation_failures;
-  Counter& sync_evictions;
+  Counter& dropped_events;
+  // Counters and histograms get their series at the first increment or sample.
+  Family<Counter>& ticks;
+  Family<Counter>& triggered;
+  Family<Counter>& evicted_chunks;
+  Family<Counter>& read_chunks;
+  Family<Counter>& write_chunks;
+  Family<Counter>& allocation_failures;
+  Family<Counter>& sync_evictions;
   Family<Counter>& l2_store_requests;
   Family<Counter>& l2_store_chunks;
   Family<Counter>& l2_load_requests;
+  Family<Counter>& l2_load_chunks;
   Family<Counter>& l2_evicted_chunks;
   Family<Counter>& chunks_loaded;
   Family<Counter>& requested_tokens;
   Family<Counter>& hit_tokens;
-  Counter& hit_l1_tokens;
-  Counter& hit_l2_tokens;
-  Counter& hit_l1_keys;
-  Counter& hit_l2_keys;
-  Counter& lookups;
+  Family<Counter>& hit_l1_tokens;
+  Family<Counter>& hit_l2_tokens;
+  Family<Counter>& hit_l1_keys;
+  Family<Counter>& hit_l2_keys;
+  Family<Counter>& lookups;
   Family<Histogram>& l0_l1_store;
   Family<Histogram>& l0_l1_load;
   Family<Histogram>& l2_store;
   Family<Histogram>& l2_load;
+  Family<Histogram>& l1_usage_histogram;
 };
+
+namespace {
+
+void Inc(Family<Counter>& family, double value, const prometheus::Labels& labels = {}) {
+  family.Add(labels).Increment(value);
+}
+
+// The L1 usage ratio histogram's buckets (0-1).
+const Histogram::BucketBoundaries& RatioBuckets() {
+  static const Histogram::BucketBoundaries buckets = {0.1, 0.2, 0.3, 0.4,  0.5,  0.6,
+                                                      0.7, 0.8, 0.9, 0.95, 0.99, 1.0};
+  return buckets;
+}
+
+}  // namespace
 
 LmcacheMetrics::LmcacheMetrics(Options options)
     : options_(std::move(options)), rng_(options_.seed) {
@@ -132,34 +161,14 @@ LmcacheMetrics::~LmcacheMetrics() = default;
 void LmcacheMetrics::Build() {
   families_.reset();
   registry_ = std::make_shared<prometheus::Registry>();
-  families_ = std::make_unique<Families>(*registry_);
+  duplicate_registry_ = std::make_shared<prometheus::Registry>();
+  families_ = std::make_unique<Families>(*registry_, *duplicate_registry_, options_);
   families_->l1_memory_usage_bytes.Set(static_cast<double>(l1_used_bytes_));
   families_->l1_usage_ratio.Set(l1_usage_ratio_);
   if (!options_.l2_name.empty()) {
-    const prometheus::Labels l2 = {{"l2_name", options_.l2_name}};
-    families_->l2_usage_bytes.Add(l2).Set(static_cast<double>(l2_usage_bytes_));
-    families_->l2_store_requests.Add(l2);
-    families_->l2_store_chunks.Add(l2);
-    families_->l2_load_requests.Add(l2);
-    families_->l2_evicted_chunks.Add(l2);
-    families_->l2_store.Add(l2, ThroughputBuckets());
-    families_->l2_load.Add(l2, ThroughputBuckets());
+    families_->l2_usage_bytes.Add({{"l2_name", options_.l2_name}})
+        .Set(static_cast<double>(l2_usage_bytes_));
   }
-  for (const std::string& model : models_) AddModelSeries(model);
-}
-
-void LmcacheMetrics::AddModelSeries(const std::string& model) {
-  const prometheus::Labels labels = {{"model_name", model}};
-  families_->requested_tokens.Add(labels);
-  families_->hit_tokens.Add(labels);
-  families_->chunks_loaded.Add(labels);
-  families_->l0_l1_store.Add(labels, ThroughputBuckets());
-  families_->l0_l1_load.Add(labels, ThroughputBuckets());
-}
-
-void LmcacheMetrics::RegisterModel(const std::string& model) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (models_.insert(model).second) AddModelSeries(model);
 }
 
 bool LmcacheMetrics::Sampled() {
@@ -167,26 +176,38 @@ bool LmcacheMetrics::Sampled() {
   return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < options_.l2_sample_rate;
 }
 
+bool LmcacheMetrics::DropEventLocked() {
+  if (options_.event_drop_rate <= 0) return false;
+  if (options_.event_drop_rate < 1.0 &&
+      std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= options_.event_drop_rate) {
+    return false;
+  }
+  families_->dropped_events.Increment();
+  return true;
+}
+
 void LmcacheMetrics::RecordLookup(const std::string& model, int64_t requested_tokens,
                                   int hit_l1_chunks, int hit_l2_chunks, int chunk_size) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (DropEventLocked()) return;
   const prometheus::Labels labels = {{"model_name", model}};
   const double l1_tokens = static_cast<double>(hit_l1_chunks) * chunk_size;
   const double l2_tokens = static_cast<double>(hit_l2_chunks) * chunk_size;
-  families_->lookups.Increment();
-  families_->requested_tokens.Add(labels).Increment(static_cast<double>(requested_tokens));
-  families_->hit_tokens.Add(labels).Increment(l1_tokens + l2_tokens);
-  families_->hit_l1_tokens.Increment(l1_tokens);
-  families_->hit_l2_tokens.Increment(l2_tokens);
-  families_->hit_l1_keys.Increment(hit_l1_chunks);
-  families_->hit_l2_keys.Increment(hit_l2_chunks);
+  Inc(families_->lookups, 1);
+  Inc(families_->requested_tokens, static_cast<double>(requested_tokens), labels);
+  Inc(families_->hit_tokens, l1_tokens + l2_tokens, labels);
+  Inc(families_->hit_l1_tokens, l1_tokens);
+  Inc(families_->hit_l2_tokens, l2_tokens);
+  Inc(families_->hit_l1_keys, hit_l1_chunks);
+  Inc(families_->hit_l2_keys, hit_l2_chunks);
 }
 
 void LmcacheMetrics::RecordLoad(const std::string& model, int loaded_chunks) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (DropEventLocked()) return;
   const prometheus::Labels labels = {{"model_name", model}};
-  families_->read_chunks.Increment(loaded_chunks);
-  families_->chunks_loaded.Add(labels).Increment(loaded_chunks);
+  Inc(families_->read_chunks, loaded_chunks);
+  Inc(families_->chunks_loaded, loaded_chunks, labels);
   if (loaded_chunks > 0) {
     families_->l0_l1_load.Add(labels, ThroughputBuckets()).Observe(kModeledL1ToL0GbPerSecond);
   }
@@ -194,7 +215,8 @@ void LmcacheMetrics::RecordLoad(const std::string& model, int loaded_chunks) {
 
 void LmcacheMetrics::RecordStore(const std::string& model, int written_chunks) {
   std::lock_guard<std::mutex> lock(mu_);
-  families_->write_chunks.Increment(written_chunks);
+  if (DropEventLocked()) return;
+  Inc(families_->write_chunks, written_chunks);
   if (written_chunks > 0) {
     families_->l0_l1_store.Add({{"model_name", model}}, ThroughputBuckets())
         .Observe(kModeledL0ToL1GbPerSecond);
@@ -203,24 +225,31 @@ void LmcacheMetrics::RecordStore(const std::string& model, int written_chunks) {
 
 void LmcacheMetrics::RecordL1Writes(int chunks) {
   std::lock_guard<std::mutex> lock(mu_);
-  families_->write_chunks.Increment(chunks);
+  if (DropEventLocked()) return;
+  Inc(families_->write_chunks, chunks);
 }
 
-void LmcacheMetrics::RecordEvictionTick(bool triggered) {
+void LmcacheMetrics::RecordEvictionTick(bool triggered, double usage_ratio) {
   std::lock_guard<std::mutex> lock(mu_);
-  families_->ticks.Increment();
-  if (triggered) families_->triggered.Increment();
+  if (DropEventLocked()) return;
+  Inc(families_->ticks, 1);
+  if (triggered) Inc(families_->triggered, 1);
+  if (options_.l1_usage_histogram) {
+    families_->l1_usage_histogram.Add({}, RatioBuckets()).Observe(usage_ratio);
+  }
 }
 
 void LmcacheMetrics::RecordL1Eviction(int chunks, bool synchronous) {
   std::lock_guard<std::mutex> lock(mu_);
-  families_->evicted_chunks.Increment(chunks);
-  if (synchronous) families_->sync_evictions.Increment();
+  if (DropEventLocked()) return;
+  Inc(families_->evicted_chunks, chunks);
+  if (synchronous) Inc(families_->sync_evictions, 1);
 }
 
 void LmcacheMetrics::RecordL1AllocationFailure(int chunks) {
   std::lock_guard<std::mutex> lock(mu_);
-  families_->allocation_failures.Increment(chunks);
+  if (DropEventLocked()) return;
+  Inc(families_->allocation_failures, chunks);
 }
 
 void LmcacheMetrics::SetL1Usage(int64_t used_bytes, double ratio) {
@@ -233,9 +262,10 @@ void LmcacheMetrics::SetL1Usage(int64_t used_bytes, double ratio) {
 
 void LmcacheMetrics::RecordL2Store(int chunks, int64_t real_bytes, absl::Duration io_time) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (DropEventLocked()) return;
   const prometheus::Labels l2 = {{"l2_name", options_.l2_name}};
-  families_->l2_store_requests.Add(l2).Increment();
-  families_->l2_store_chunks.Add(l2).Increment(chunks);
+  Inc(families_->l2_store_requests, 1, l2);
+  Inc(families_->l2_store_chunks, chunks, l2);
   if (io_time > absl::ZeroDuration() && Sampled()) {
     families_->l2_store.Add(l2, ThroughputBuckets()).Observe(GbPerSecond(real_bytes, io_time));
   }
@@ -243,8 +273,10 @@ void LmcacheMetrics::RecordL2Store(int chunks, int64_t real_bytes, absl::Duratio
 
 void LmcacheMetrics::RecordL2Load(int chunks, int64_t real_bytes, absl::Duration io_time) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (DropEventLocked()) return;
   const prometheus::Labels l2 = {{"l2_name", options_.l2_name}};
-  families_->l2_load_requests.Add(l2).Increment();
+  Inc(families_->l2_load_requests, 1, l2);
+  if (chunks > 0) Inc(families_->l2_load_chunks, chunks);
   if (chunks > 0 && io_time > absl::ZeroDuration() && Sampled()) {
     families_->l2_load.Add(l2, ThroughputBuckets()).Observe(GbPerSecond(real_bytes, io_time));
   }
@@ -252,7 +284,8 @@ void LmcacheMetrics::RecordL2Load(int chunks, int64_t real_bytes, absl::Duration
 
 void LmcacheMetrics::RecordL2Eviction(int chunks) {
   std::lock_guard<std::mutex> lock(mu_);
-  families_->l2_evicted_chunks.Add({{"l2_name", options_.l2_name}}).Increment(chunks);
+  if (DropEventLocked()) return;
+  Inc(families_->l2_evicted_chunks, chunks, {{"l2_name", options_.l2_name}});
 }
 
 void LmcacheMetrics::SetL2Usage(int64_t logical_bytes) {
@@ -264,11 +297,15 @@ void LmcacheMetrics::SetL2Usage(int64_t logical_bytes) {
 
 std::string LmcacheMetrics::Render() const {
   std::shared_ptr<prometheus::Registry> registry;
+  std::shared_ptr<prometheus::Registry> duplicate;
   {
     std::lock_guard<std::mutex> lock(mu_);
     registry = registry_;
+    duplicate = duplicate_registry_;
   }
-  return prometheus::TextSerializer().Serialize(registry->Collect());
+  // Two families of one name, as upstream's exporter writes them: one after the other.
+  prometheus::TextSerializer serializer;
+  return serializer.Serialize(registry->Collect()) + serializer.Serialize(duplicate->Collect());
 }
 
 void LmcacheMetrics::Reset() {

@@ -13,6 +13,9 @@ absl::StatusOr<std::unique_ptr<LmcacheServer>> LmcacheServer::Create(const Serve
   metrics_options.l2_name = config.l2 ? L2FsAdapter::kName : "";
   metrics_options.l2_sample_rate = config.metrics_sample_rate;
   metrics_options.seed = config.seed;
+  metrics_options.event_drop_rate = config.event_drop_rate;
+  metrics_options.legacy_evicted_keys_name = config.legacy_evicted_keys_name;
+  metrics_options.l1_usage_histogram = config.l1_usage_histogram;
   server->metrics_ = std::make_unique<LmcacheMetrics>(metrics_options);
   if (config.l2) {
     absl::StatusOr<std::unique_ptr<L2FsAdapter>> l2 =
@@ -22,19 +25,30 @@ absl::StatusOr<std::unique_ptr<LmcacheServer>> LmcacheServer::Create(const Serve
   }
   server->store_ =
       std::make_unique<ChunkStore>(config.store, server->l2_.get(), server->metrics_.get());
-  server->handler_ = std::make_unique<RequestHandler>(server->store_.get(), server->metrics_.get());
+  server->handler_ = std::make_unique<RequestHandler>(server->store_.get());
   server->eviction_loop_ =
       std::make_unique<EvictionLoop>(executor, server->store_.get(), config.time_scale);
   absl::StatusOr<std::unique_ptr<ZmqService>> zmq =
       ZmqService::Create(config.zmq_endpoint, config.max_workers, server->handler_.get());
   if (!zmq.ok()) return zmq.status();
   server->zmq_ = std::move(*zmq);
-  server->http_api_ = std::make_unique<HttpApi>(server->store_.get(), server->metrics_.get());
+  HttpApi::Options api_options;
+  api_options.healthcheck_path = config.healthcheck_path;
+  api_options.metrics_on_http_port = config.separate_metrics_port < 0 && !config.metrics_pushed;
+  server->http_api_ =
+      std::make_unique<HttpApi>(server->store_.get(), server->metrics_.get(), api_options);
   HttpServer::Options http_options;
   http_options.host = config.http_host;
   http_options.port = config.http_port;
   server->http_ = HttpServer::Create(http_options);
   server->http_api_->Register(server->http_.get());
+  if (config.separate_metrics_port >= 0 && !config.metrics_pushed) {
+    HttpServer::Options prometheus_options;
+    prometheus_options.host = config.http_host;
+    prometheus_options.port = config.separate_metrics_port;
+    server->metrics_http_ = HttpServer::Create(prometheus_options);
+    server->http_api_->RegisterMetrics(server->metrics_http_.get());
+  }
   return server;
 }
 
@@ -46,6 +60,13 @@ absl::Status LmcacheServer::Start() {
   zmq_->Start();
   KV_LOG(INFO) << "ZMQ server listening endpoint=" << zmq_->endpoint()
                << " workers=" << config_.max_workers;
+  // The Prometheus server first, as upstream starts it with the observability stack: by the
+  // time the health check answers, /metrics does too.
+  if (metrics_http_ != nullptr) {
+    if (absl::Status status = metrics_http_->Start(); !status.ok()) return status;
+    KV_LOG(INFO) << "Prometheus metrics server listening prometheus=http://" << config_.http_host
+                 << ":" << metrics_http_->port() << "/metrics";
+  }
   if (absl::Status status = http_->Start(); !status.ok()) return status;
   eviction_loop_->Start();
   KV_LOG(INFO) << "LMCache cache server is running... zmq=" << zmq_->endpoint() << " http=http://"
@@ -61,6 +82,7 @@ void LmcacheServer::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
   if (http_ != nullptr) http_->Stop();
+  if (metrics_http_ != nullptr) metrics_http_->Stop();
   if (zmq_ != nullptr) zmq_->Stop();
   if (eviction_loop_ != nullptr) eviction_loop_->Stop();
   if (l2_ != nullptr) l2_->WaitIdle();

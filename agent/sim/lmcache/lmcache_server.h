@@ -41,6 +41,8 @@ class LmcacheServer {
   const std::string& zmq_endpoint() const { return zmq_->endpoint(); }
   int zmq_port() const { return zmq_->port(); }
   int http_port() const { return http_->port(); }
+  // The separate Prometheus server's port; -1 when /metrics is on the HTTP port.
+  int metrics_port() const { return metrics_http_ != nullptr ? metrics_http_->port() : -1; }
   ChunkStore& store() { return *store_; }
   LmcacheMetrics& metrics() { return *metrics_; }
 
@@ -56,6 +58,7 @@ class LmcacheServer {
   std::unique_ptr<ZmqService> zmq_;
   std::unique_ptr<HttpApi> http_api_;
   std::unique_ptr<HttpServer> http_;
+  std::unique_ptr<HttpServer> metrics_http_;  // only with --sim-metrics-on-prometheus-port
   bool shut_down_ = false;
 };
 

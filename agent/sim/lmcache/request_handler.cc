@@ -4,8 +4,7 @@
 
 namespace kvbench::sim::lmcache {
 
-RequestHandler::RequestHandler(ChunkStore* store, LmcacheMetrics* metrics)
-    : store_(store), metrics_(metrics) {}
+RequestHandler::RequestHandler(ChunkStore* store) : store_(store) {}
 
 std::string RequestHandler::Handle(absl::string_view request_bytes) {
   absl::StatusOr<Request> request = DecodeRequest(request_bytes);
@@ -29,7 +28,6 @@ Reply RequestHandler::HandleRequest(const Request& request) {
   switch (request.type) {
     case MessageType::kHello:
       KV_LOG(INFO) << "Registered KV cache client model=" << request.model;
-      metrics_->RegisterModel(request.model);
       reply.chunk_size = static_cast<uint32_t>(store_->options().chunk_size);
       break;
     case MessageType::kLookup: {

@@ -4,7 +4,6 @@
 
 #include "absl/strings/string_view.h"
 #include "agent/sim/lmcache/chunk_store.h"
-#include "agent/sim/lmcache/lmcache_metrics.h"
 #include "agent/sim/lmcache/lmcache_protocol.h"
 
 namespace kvbench::sim::lmcache {
@@ -13,15 +12,14 @@ namespace kvbench::sim::lmcache {
 // business logic of the ZMQ service, without ZMQ. Thread-safe (the store is).
 class RequestHandler {
  public:
-  // `store` and `metrics` must outlive the handler.
-  RequestHandler(ChunkStore* store, LmcacheMetrics* metrics);
+  // `store` must outlive the handler (it records the metrics).
+  explicit RequestHandler(ChunkStore* store);
 
   std::string Handle(absl::string_view request_bytes);
   Reply HandleRequest(const Request& request);
 
  private:
   ChunkStore* const store_;
-  LmcacheMetrics* const metrics_;
 };
 
 }  // namespace kvbench::sim::lmcache

@@ -12,9 +12,8 @@ namespace {
 // Optional fields of upstream's fs adapter that the simulator accepts without simulating them
 // (reference/lmcache.md §2.3).
 const std::set<std::string>& IgnoredFsFields() {
-  static const std::set<std::string> fields = {"relative_tmp_dir", "read_ahead_size",
-                                               "use_odirect",      "checksum",
-                                               "recover_on_start", "eviction"};
+  static const std::set<std::string> fields = {"relative_tmp_dir", "read_ahead_size", "use_odirect",
+                                               "checksum", "recover_on_start"};
   return fields;
 }
 
@@ -85,12 +84,71 @@ void AddServerFlags(CLI::App* server, ServerFlags* flags) {
       ->check(CLI::Range(1e-9, 1.0));
   server->add_option("--sim-seed", flags->sim_seed, "Seed of the metrics sampling")
       ->capture_default_str();
+  server
+      ->add_option("--prometheus-port", flags->prometheus_port,
+                   "Port of the separate Prometheus /metrics server (with "
+                   "--sim-metrics-on-prometheus-port; 0: pick a free one and log it)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  server
+      ->add_option("--sim-healthcheck-path", flags->sim_healthcheck_path,
+                   "Path of the health check: /healthcheck, or /api/healthcheck as the http_apis "
+                   "layout")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"/healthcheck", "/api/healthcheck"}));
+  server->add_flag("--sim-metrics-on-prometheus-port", flags->sim_metrics_on_prometheus_port,
+                   "Serve /metrics on --prometheus-port only, not on the HTTP port (older builds)");
+  server
+      ->add_option("--sim-event-drop-rate", flags->sim_event_drop_rate,
+                   "Share of metric events dropped, as a full EventBus queue drops them")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  server->add_option("--otlp-endpoint", flags->otlp_endpoint,
+                     "OTLP collector: metrics are pushed there (not simulated) and /metrics is "
+                     "served nowhere, as upstream");
+  server->add_flag("--sim-l1-evicted-keys-name", flags->sim_l1_evicted_keys_name,
+                   "Export L1 evictions as lmcache_mp_l1_evicted_keys_total (older builds)");
+  server->add_flag("--sim-l1-usage-histogram,!--no-sim-l1-usage-histogram",
+                   flags->sim_l1_usage_histogram,
+                   "Also export a histogram named lmcache_mp_l1_usage_ratio (default: on)");
 }
 
 std::string ZmqBindEndpoint(const std::string& host, int port) {
   const std::string bind_host = host == "localhost" ? "127.0.0.1" : host;
   return absl::StrCat("tcp://", bind_host, ":", port == 0 ? std::string("*") : absl::StrCat(port));
 }
+
+namespace {
+
+absl::StatusOr<L2EvictionOptions> ParseL2EvictionJson(const nlohmann::json& block) {
+  if (!block.is_object()) {
+    return L2Error(absl::StrCat("eviction must be a JSON object, got ", block.dump()));
+  }
+  L2EvictionOptions eviction;
+  auto policy = block.find("eviction_policy");
+  if (policy == block.end() || !policy->is_string() ||
+      (*policy != "LRU" && *policy != "IsolatedLRU" && *policy != "noop")) {
+    return L2Error(absl::StrCat("eviction.eviction_policy must be \"LRU\", \"IsolatedLRU\" or ",
+                                "\"noop\", got ",
+                                policy == block.end() ? "nothing" : policy->dump()));
+  }
+  eviction.policy = policy->get<std::string>();
+  for (const auto& [key, value] : block.items()) {
+    if (key == "eviction_policy") continue;
+    double* field = key == "trigger_watermark" ? &eviction.trigger_watermark
+                    : key == "eviction_ratio"  ? &eviction.eviction_ratio
+                                               : nullptr;
+    if (field == nullptr) return L2Error(absl::StrCat("unknown field \"eviction.", key, "\""));
+    if (!value.is_number() || value.get<double>() < 0 || value.get<double>() > 1) {
+      return L2Error(
+          absl::StrCat("eviction.", key, " must be a number in [0, 1], got ", value.dump()));
+    }
+    *field = value.get<double>();
+  }
+  return eviction;
+}
+
+}  // namespace
 
 absl::StatusOr<L2FsOptions> ParseL2AdapterJson(const std::string& json, double bytes_scale) {
   nlohmann::json root;
@@ -120,6 +178,10 @@ absl::StatusOr<L2FsOptions> ParseL2AdapterJson(const std::string& json, double b
         return L2Error(absl::StrCat("max_capacity_gb must be a number >= 0, got ", value.dump()));
       }
       options.max_capacity_bytes = static_cast<int64_t>(value.get<double>() * kBytesPerGb);
+    } else if (key == "eviction") {
+      absl::StatusOr<L2EvictionOptions> eviction = ParseL2EvictionJson(value);
+      if (!eviction.ok()) return eviction.status();
+      options.eviction = *eviction;
     } else if (IgnoredFsFields().count(key) == 0) {
       return L2Error(absl::StrCat("unknown field \"", key, "\" for type \"fs\""));
     }
@@ -158,6 +220,12 @@ absl::StatusOr<ServerConfig> BuildServerConfig(const ServerFlags& flags) {
   config.metrics_sample_rate = flags.metrics_sample_rate;
   config.time_scale = flags.sim_time_scale;
   config.seed = flags.sim_seed;
+  config.healthcheck_path = flags.sim_healthcheck_path;
+  config.separate_metrics_port = flags.sim_metrics_on_prometheus_port ? flags.prometheus_port : -1;
+  config.event_drop_rate = flags.sim_event_drop_rate;
+  config.legacy_evicted_keys_name = flags.sim_l1_evicted_keys_name;
+  config.l1_usage_histogram = flags.sim_l1_usage_histogram;
+  config.metrics_pushed = !flags.otlp_endpoint.empty();
   return config;
 }
 

@@ -22,6 +22,13 @@ inline constexpr double kDefaultTriggerWatermark = 0.8;
 inline constexpr double kDefaultEvictionRatio = 0.2;
 inline constexpr int kDefaultMaxWorkers = 1;
 inline constexpr double kDefaultMetricsSampleRate = 0.01;
+// --prometheus-port: where builds that start their own Prometheus HTTP server serve /metrics
+// (LMCache/LMCache:lmcache/v1/mp_observability/config.py@ec451313 and @0a353d63: default 9090).
+inline constexpr int kDefaultPrometheusPort = 9090;
+// Where upstream's HTTP frontend answers health checks: /healthcheck (reference/lmcache.md
+// §2.5) or, in the http_apis layout, /api/healthcheck
+// (lmcache/v1/multiprocess/http_apis/healthcheck_api.py@a890a36a).
+inline constexpr char kDefaultHealthcheckPath[] = "/healthcheck";
 // Real seconds per simulated second: the eviction loop ticks every 1 s x this.
 inline constexpr double kDefaultTimeScale = 1.0;
 // LMCache sizes pools in GB of 2^30 bytes (l1_size_gb * 1024**3).
@@ -45,11 +52,21 @@ struct ServerFlags {
   double sim_time_scale = kDefaultTimeScale;
   double sim_l2_bytes_scale = kDefaultL2BytesScale;
   uint64_t sim_seed = 0;
+  int prometheus_port = kDefaultPrometheusPort;
+  std::string sim_healthcheck_path = kDefaultHealthcheckPath;
+  bool sim_metrics_on_prometheus_port = false;
+  double sim_event_drop_rate = 0;
+  bool sim_l1_evicted_keys_name = false;
+  bool sim_l1_usage_histogram = true;
+  std::string otlp_endpoint;
 };
 
 // Adds the flags of `lmcache server` that kvbench uses, with upstream's names and defaults, to
 // the `server` subcommand, plus the simulator's --sim-time-scale, --sim-l2-bytes-scale,
-// --sim-seed. Accepted and ignored, so upstream command lines run unchanged: --l1-use-lazy /
+// --sim-seed and the upstream variants kvbench must survive: --sim-healthcheck-path,
+// --sim-metrics-on-prometheus-port (the older HTTP layout), --sim-event-drop-rate,
+// --sim-l1-evicted-keys-name, --[no-]sim-l1-usage-histogram. Accepted and ignored, so upstream
+// command lines run unchanged: --l1-use-lazy /
 // --no-l1-use-lazy, --l1-init-size-gb, --hash-algorithm. --transport takes only zmq.
 void AddServerFlags(CLI::App* server, ServerFlags* flags);
 
@@ -65,14 +82,25 @@ struct ServerConfig {
   double metrics_sample_rate = kDefaultMetricsSampleRate;
   double time_scale = kDefaultTimeScale;
   uint64_t seed = 0;
+  std::string healthcheck_path = kDefaultHealthcheckPath;
+  // >= 0: /metrics is served on this port only (0 picks one), not on the HTTP port; -1: on the
+  // HTTP port (the newer layout).
+  int separate_metrics_port = -1;
+  double event_drop_rate = 0;
+  bool legacy_evicted_keys_name = false;
+  bool l1_usage_histogram = true;
+  // --otlp-endpoint set: metrics are pushed (not simulated), /metrics is served nowhere.
+  bool metrics_pushed = false;
 };
 
 // INVALID_ARGUMENT naming the flag for every value the flags' own checks do not catch.
 absl::StatusOr<ServerConfig> BuildServerConfig(const ServerFlags& flags);
 
-// Parses one --l2-adapter JSON: {"type":"fs","base_path":"/mnt/nvme/l2","max_capacity_gb":0}
-// plus upstream's optional fs fields (accepted, not simulated). Other types are refused, naming
-// the type.
+// Parses one --l2-adapter JSON: {"type":"fs","base_path":"/mnt/nvme/l2","max_capacity_gb":0,
+// "eviction":{"eviction_policy":"LRU","trigger_watermark":0.8,"eviction_ratio":0.2}} plus
+// upstream's optional fs fields (accepted, not simulated). The eviction block is simulated as
+// upstream's (L2EvictionOptions); without it nothing is ever evicted from L2. Other types are
+// refused, naming the type.
 absl::StatusOr<L2FsOptions> ParseL2AdapterJson(const std::string& json, double bytes_scale);
 
 // "tcp://<host>:<port>" to bind; "localhost" binds 127.0.0.1 and port 0 picks a free port.

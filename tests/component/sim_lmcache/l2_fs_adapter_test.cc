@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,11 +30,13 @@ constexpr int64_t kChunkBytes = int64_t{256} * 131072;
 const std::string kFs = "{l2_name=\"fs\"}";
 
 struct L2Fixture {
-  explicit L2Fixture(int l1_chunks, int64_t l2_capacity_chunks = 0)
+  explicit L2Fixture(int l1_chunks, int64_t l2_capacity_chunks = 0,
+                     std::optional<L2EvictionOptions> eviction = std::nullopt)
       : metrics(LmcacheMetrics::Options{"fs", 1.0, 0}) {
     L2FsOptions options;
     options.base_path = dir.File("l2");
     options.max_capacity_bytes = l2_capacity_chunks * kChunkBytes;
+    options.eviction = eviction;
     options.bytes_scale = kDefaultL2BytesScale;
     absl::StatusOr<std::unique_ptr<L2FsAdapter>> created =
         L2FsAdapter::Create(options, &clock, &metrics);
@@ -133,20 +136,51 @@ TEST_CASE("Lmcache L2 fs: a chunk whose file is gone or damaged is a miss") {
   CHECK(f.store->Lookup("m", {1}).hit_chunks == 0);
 }
 
-TEST_CASE("Lmcache L2 fs: max_capacity_gb evicts the least recently used files") {
+TEST_CASE("Lmcache L2 fs: without an eviction block the pool grows past max_capacity_gb") {
+  // Upstream: no "eviction" key, no L2EvictionController (storage_manager.py
+  // _should_enable_l2_eviction returns False), whatever max_capacity_gb says.
   L2Fixture f(/*l1_chunks=*/10, /*l2_capacity_chunks=*/3);
-  f.Store({1, 2, 3});
+  f.Store({1, 2, 3, 4, 5});
+  CHECK_FALSE(f.l2->evicts());
+  CHECK(f.l2->EvictionTick() == 0);
+  CHECK(f.FileSizes().size() == 5);
+  CHECK(f.l2->usage_bytes() == 5 * kChunkBytes);
+  CHECK(f.Metric("lmcache_mp_l2_usage_bytes" + kFs) == 5 * kChunkBytes);
+  CHECK(f.Metric("lmcache_mp_l2_evicted_objects_chunks_total" + kFs) == 0);
+}
+
+TEST_CASE("Lmcache L2 fs: an eviction block with a capacity evicts LRU files at the watermark") {
+  L2Fixture f(/*l1_chunks=*/10, /*l2_capacity_chunks=*/4, L2EvictionOptions{"LRU", 0.75, 0.5});
+  REQUIRE(f.l2->evicts());
+  f.Store({1, 2});
+  CHECK(f.l2->EvictionTick() == 0);  // 2 of 4: below the 0.75 watermark
+  f.Store({3, 4});
   CHECK(f.l2->Load({1}).size() == 1);  // 1 is now the most recent in L2
-  f.Store({4});
-  f.Store({5});
+  f.Store({5});                        // stores never make room: 5 of 4
+  CHECK(f.FileSizes().size() == 5);
+  // Usage 5/4 >= 0.75: half of the 5 held objects (floor), least recently used first.
+  CHECK(f.l2->EvictionTick() == 2);
   CHECK(f.FileSizes().size() == 3);
   CHECK(f.l2->Contains(1));
   CHECK_FALSE(f.l2->Contains(2));
   CHECK_FALSE(f.l2->Contains(3));
   CHECK_FALSE(std::filesystem::exists(f.l2->PathOf(2)));
-  CHECK(f.l2->usage_bytes() == 3 * kChunkBytes);
-  CHECK(f.Metric("lmcache_mp_l2_evicted_objects_chunks_total" + kFs) == 2);
-  CHECK(f.Metric("lmcache_mp_l2_usage_bytes" + kFs) == 3 * kChunkBytes);
+  CHECK(f.l2->EvictionTick() == 1);  // 3/4 is still at the watermark: at least one
+  CHECK(f.l2->EvictionTick() == 0);  // 2/4
+  CHECK(f.l2->usage_bytes() == 2 * kChunkBytes);
+  CHECK(f.Metric("lmcache_mp_l2_evicted_objects_chunks_total" + kFs) == 3);
+  CHECK(f.Metric("lmcache_mp_l2_usage_bytes" + kFs) == 2 * kChunkBytes);
+}
+
+TEST_CASE("Lmcache L2 fs: an eviction block without a capacity, or with noop, never evicts") {
+  L2Fixture no_capacity(/*l1_chunks=*/10, /*l2_capacity_chunks=*/0,
+                        L2EvictionOptions{"LRU", 0.0, 1.0});
+  no_capacity.Store({1, 2});
+  CHECK(no_capacity.l2->EvictionTick() == 0);
+  L2Fixture noop(/*l1_chunks=*/10, /*l2_capacity_chunks=*/1, L2EvictionOptions{"noop", 0.0, 1.0});
+  noop.Store({1, 2});
+  CHECK(noop.l2->EvictionTick() == 0);
+  CHECK(noop.FileSizes().size() == 2);
 }
 
 TEST_CASE("Lmcache L2 fs: files of an earlier run are neither wiped nor hits") {

@@ -39,7 +39,7 @@ struct TestServer {
     options.chunk_size = chunk_size;
     options.l1_capacity_bytes = 10000 * kChunkBytes;
     store = std::make_unique<ChunkStore>(options, nullptr, &metrics);
-    handler = std::make_unique<RequestHandler>(store.get(), &metrics);
+    handler = std::make_unique<RequestHandler>(store.get());
     absl::StatusOr<std::unique_ptr<ZmqService>> created =
         ZmqService::Create("tcp://127.0.0.1:*", workers, handler.get());
     REQUIRE(created.ok());
@@ -123,14 +123,13 @@ TEST_CASE("Lmcache client: a server that comes up within mq_timeout is reached")
   // As vLLM's connector waits for `lmcache server`: the HELLO is queued until the port answers.
   const int port = kvbench::testing::UnusedLoopbackPort();
   absl::StatusOr<std::unique_ptr<LmcacheClient>> client;
-  std::thread connecting([&] {
-    client = LmcacheClient::Connect("tcp://127.0.0.1", port, kTimeout, "m");
-  });
+  std::thread connecting(
+      [&] { client = LmcacheClient::Connect("tcp://127.0.0.1", port, kTimeout, "m"); });
   LmcacheMetrics metrics(LmcacheMetrics::Options{});
   ChunkStoreOptions options;
   options.l1_capacity_bytes = 10 * kChunkBytes;
   ChunkStore store(options, nullptr, &metrics);
-  RequestHandler handler(&store, &metrics);
+  RequestHandler handler(&store);
   absl::StatusOr<std::unique_ptr<ZmqService>> service =
       ZmqService::Create(absl::StrCat("tcp://127.0.0.1:", port), 1, &handler);
   REQUIRE(service.ok());
@@ -145,13 +144,12 @@ TEST_CASE("Lmcache server: a port in use is UNAVAILABLE naming the endpoint") {
   TestServer server;
   LmcacheMetrics metrics(LmcacheMetrics::Options{});
   ChunkStore store(ChunkStoreOptions{}, nullptr, &metrics);
-  RequestHandler handler(&store, &metrics);
+  RequestHandler handler(&store);
   absl::StatusOr<std::unique_ptr<ZmqService>> second =
       ZmqService::Create(server.service->endpoint(), 1, &handler);
   REQUIRE_FALSE(second.ok());
   CHECK(second.status().code() == absl::StatusCode::kUnavailable);
-  CHECK_THAT(std::string(second.status().message()),
-             Catch::Contains(server.service->endpoint()));
+  CHECK_THAT(std::string(second.status().message()), Catch::Contains(server.service->endpoint()));
 }
 
 TEST_CASE("Lmcache client: bad arguments are INVALID_ARGUMENT") {

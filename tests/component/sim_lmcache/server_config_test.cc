@@ -85,7 +85,8 @@ TEST_CASE("Lmcache server flags: the reference command line") {
              "--eviction-ratio",
              "0.99",
              "--l2-adapter",
-             R"({"type":"fs","base_path":"/tmp/l2","max_capacity_gb":1.5,"recover_on_start":true})",
+             R"({"type":"fs","base_path":"/tmp/l2","max_capacity_gb":1.5,"recover_on_start":true,)"
+             R"("eviction":{"eviction_policy":"LRU","eviction_ratio":0.1}})",
              "--metrics-sample-rate",
              "1.0",
              "--sim-time-scale",
@@ -107,6 +108,10 @@ TEST_CASE("Lmcache server flags: the reference command line") {
   CHECK(config.l2->base_path == "/tmp/l2");
   CHECK(config.l2->max_capacity_bytes == int64_t{3} << 29);
   CHECK(config.l2->bytes_scale == 0.5);
+  REQUIRE(config.l2->eviction.has_value());
+  CHECK(config.l2->eviction->policy == "LRU");
+  CHECK(config.l2->eviction->trigger_watermark == 0.8);  // upstream's default
+  CHECK(config.l2->eviction->eviction_ratio == 0.1);
   CHECK(config.max_workers == 4);
   CHECK(config.time_scale == 0.01);
   CHECK(config.seed == 7);
@@ -142,6 +147,21 @@ TEST_CASE("Lmcache server flags: errors name the flag") {
       {"l2 capacity",
        with({"--l2-adapter", R"({"type":"fs","base_path":"/x","max_capacity_gb":-1})"}),
        "max_capacity_gb"},
+      {"l2 eviction without a policy",
+       with({"--l2-adapter", R"({"type":"fs","base_path":"/x","eviction":{}})"}),
+       "eviction.eviction_policy must be"},
+      {"l2 eviction policy",
+       with({"--l2-adapter",
+             R"({"type":"fs","base_path":"/x","eviction":{"eviction_policy":"ARC"}})"}),
+       "got \"ARC\""},
+      {"l2 eviction ratio",
+       with({"--l2-adapter", R"({"type":"fs","base_path":"/x",)"
+                             R"("eviction":{"eviction_policy":"LRU","eviction_ratio":2}})"}),
+       "eviction.eviction_ratio must be a number in [0, 1]"},
+      {"l2 eviction unknown field",
+       with({"--l2-adapter", R"({"type":"fs","base_path":"/x",)"
+                             R"("eviction":{"eviction_policy":"LRU","when":1}})"}),
+       "unknown field \"eviction.when\""},
       {"two l2 adapters",
        with({"--l2-adapter", R"({"type":"fs","base_path":"/a"})", "--l2-adapter",
              R"({"type":"fs","base_path":"/b"})"}),

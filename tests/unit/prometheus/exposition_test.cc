@@ -189,21 +189,24 @@ TEST_CASE("Prometheus text: a broken line is reported by number and the rest sti
       "dup{a=\"1\",a=\"2\"} 1\n"              // 11
       "too_many 1 2 3\n"                      // 12
       "open{a=\"1\" 1\n"                      // 13: no '}'
-      "# TYPE good_total gauge\n"             // 14: second TYPE
+      "# TYPE good_total gauge\n"             // 14: second TYPE (a redeclaration)
       "# TYPE weird info\n"                   // 15: not a 0.0.4 type
       "# HELP bad_help C:\\path\n"            // 16: \p is not an escape
       "# TYPE 9lives counter\n"               // 17: invalid name
       "noeq{a\"1\"} 1\n"                      // 18
       "good_total{x=\"3\"} 3 1000\n";         // 19
   const Exposition e = Parse(text);
-  CHECK(ErrorLines(e) == std::vector<int>{4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18});
+  CHECK(ErrorLines(e) == std::vector<int>{4, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 18});
+  REQUIRE(e.redeclarations.size() == 1);
+  CHECK(e.redeclarations[0].line == 14);
+  CHECK(e.redeclarations[0].name == "good_total");
   REQUIRE(e.samples.size() == 3);
   CHECK(Sum(e, {{"good_total"}, {}}) == 6);
   CHECK(e.families.at("good_total").type == MetricType::kCounter);  // the first TYPE stays
   CHECK(e.families.count("weird") == 0);
   for (const ParseError& error : e.errors) {
     INFO("line " << error.line << ": " << error.message);
-    if (error.line != 14) CHECK_THAT(error.message, Catch::Contains("column"));  // syntax errors
+    CHECK_THAT(error.message, Catch::Contains("column"));  // syntax errors
   }
   CHECK_THAT(e.errors[0].message, Catch::Contains("invalid value \"twelve\" at column 18"));
   CHECK_THAT(e.errors[1].message, Catch::Contains("unterminated label value"));
@@ -213,8 +216,30 @@ TEST_CASE("Prometheus text: a broken line is reported by number and the rest sti
   CHECK_THAT(e.errors[5].message, Catch::Contains("invalid timestamp"));
   CHECK_THAT(e.errors[6].message, Catch::Contains("duplicate label \"a\""));
   CHECK_THAT(e.errors[7].message, Catch::Contains("after the timestamp"));
-  CHECK_THAT(e.errors[9].message, Catch::Contains("second TYPE line for good_total"));
-  CHECK_THAT(e.errors[10].message, Catch::Contains("unknown metric type \"info\""));
+  CHECK_THAT(e.errors[9].message, Catch::Contains("unknown metric type \"info\""));
+}
+
+TEST_CASE("Prometheus text: a gauge and a histogram of one name (LMCache) parse without errors") {
+  // lmcache_mp_l1_usage_ratio: L1Manager's gauge, then L1EvictionLoopSubscriber's histogram
+  // (LMCache/LMCache:lmcache/v1/mp_observability/subscribers/metrics/l1_eviction_loop.py@6e0ccd69).
+  const std::string text =
+      "# HELP lmcache_mp_l1_usage_ratio L1 usage\n"
+      "# TYPE lmcache_mp_l1_usage_ratio gauge\n"
+      "lmcache_mp_l1_usage_ratio 0.25\n"
+      "# HELP lmcache_mp_l1_usage_ratio L1 usage per tick\n"
+      "# TYPE lmcache_mp_l1_usage_ratio histogram\n"
+      "lmcache_mp_l1_usage_ratio_bucket{le=\"0.5\"} 3\n"
+      "lmcache_mp_l1_usage_ratio_bucket{le=\"+Inf\"} 4\n"
+      "lmcache_mp_l1_usage_ratio_sum 2.5\n"
+      "lmcache_mp_l1_usage_ratio_count 4\n";
+  const Exposition e = Parse(text);
+  CHECK(e.errors.empty());
+  CHECK(e.redeclarations.size() == 2);  // its HELP and its TYPE
+  CHECK(e.families.at("lmcache_mp_l1_usage_ratio").type == MetricType::kGauge);
+  CHECK(Sum(e, {{"lmcache_mp_l1_usage_ratio"}, {}}) == 0.25);  // the gauge's value
+  const std::optional<Histogram> histogram = SumHistogram(e, {{"lmcache_mp_l1_usage_ratio"}, {}});
+  REQUIRE(histogram.has_value());
+  CHECK(histogram->count == 4);
 }
 
 TEST_CASE("Prometheus text: errors quote at most a short, escaped excerpt of the line") {

@@ -191,3 +191,17 @@ TEST_CASE("ThroughputFromHistogram is the mean GB/s per operation", "[sampler]")
 
 }  // namespace
 }  // namespace kvbench::sampler
+
+namespace kvbench::sampler {
+namespace {
+
+TEST_CASE("L2BytesPerChunk: the L2 pool's usage over the chunks it holds") {
+  CHECK(L2BytesPerChunk(3.0 * 33554432, 5, 2) == 33554432.0);
+  CHECK(L2BytesPerChunk(33554432, 1, 0) == 33554432.0);
+  CHECK_FALSE(L2BytesPerChunk(0, 5, 2).has_value());         // nothing held
+  CHECK_FALSE(L2BytesPerChunk(33554432, 2, 2).has_value());  // all evicted
+  CHECK_FALSE(L2BytesPerChunk(33554432, 0, 0).has_value());  // nothing stored yet
+}
+
+}  // namespace
+}  // namespace kvbench::sampler

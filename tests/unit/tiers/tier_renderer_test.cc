@@ -25,7 +25,8 @@ constexpr char kKvTransfer[] =
     R"("kv_connector_extra_config":{"lmcache.mp.host":"tcp://127.0.0.1","lmcache.mp.port":5555,)"
     R"("lmcache.mp.mq_timeout":300}})";
 constexpr char kL2Adapter[] =
-    R"(--l2-adapter {"type":"fs","base_path":"/var/lib/kvbench/nvme/l2","max_capacity_gb":64})";
+    R"(--l2-adapter {"type":"fs","base_path":"/var/lib/kvbench/nvme/l2","max_capacity_gb":64,)"
+    R"("eviction":{"eviction_policy":"LRU","trigger_watermark":0.8,"eviction_ratio":0.2}})";
 constexpr char kOverrides[] =
     "--num-gpu-blocks-override 4096 --gpu-memory-utilization 0.9 --max-model-len 32768";
 constexpr char kSimFlags[] = "--sim-time-scale 0.01 --sim-seed 7";
@@ -58,8 +59,8 @@ TEST_CASE("Golden: NVIDIA CPU_RAM, 2 replicas") {
   CHECK(r.cache->name == "cache-server");
   CHECK(r.cache->argv ==
         Words("lmcache server --host 127.0.0.1 --port 5555 --http-host 127.0.0.1 --http-port 8080 "
-              "--l1-size-gb 8 --eviction-policy LRU --max-workers 2 --chunk-size=256 "
-              "--metrics-sample-rate=1.0"));
+              "--prometheus-port 9090 --l1-size-gb 8 --eviction-policy LRU --max-workers 2 "
+              "--chunk-size=256 --metrics-sample-rate=0.01"));
   CHECK(EnvText(r.cache->env) == "LMCACHE_TRACK_USAGE=false");
   REQUIRE(r.replicas.size() == 2);
   CHECK(r.replicas[1].name == "replica-1");
@@ -76,12 +77,13 @@ TEST_CASE("Golden: simulated NVME, 1 replica") {
   Rendered r = Render(v1::SIM, v1::VENDOR_UNSPECIFIED, v1::NVME, 1);
   REQUIRE(r.cache.has_value());
   CHECK(r.cache->argv ==
-        Words(absl::StrCat("kvsim-lmcache server --host 127.0.0.1 --port 5555 --http-host "
-                           "127.0.0.1 --http-port 8080 --l1-size-gb 8 --eviction-policy LRU "
-                           "--max-workers 1 ",
-                           kL2Adapter,
-                           " --sim-time-scale 0.01 --sim-seed 7 --chunk-size=256 "
-                           "--metrics-sample-rate=1.0")));
+        Words(absl::StrCat(
+            "kvsim-lmcache server --host 127.0.0.1 --port 5555 --http-host "
+            "127.0.0.1 --http-port 8080 --prometheus-port 9090 --l1-size-gb 8 "
+            "--eviction-policy LRU --max-workers 1 ",
+            kL2Adapter,
+            " --sim-l2-bytes-scale 0.001 --sim-time-scale 0.01 --sim-seed 7 --chunk-size=256 "
+            "--metrics-sample-rate=1.0")));
   CHECK(r.cache->env.empty());
   REQUIRE(r.replicas.size() == 1);
   CHECK(r.replicas[0].argv ==
@@ -143,11 +145,13 @@ std::string ExpectedCache(const Expected& e, v1::Engine engine, v1::Tier tier, i
   std::vector<std::string> parts = {
       e.cache_program,
       absl::StrCat("--host 127.0.0.1 --port 5555 --http-host 127.0.0.1 --http-port 8080 "
-                   "--l1-size-gb 8 --eviction-policy LRU --max-workers ",
+                   "--prometheus-port 9090 --l1-size-gb 8 --eviction-policy LRU --max-workers ",
                    replicas)};
   if (tier == v1::NVME) parts.push_back(kL2Adapter);
+  if (tier == v1::NVME && engine == v1::SIM) parts.push_back("--sim-l2-bytes-scale 0.001");
   if (engine == v1::SIM) parts.push_back(kSimFlags);
-  parts.push_back("--chunk-size=256 --metrics-sample-rate=1.0");
+  parts.push_back(engine == v1::SIM ? "--chunk-size=256 --metrics-sample-rate=1.0"
+                                    : "--chunk-size=256 --metrics-sample-rate=0.01");
   return absl::StrJoin(parts, " ");
 }
 
@@ -229,9 +233,11 @@ TEST_CASE("Without overrides and seed only the required flags are rendered") {
   LaunchPlan cache = RenderCacheServer(cache_profile, job, TestScenario(v1::NVME), wiring);
   CHECK(cache.argv ==
         Words("kvsim-lmcache server --host 127.0.0.1 --port 5555 --http-host 127.0.0.1 "
-              "--http-port 8080 --l1-size-gb 1.5 --eviction-policy LRU --max-workers 1 "
+              "--http-port 8080 --prometheus-port 9090 --l1-size-gb 1.5 --eviction-policy LRU "
+              "--max-workers 1 "
               R"(--l2-adapter {"type":"fs","base_path":"/var/lib/kvbench/nvme/l2",)"
-              R"("max_capacity_gb":0.25})"));
+              R"("max_capacity_gb":0.25,"eviction":{"eviction_policy":"LRU",)"
+              R"("trigger_watermark":0.8,"eviction_ratio":0.2}} --sim-l2-bytes-scale 0.001)"));
 }
 
 TEST_CASE("A real profile never gets simulator flags, even with sim_time_scale set") {

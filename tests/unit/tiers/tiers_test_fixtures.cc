@@ -40,6 +40,7 @@ ScenarioWiring TestWiring(int replicas) {
   ScenarioWiring wiring;
   wiring.cache_zmq = {"127.0.0.1", 5555};
   wiring.cache_http_port = 8080;
+  wiring.cache_prometheus_port = 9090;
   for (int i = 0; i < replicas; ++i) {
     wiring.replicas.push_back({absl::StrCat("127.0.0.", 2 + i), 8000});
   }

@@ -391,3 +391,69 @@ TEST_CASE("Validity orders groups by concurrency and falls back to c<concurrency
 
 }  // namespace
 }  // namespace kvbench::results
+
+namespace kvbench::results {
+namespace {
+
+std::vector<std::string> NoteCodes(const v1::Validity& validity) {
+  std::vector<std::string> codes;
+  for (const v1::ValidityReason& note : validity.notes()) codes.push_back(note.code());
+  return codes;
+}
+
+TEST_CASE("Validity: LMCache notes, one table row each, never changing the verdict", "[validity]") {
+  struct Row {
+    const char* name;
+    std::function<void(v1::ScenarioResult& nvme)> change;
+    std::vector<std::string> notes;
+    std::string message;  // contained in the first note
+  };
+  const std::vector<Row> rows = {
+      {"nothing to say", [](v1::ScenarioResult&) {}, {}, ""},
+      {"no dropped events",
+       [](v1::ScenarioResult& r) { r.mutable_lmcache()->set_dropped_events(0); },
+       {},
+       ""},
+      {"dropped events",
+       [](v1::ScenarioResult& r) { r.mutable_lmcache()->set_dropped_events(1234); },
+       {kLmcacheEventsDropped},
+       "NVME: LMCache dropped 1,234 metric events during the replay"},
+      {"reads from the page cache",
+       [](v1::ScenarioResult& r) {
+         v1::ResultWarning* warning = r.add_warnings();
+         warning->set_code("nvme_reads_not_from_disk");
+         warning->set_message("the pool's device vda read 0 bytes");
+       },
+       {kNvmeReadsNotFromDisk},
+       "NVME: the pool's device vda read 0 bytes"},
+      {"another warning is not a validity note",
+       [](v1::ScenarioResult& r) {
+         r.add_warnings()->set_code("cache_server_metrics_unavailable");
+       },
+       {},
+       ""},
+      {"both",
+       [](v1::ScenarioResult& r) {
+         r.mutable_lmcache()->set_dropped_events(3);
+         r.add_warnings()->set_code("nvme_reads_not_from_disk");
+       },
+       {kLmcacheEventsDropped, kNvmeReadsNotFromDisk},
+       "NVME: LMCache dropped 3 metric events"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.name);
+    v1::Job job = CleanJob({v1::GPU, v1::NVME}, {8});
+    row.change(*job.mutable_scenarios(1)->mutable_result());
+    const v1::Validity validity = OnlyVerdict(RunsOfJob(job));
+    CHECK(validity.verdict() == v1::VERDICT_VALID);
+    CHECK(validity.reasons().empty());
+    CHECK(NoteCodes(validity) == row.notes);
+    if (!row.message.empty()) {
+      REQUIRE(validity.notes_size() > 0);
+      CHECK_THAT(validity.notes(0).message(), Catch::Contains(row.message));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kvbench::results
