@@ -42,6 +42,9 @@ void PrintVerdict(const v1::Validity& validity, std::ostream& out) {
   for (const v1::ValidityReason& reason : validity.reasons()) {
     out << "  " << reason.code() << ": " << reason.message() << "\n";
   }
+  for (const v1::ValidityReason& note : validity.notes()) {
+    out << "  note " << note.code() << ": " << note.message() << "\n";
+  }
 }
 
 void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::ostream& out) {
@@ -83,6 +86,12 @@ nlohmann::ordered_json ComparisonJson(const std::vector<results::ComparisonGroup
     if (group.validity.has_value()) {
       for (const v1::ValidityReason& reason : group.validity->reasons()) {
         item["reasons"].push_back({{"code", reason.code()}, {"message", reason.message()}});
+      }
+    }
+    item["notes"] = nlohmann::ordered_json::array();
+    if (group.validity.has_value()) {
+      for (const v1::ValidityReason& note : group.validity->notes()) {
+        item["notes"].push_back({{"code", note.code()}, {"message", note.message()}});
       }
     }
     item["tiers"] = nlohmann::ordered_json::array();

@@ -144,6 +144,12 @@ std::string ValiditySection(const std::vector<v1::Validity>& validity) {
                       HtmlEscape(reason.message()), "</li>\n");
     }
     if (group.reasons_size() > 0) out += "</ul>\n";
+    if (group.notes_size() > 0) out += "<ul class=\"verdict-notes\">\n";
+    for (const v1::ValidityReason& note : group.notes()) {
+      absl::StrAppend(&out, "<li>note <code>", HtmlEscape(note.code()), "</code> ",
+                      HtmlEscape(note.message()), "</li>\n");
+    }
+    if (group.notes_size() > 0) out += "</ul>\n";
     out += "</div>\n";
   }
   return out;

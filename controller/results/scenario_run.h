@@ -15,7 +15,7 @@ struct ScenarioRun {
   v1::JobSpec spec;  // the effective spec it ran under (defaults applied)
   v1::Scenario scenario;
   v1::ScenarioState state = v1::SCENARIO_STATE_UNSPECIFIED;
-  std::string error;                        // why it failed, when it did
+  std::string error;                         // why it failed, when it did
   std::optional<v1::ScenarioResult> result;  // set when it succeeded
 };
 

@@ -6,101 +6,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "controller/results/scenario_run.h"
+#include "tests/unit/validity/validity_fixture.h"
 
 namespace kvbench::results {
 namespace {
 
-constexpr int kReplicas = 2;
-constexpr int kGpuBlocks = 1024;  // per replica: 2 x 1,024 x 16 = 32,768 tokens
-constexpr int kBlockSize = 16;
-
-std::string Slug(v1::Tier tier) {
-  switch (tier) {
-    case v1::GPU:
-      return "gpu";
-    case v1::CPU_RAM:
-      return "cpu-ram";
-    case v1::NVME:
-      return "nvme";
-    default:
-      return "unknown";
-  }
-}
-
-// A clean, succeeded result: every session achieved, no failures, the GPU tier's KV capacity
-// reported, a working set of 120,000 tokens (above 32,768) and external hits in offload tiers.
-v1::ScenarioResult CleanResult(const v1::Scenario& scenario) {
-  v1::ScenarioResult result;
-  result.set_scenario_id(scenario.scenario_id());
-  result.set_tier(scenario.tier());
-  result.set_concurrency(scenario.concurrency());
-  v1::SessionCounts* sessions = result.mutable_sessions();
-  sessions->set_requested(scenario.sessions());
-  sessions->set_achieved(scenario.sessions());
-  sessions->set_dataset_ceiling(100);
-  sessions->set_total(scenario.sessions());
-  sessions->set_complete(scenario.sessions());
-  v1::EngineMetrics* engine = result.mutable_engine();
-  engine->set_num_gpu_blocks(kGpuBlocks);
-  engine->set_block_size(kBlockSize);
-  engine->set_local_hit_rate(0.5);
-  if (scenario.tier() != v1::GPU) engine->set_external_hit_rate(0.4);
-  result.set_peak_concurrent_tokens(120000);
-  return result;
-}
-
-// A job of tiers x concurrencies expanded as the controller does, every scenario succeeded.
-v1::Job CleanJob(const std::vector<v1::Tier>& tiers, const std::vector<int>& concurrencies) {
-  v1::Job job;
-  job.set_job_id("job-1");
-  v1::JobSpec* spec = job.mutable_spec();
-  spec->set_model("meta-llama/Llama-3.1-8B-Instruct");
-  spec->set_build(v1::NVIDIA);
-  spec->set_engine(v1::SIM);
-  spec->set_replicas(kReplicas);
-  spec->set_tensor_parallel_size(1);
-  spec->mutable_dataset()->set_code("sharegpt");
-  spec->set_num_rounds(5);
-  spec->set_isl(0);
-  spec->set_osl(64);
-  for (v1::Tier tier : tiers) spec->add_tiers(tier);
-  for (int c : concurrencies) spec->add_concurrency(c);
-  int index = 0;
-  for (int c : concurrencies) {
-    for (v1::Tier tier : tiers) {
-      v1::ScenarioStatus* status = job.add_scenarios();
-      v1::Scenario* scenario = status->mutable_scenario();
-      scenario->set_scenario_id(absl::StrFormat("%02d-%s-c%d", index, Slug(tier), c));
-      scenario->set_job_id(job.job_id());
-      scenario->set_index(index++);
-      scenario->set_tier(tier);
-      scenario->set_concurrency(c);
-      scenario->set_sessions(c);
-      scenario->set_comparison_group(absl::StrCat("c", c));
-      status->set_state(v1::SCENARIO_STATE_SUCCEEDED);
-      *status->mutable_result() = CleanResult(*scenario);
-    }
-  }
-  return job;
-}
-
-// GPU and CPU_RAM at concurrency 8: 00-gpu-c8, 01-cpu-ram-c8.
-std::vector<ScenarioRun> CleanPair() { return RunsOfJob(CleanJob({v1::GPU, v1::CPU_RAM}, {8})); }
-
-std::vector<std::string> Codes(const v1::Validity& validity) {
-  std::vector<std::string> codes;
-  for (const v1::ValidityReason& reason : validity.reasons()) codes.push_back(reason.code());
-  return codes;
-}
-
-// The one verdict of a single-group input.
-v1::Validity OnlyVerdict(const std::vector<ScenarioRun>& runs) {
-  std::vector<v1::Validity> verdicts = ComputeValidity(runs);
-  REQUIRE(verdicts.size() == 1);
-  return verdicts.front();
-}
+using namespace testing;  // NOLINT(build/namespaces): the fixture of these tests
 
 TEST_CASE("Validity of a clean job is VALID for every comparison group", "[validity]") {
   const std::vector<v1::Validity> verdicts =
@@ -163,8 +75,8 @@ TEST_CASE("Validity: INVALID reasons, one table row each", "[validity]") {
          }
        },
        kSessionsBelowRequested,
-       {"concurrency 8 requested but the dataset yields 5 virtual users at num_rounds 5",
-        "(GPU, CPU_RAM)"}},
+       {"GPU, CPU_RAM: concurrency 8 requested but the dataset yields 5 virtual users at "
+        "num_rounds 5"}},
       {"failed requests",
        [](auto& runs) {
          runs[1].result->mutable_sessions()->set_error(3);
@@ -259,102 +171,6 @@ TEST_CASE("Validity compares only the KV capacities that are reported", "[validi
         "NVME 2 replicas x 1,025 blocks x 16 tokens = 32,800 tokens");
 }
 
-TEST_CASE("Validity: was the offload exercised, one table row each", "[validity]") {
-  struct Row {
-    const char* name;
-    std::function<void(std::vector<ScenarioRun>&)> change;  // runs[0] GPU, runs[1] CPU_RAM
-    v1::Verdict verdict;
-    std::vector<std::string> message_parts;  // of the one kWorkingSetFitsGpu reason, if any
-  };
-  auto fits = [](std::vector<ScenarioRun>& runs) {
-    for (ScenarioRun& run : runs) run.result->set_peak_concurrent_tokens(12000);
-  };
-  auto no_external_hits = [](std::vector<ScenarioRun>& runs) {
-    runs[1].result->mutable_engine()->set_external_hit_rate(0);
-  };
-  const Row rows[] = {
-      {"working set above capacity, no external hits: VALID",
-       no_external_hits,
-       v1::VERDICT_VALID,
-       {}},
-      {"working set fits and no external hits: NOT_EXERCISED",
-       [&](auto& runs) {
-         fits(runs);
-         no_external_hits(runs);
-       },
-       v1::VERDICT_NOT_EXERCISED,
-       {"working set peak 12,000 tokens fits the GPU tier's KV capacity of 2 replicas x 1,024 "
-        "blocks x 16 tokens = 32,768 tokens",
-        "no offload tier saw external prefix-cache hits"}},
-      {"working set exactly at capacity: NOT_EXERCISED",
-       [&](auto& runs) {
-         for (ScenarioRun& run : runs) run.result->set_peak_concurrent_tokens(32768);
-         runs[1].result->mutable_engine()->clear_external_hit_rate();
-       },
-       v1::VERDICT_NOT_EXERCISED,
-       {"32,768 tokens fits"}},
-      {"working set fits but the offload tier served external hits: VALID",
-       fits,
-       v1::VERDICT_VALID,
-       {}},
-      {"capacity unknown, external hits: VALID",
-       [](auto& runs) { runs[0].result->mutable_engine()->clear_num_gpu_blocks(); },
-       v1::VERDICT_VALID,
-       {}},
-      {"capacity unknown, no external hits, no preemptions: NOT_EXERCISED",
-       [&](auto& runs) {
-         runs[0].result->mutable_engine()->clear_block_size();
-         no_external_hits(runs);
-       },
-       v1::VERDICT_NOT_EXERCISED,
-       {"could not be compared", "num_gpu_blocks or block_size not reported",
-        "no offload tier saw external prefix-cache hits"}},
-      {"working set unknown, no external hits, no preemptions: NOT_EXERCISED",
-       [&](auto& runs) {
-         runs[0].result->clear_peak_concurrent_tokens();
-         no_external_hits(runs);
-       },
-       v1::VERDICT_NOT_EXERCISED,
-       {"could not be compared with the GPU tier's KV capacity (working set not measured)",
-        "nor did the GPU tier preempt requests"}},
-      {"working set unknown, no external hits, GPU preemptions: VALID",
-       [&](auto& runs) {
-         runs[0].result->clear_peak_concurrent_tokens();
-         runs[0].result->mutable_engine()->set_num_preemptions(4);
-         no_external_hits(runs);
-       },
-       v1::VERDICT_VALID,
-       {}},
-      {"fits but INVALID for another reason: INVALID, no exercised reason",
-       [&](auto& runs) {
-         fits(runs);
-         no_external_hits(runs);
-         runs[1].spec.set_isl(4096);
-       },
-       v1::VERDICT_INVALID,
-       {}},
-  };
-  for (const Row& row : rows) {
-    INFO(row.name);
-    std::vector<ScenarioRun> runs = CleanPair();
-    row.change(runs);
-    const v1::Validity validity = OnlyVerdict(runs);
-    CHECK(validity.verdict() == row.verdict);
-    if (row.verdict == v1::VERDICT_NOT_EXERCISED) {
-      REQUIRE(validity.reasons_size() == 1);
-      CHECK(validity.reasons(0).code() == kWorkingSetFitsGpu);
-      for (const std::string& part : row.message_parts) {
-        INFO(validity.reasons(0).message());
-        CHECK_THAT(validity.reasons(0).message(), Catch::Contains(part));
-      }
-    } else if (row.verdict == v1::VERDICT_VALID) {
-      CHECK(validity.reasons().empty());
-    } else {
-      CHECK(Codes(validity) == std::vector<std::string>{kParameterDiffers});
-    }
-  }
-}
-
 TEST_CASE("Validity gives no verdict to a group of one scenario", "[validity]") {
   CHECK(ComputeValidity(RunsOfJob(CleanJob({v1::GPU}, {8, 16}))).empty());
   CHECK(ComputeValidity({}).empty());
@@ -389,15 +205,12 @@ TEST_CASE("Validity orders groups by concurrency and falls back to c<concurrency
   CHECK(groups == std::vector<std::string>{"c4", "sixteen", "c64"});
 }
 
-}  // namespace
-}  // namespace kvbench::results
-
-namespace kvbench::results {
-namespace {
-
-std::vector<std::string> NoteCodes(const v1::Validity& validity) {
+// The LMCache notes (the group also carries its routing and exercised-evidence notes).
+std::vector<std::string> LmcacheNoteCodes(const v1::Validity& validity) {
   std::vector<std::string> codes;
-  for (const v1::ValidityReason& note : validity.notes()) codes.push_back(note.code());
+  for (const std::string& code : NoteCodes(validity)) {
+    if (code == kLmcacheEventsDropped || code == kNvmeReadsNotFromDisk) codes.push_back(code);
+  }
   return codes;
 }
 
@@ -447,7 +260,7 @@ TEST_CASE("Validity: LMCache notes, one table row each, never changing the verdi
     const v1::Validity validity = OnlyVerdict(RunsOfJob(job));
     CHECK(validity.verdict() == v1::VERDICT_VALID);
     CHECK(validity.reasons().empty());
-    CHECK(NoteCodes(validity) == row.notes);
+    CHECK(LmcacheNoteCodes(validity) == row.notes);
     if (!row.message.empty()) {
       REQUIRE(validity.notes_size() > 0);
       CHECK_THAT(validity.notes(0).message(), Catch::Contains(row.message));
