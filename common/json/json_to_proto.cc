@@ -215,8 +215,7 @@ class Converter {
       std::string allowed;
       for (int i = 0; i < enum_type->value_count(); ++i) {
         if (enum_type->value(i)->number() == 0) continue;
-        absl::StrAppend(&allowed, allowed.empty() ? "" : ", ",
-                        ShortValueName(enum_type->value(i)));
+        absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", ShortValueName(enum_type->value(i)));
       }
       errors_->Add(path, absl::StrCat(value.dump(), " is not one of ", allowed));
       return;
