@@ -12,6 +12,7 @@
 #include "agent/scenario/scenario_executor.h"
 #include "agent/supervisor/supervisor.h"
 #include "agent/tiers/profile_set.h"
+#include "agent/tiers/tier_renderer.h"
 #include "common/http/curl_http_client.h"
 #include "common/log/logging.h"
 #include "common/net/port_allocator.h"
@@ -23,6 +24,21 @@ namespace kvbench::agent {
 std::string LocalJobRun::FindProfilesDir(const std::string& configured) {
   if (!configured.empty()) return configured;
   return BundledFolders(ProgramResolver::SelfBinDir()).ProfilesDir();
+}
+
+std::string LocalJobRun::Routing(const v1::JobSpec& spec, v1::Tier tier) {
+  return tiers::ScenarioRouting(spec, tier);
+}
+
+std::vector<std::string> LocalJobRun::DatasetRoots(const std::string& dataset_mirror) {
+  // The user's mirror and $KV_DATASET_MIRROR first, then the demo's datasets shipped beside the
+  // binaries (so the demo runs from any working directory).
+  std::vector<std::string> roots = datasets::DatasetResolver::Roots("", dataset_mirror);
+  if (std::string bundled = BundledFolders(ProgramResolver::SelfBinDir()).ExampleDatasetsDir();
+      !bundled.empty()) {
+    roots.push_back(std::move(bundled));
+  }
+  return roots;
 }
 
 absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
@@ -45,15 +61,8 @@ absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
   RealClock clock;
   PortAllocator ports;
   ProgramResolver programs(ProgramResolver::SelfBinDir());
-  // The user's mirror and $KV_DATASET_MIRROR first, then the demo's datasets shipped beside the
-  // binaries (so the demo runs from any working directory).
-  std::vector<std::string> dataset_roots =
-      datasets::DatasetResolver::Roots("", options.dataset_mirror);
-  if (std::string bundled = BundledFolders(ProgramResolver::SelfBinDir()).ExampleDatasetsDir();
-      !bundled.empty()) {
-    dataset_roots.push_back(std::move(bundled));
-  }
-  datasets::DatasetResolver datasets(std::move(dataset_roots), /*allow_user_paths=*/true);
+  datasets::DatasetResolver datasets(DatasetRoots(options.dataset_mirror),
+                                     /*allow_user_paths=*/true);
   // Pid files live beside all runs of this --out folder, so a run kills what a crashed earlier
   // run left behind (its replicas would hold ports, GPUs and memory).
   const std::string run_dir = absl::StrCat(options.out_dir, "/.run");

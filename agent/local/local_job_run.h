@@ -46,6 +46,14 @@ class LocalJobRun {
       const std::string& job_id, const LocalRunOptions& options, const EventCallback& on_event,
       std::atomic<bool>* cancel);
 
+  // The folders a local run finds datasets in, in order: `dataset_mirror` (when set),
+  // $KV_DATASET_MIRROR, the demo's datasets shipped beside the binaries.
+  static std::vector<std::string> DatasetRoots(const std::string& dataset_mirror);
+
+  // How a tier's requests are routed over the job's replicas: "" (one replica), "sticky" or
+  // "least_conn" (agent/tiers ScenarioRouting, what ScenarioResult.routing will say).
+  static std::string Routing(const v1::JobSpec& spec, v1::Tier tier);
+
   // The profiles folder `options` selects (see LocalRunOptions::profiles_dir).
   static std::string FindProfilesDir(const std::string& configured);
 };

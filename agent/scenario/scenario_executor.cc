@@ -224,7 +224,7 @@ absl::Status ScenarioExecutor::StartProxy(const Plan& plan) {
   const std::string caddyfile = ScenarioFile("Caddyfile");
   {
     std::ofstream out(caddyfile, std::ios::trunc);
-    out << tiers::RenderCaddyfile(scenario_, plan.wiring,
+    out << tiers::RenderCaddyfile(job_, scenario_, plan.wiring,
                                   absl::Seconds(runner::kDefaultRequestTimeoutSeconds));
     if (!out) return absl::InternalError(absl::StrCat("cannot write ", caddyfile));
   }
@@ -350,6 +350,7 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
       BuildScenarioResult(job_, scenario_, plan.dataset_path, ScenarioFile("requests.jsonl"),
                           ScenarioFile("summary.json")));
   for (const std::string& failure : process_failures_) result.add_process_failures(failure);
+  result.set_routing(tiers::ScenarioRouting(job_, scenario_.tier()));
   *result.mutable_engine() = sampler_->EngineResult();
   if (std::optional<v1::LmcacheMetrics> lmcache = sampler_->LmcacheResult()) {
     *result.mutable_lmcache() = *lmcache;

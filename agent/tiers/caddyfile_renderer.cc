@@ -10,17 +10,26 @@
 namespace kvbench::agent::tiers {
 namespace {
 
-// GPU keeps a user on the replica that holds its prefix in VRAM; with a shared cache server any
-// replica can load it, so CPU_RAM/NVME balance by requests in flight.
-std::string LbPolicy(v1::Tier tier) { return tier == v1::GPU ? "header X-User-Id" : "least_conn"; }
+// Caddy's lb_policy for RoutesSticky's answer: kv-runner sends X-User-Id on every request.
+std::string LbPolicy(bool sticky) { return sticky ? "header X-User-Id" : "least_conn"; }
 
 // Go duration text ("10s", "1m30s"): what Caddy parses.
 std::string GoDuration(absl::Duration duration) { return absl::FormatDuration(duration); }
 
 }  // namespace
 
-std::string RenderCaddyfile(const v1::Scenario& scenario, const ScenarioWiring& wiring,
-                            absl::Duration request_timeout) {
+bool RoutesSticky(const v1::JobSpec& job, v1::Tier tier) {
+  return tier == v1::GPU || job.offload_routing() == v1::OFFLOAD_ROUTING_STICKY;
+}
+
+std::string ScenarioRouting(const v1::JobSpec& job, v1::Tier tier) {
+  const int replicas = job.has_replicas() ? job.replicas() : 1;
+  if (replicas < 2) return "";
+  return RoutesSticky(job, tier) ? kStickyRouting : kLeastConnRouting;
+}
+
+std::string RenderCaddyfile(const v1::JobSpec& job, const v1::Scenario& scenario,
+                            const ScenarioWiring& wiring, absl::Duration request_timeout) {
   std::vector<std::string> upstreams;
   for (const Endpoint& replica : wiring.replicas) {
     upstreams.push_back(absl::StrCat(replica.host, ":", replica.port));
@@ -45,7 +54,7 @@ std::string RenderCaddyfile(const v1::Scenario& scenario, const ScenarioWiring& 
   // Host header): listen on every name of the port, bound to the proxy's address.
   absl::StrAppend(&out, "http://:", wiring.proxy.port, " {\n", "\tbind ", wiring.proxy.host, "\n",
                   "\treverse_proxy ", absl::StrJoin(upstreams, " "), " {\n", "\t\tlb_policy ",
-                  LbPolicy(scenario.tier()), "\n", "\t\thealth_uri /health\n",
+                  LbPolicy(RoutesSticky(job, scenario.tier())), "\n", "\t\thealth_uri /health\n",
                   "\t\thealth_interval ", GoDuration(kCaddyHealthInterval), "\n",
                   "\t\thealth_timeout ", GoDuration(kCaddyHealthTimeout), "\n",
                   "\t\tfail_duration ", GoDuration(kCaddyFailDuration), "\n", "\t\tmax_fails ",

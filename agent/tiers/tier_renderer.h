@@ -132,16 +132,30 @@ LaunchPlan RenderCacheServer(const v1::Profile& profile, const v1::JobSpec& job,
 LaunchPlan RenderReplica(const v1::Profile& profile, const v1::JobSpec& job,
                          const v1::Scenario& scenario, const ScenarioWiring& wiring, int index);
 
+// How Caddy routes a tier's requests over 2+ replicas (pure). GPU is always sticky: its prefix
+// cache is one replica's VRAM. CPU_RAM and NVME follow job.offload_routing: least_conn (the
+// default and the methodology's; any replica can load a prefix from the shared cache server) or,
+// with OFFLOAD_ROUTING_STICKY, sticky as GPU, so a comparison can separate the offload effect from
+// routing's. Sticky is Caddy's `lb_policy header X-User-Id` (a hash of the header kv-runner sets
+// per virtual user), least_conn `lb_policy least_conn` (caddyserver/website:
+// src/docs/markdown/caddyfile/directives/reverse_proxy.md@15ac087c, "Load balancing").
+inline constexpr char kStickyRouting[] = "sticky";
+inline constexpr char kLeastConnRouting[] = "least_conn";
+bool RoutesSticky(const v1::JobSpec& job, v1::Tier tier);
+// ScenarioResult.routing (pure): "" with one replica (nothing is routed), else kStickyRouting or
+// kLeastConnRouting as RoutesSticky says.
+std::string ScenarioRouting(const v1::JobSpec& job, v1::Tier tier);
+
 // The Caddyfile for replicas >= 2 (pure): global admin on 127.0.0.1:<proxy_admin_port>,
 // auto_https off, grace_period, servers { metrics }; one site bound to the proxy endpoint with
-// reverse_proxy to every replica: lb_policy `header X-User-Id` for GPU, `least_conn` for
-// CPU_RAM/NVME; health_uri /health, health_interval, health_timeout, fail_duration, max_fails;
-// transport http with no response/read timeout below `request_timeout`. Never flush_interval -1,
-// lb_try_duration/lb_retries or buffer_requests (reference/caddy.md).
-// Caddy 2.6.2 sets no read, write or response-header timeout by default (caddy.md §f), so no
-// transport block is written: none can be below request_timeout, and the one default that
-// exists, dial_timeout 3 s, bounds only the connect to a loopback replica.
-std::string RenderCaddyfile(const v1::Scenario& scenario, const ScenarioWiring& wiring,
-                            absl::Duration request_timeout);
+// reverse_proxy to every replica: lb_policy `header X-User-Id` where RoutesSticky (GPU; CPU_RAM
+// and NVME with offload_routing STICKY), else `least_conn`; health_uri /health, health_interval,
+// health_timeout, fail_duration, max_fails; transport http with no response/read timeout below
+// `request_timeout`. Never flush_interval -1, lb_try_duration/lb_retries or buffer_requests
+// (reference/caddy.md). Caddy 2.6.2 sets no read, write or response-header timeout by default
+// (caddy.md §f), so no transport block is written: none can be below request_timeout, and the one
+// default that exists, dial_timeout 3 s, bounds only the connect to a loopback replica.
+std::string RenderCaddyfile(const v1::JobSpec& job, const v1::Scenario& scenario,
+                            const ScenarioWiring& wiring, absl::Duration request_timeout);
 
 }  // namespace kvbench::agent::tiers

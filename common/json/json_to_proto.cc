@@ -17,6 +17,7 @@ namespace kvbench {
 namespace {
 
 using google::protobuf::Descriptor;
+using google::protobuf::EnumDescriptor;
 using google::protobuf::EnumValueDescriptor;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
@@ -29,6 +30,25 @@ std::string JoinPath(const std::string& parent, absl::string_view name) {
 
 std::string IndexPath(const std::string& parent, size_t index) {
   return absl::StrCat(parent, "[", index, "]");
+}
+
+// The prefix protobuf's style guide puts on an enum's value names: the enum's name in
+// UPPER_SNAKE_CASE and "_" ("OFFLOAD_ROUTING_" for OffloadRouting). People write the value
+// without it ("STICKY"), as they write the unprefixed enums' values ("GPU").
+std::string EnumValuePrefix(const EnumDescriptor* type) {
+  std::string prefix;
+  for (char c : type->name()) {
+    if (absl::ascii_isupper(static_cast<unsigned char>(c)) && !prefix.empty()) prefix += '_';
+    prefix += absl::ascii_toupper(static_cast<unsigned char>(c));
+  }
+  return prefix + "_";
+}
+
+// A value's name as people write it: without EnumValuePrefix when it has it.
+std::string ShortValueName(const EnumValueDescriptor* value) {
+  const std::string prefix = EnumValuePrefix(value->type());
+  const std::string& name = value->name();
+  return name.rfind(prefix, 0) == 0 ? name.substr(prefix.size()) : name;
 }
 
 const char* JsonTypeName(const Json& value) {
@@ -184,6 +204,10 @@ class Converter {
       std::string name = value.get<std::string>();
       found = enum_type->FindValueByName(name);
       if (found == nullptr) found = enum_type->FindValueByName(absl::AsciiStrToUpper(name));
+      if (found == nullptr) {
+        found =
+            enum_type->FindValueByName(EnumValuePrefix(enum_type) + absl::AsciiStrToUpper(name));
+      }
     } else if (value.is_number_integer()) {
       found = enum_type->FindValueByNumber(value.get<int>());
     }
@@ -191,7 +215,7 @@ class Converter {
       std::string allowed;
       for (int i = 0; i < enum_type->value_count(); ++i) {
         if (enum_type->value(i)->number() == 0) continue;
-        absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", enum_type->value(i)->name());
+        absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", ShortValueName(enum_type->value(i)));
       }
       errors_->Add(path, absl::StrCat(value.dump(), " is not one of ", allowed));
       return;

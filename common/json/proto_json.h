@@ -36,7 +36,8 @@ class FieldErrors {
 
 // Converts JSON to a protobuf message through reflection, collecting every problem instead of
 // stopping at the first: unknown fields (rejected, STYLE.md rule 17), wrong JSON types, numbers out
-// of range, unknown enum values (matched case-insensitively: "sim" is SIM). Errors come in
+// of range, unknown enum values (matched case-insensitively: "sim" is SIM; a value named with its
+// enum's prefix, OFFLOAD_ROUTING_STICKY, is also matched without it, "sticky"). Errors come in
 // document order (hence ordered_json).
 // Accepts what ProtoToJson writes (64-bit integers as strings, proto field names or their
 // lowerCamelCase JSON names). `message` is cleared first.

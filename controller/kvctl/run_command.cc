@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "agent/local/dataset_ceiling.h"
 #include "agent/local/local_job_run.h"
 #include "common/cli/stop_flag.h"
 #include "common/log/file_log_sink.h"
@@ -93,6 +94,12 @@ struct RunFlags {
 absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
   absl::StatusOr<client::JobPlan> plan = client::PlanJobFile(flags.spec_path);
   if (!plan.ok()) return plan.status();
+  // What `kvctl plan` refuses is refused here before anything starts (a dataset that cannot be
+  // read here fails its scenarios with the resolver's error instead).
+  absl::StatusOr<agent::DatasetCeiling> ceiling =
+      agent::DatasetCeiling::Compute(plan->spec, flags.options.dataset_mirror);
+  if (!ceiling.ok()) return ceiling.status();
+  if (absl::Status usable = ceiling->CheckCellsHaveUsers(plan->spec); !usable.ok()) return usable;
   agent::LocalRunOptions options = flags.options;
   absl::StatusOr<std::vector<int>> gpus = ParseGpus(flags.gpus);
   if (!gpus.ok()) return gpus.status();

@@ -22,6 +22,9 @@ inline constexpr double kDefaultCpuPoolGb = 8;
 inline constexpr double kDefaultNvmePoolGb = 64;
 // Seed of every pseudo-random choice, recorded so a run can be repeated.
 inline constexpr uint64_t kDefaultSeed = 1;
+// Routing of CPU_RAM and NVME over 2+ replicas: least_conn, the methodology's (the GPU tier is
+// always sticky; agent/tiers RoutesSticky).
+inline constexpr v1::OffloadRouting kDefaultOffloadRouting = v1::OFFLOAD_ROUTING_LEAST_CONN;
 // The generic dataset loader's minimum chunk length (DESIGN.md "Replay semantics").
 inline constexpr int kMinChunkRounds = 5;
 

@@ -79,6 +79,11 @@ void ValidateTiers(const JobSpec& spec, FieldErrors* errors) {
 
 void ValidateTopology(const JobSpec& spec, FieldErrors* errors) {
   if (spec.has_replicas()) CheckIntRange(errors, "replicas", spec.replicas(), 1, kMaxReplicas);
+  // JSON names are checked when converted; a proto-submitted spec can carry any number.
+  if (!v1::OffloadRouting_IsValid(spec.offload_routing())) {
+    errors->Add("offload_routing",
+                absl::StrCat(spec.offload_routing(), " is not one of LEAST_CONN, STICKY"));
+  }
   if (spec.has_tensor_parallel_size()) {
     CheckIntRange(errors, "tensor_parallel_size", spec.tensor_parallel_size(), 1,
                   kMaxTensorParallelSize);

@@ -55,6 +55,9 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
        "GPU is listed twice (also tiers[0])"},
       {"zero replicas", [](v1::JobSpec* s) { s->set_replicas(0); }, "replicas",
        "0 is out of range: must be between 1 and 64"},
+      {"an offload_routing number no enum value has",
+       [](v1::JobSpec* s) { s->set_offload_routing(static_cast<v1::OffloadRouting>(7)); },
+       "offload_routing", "7 is not one of LEAST_CONN, STICKY"},
       {"negative TP", [](v1::JobSpec* s) { s->set_tensor_parallel_size(-2); },
        "tensor_parallel_size", "between 1 and 64"},
       {"no dataset", [](v1::JobSpec* s) { s->clear_dataset(); }, "dataset.code", "is required"},
@@ -159,7 +162,22 @@ TEST_CASE("Defaults fill unset fields and leave set ones alone") {
   CHECK(spec.cpu_pool_gb() == 32);
   CHECK(spec.nvme_pool_gb() == 64);
   CHECK(spec.seed() == kDefaultSeed);
+  CHECK(spec.offload_routing() == v1::OFFLOAD_ROUTING_LEAST_CONN);
   CHECK_FALSE(spec.has_sessions());  // per scenario: its concurrency
+}
+
+TEST_CASE("offload_routing: LEAST_CONN or STICKY in any case; anything else names the field") {
+  std::string text = kValidSpec;
+  text.insert(text.rfind('}'), R"(, "offload_routing": "sticky")");
+  absl::StatusOr<v1::JobSpec> sticky = ParseJobSpec(text, "sticky.json");
+  REQUIRE(sticky.ok());
+  CHECK(sticky->offload_routing() == v1::OFFLOAD_ROUTING_STICKY);
+  std::string bad = kValidSpec;
+  bad.insert(bad.rfind('}'), R"(, "offload_routing": "ROUND_ROBIN")");
+  absl::StatusOr<v1::JobSpec> refused = ParseJobSpec(bad, "bad.json");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(std::string(refused.status().message()) ==
+        "bad.json: 1 problem\n  offload_routing: \"ROUND_ROBIN\" is not one of LEAST_CONN, STICKY");
 }
 
 TEST_CASE("NormalizeJobSpec validates a proto-submitted spec whole") {

@@ -125,6 +125,21 @@ TEST_CASE("Enum names match case-insensitively and number 0 is never a valid cho
   CHECK(errors.errors()[0].message == "\"ENGINE_UNSPECIFIED\" is not one of VLLM, SIM");
 }
 
+TEST_CASE("A prefixed enum's values are written without the prefix, and with it") {
+  v1::JobSpec spec;
+  REQUIRE(ParseJsonToProto(R"({"offload_routing": "sticky"})", &spec).empty());
+  CHECK(spec.offload_routing() == v1::OFFLOAD_ROUTING_STICKY);
+  REQUIRE(ParseJsonToProto(R"({"offload_routing": "OFFLOAD_ROUTING_LEAST_CONN"})", &spec).empty());
+  CHECK(spec.offload_routing() == v1::OFFLOAD_ROUTING_LEAST_CONN);
+  for (const char* bad :
+       {R"({"offload_routing": "round_robin"})", R"({"offload_routing": "UNSPECIFIED"})"}) {
+    FieldErrors errors = ParseJsonToProto(bad, &spec);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors.errors()[0].field == "offload_routing");
+    CHECK_THAT(errors.errors()[0].message, Catch::EndsWith(" is not one of LEAST_CONN, STICKY"));
+  }
+}
+
 TEST_CASE("lowerCamelCase JSON names are accepted like protobuf's own parser") {
   v1::JobSpec spec;
   REQUIRE(ParseJsonToProto(R"({"tensorParallelSize": 4, "numRounds": 3})", &spec).empty());

@@ -84,6 +84,7 @@ TEST_CASE("GPU tier with 2 replicas: Caddy keeps every user on one replica", "[S
     INFO(user);
     CHECK(replicas.size() == 1);
   }
+  CHECK(result->routing() == "sticky");
   // No connector and no cache server on GPU.
   CHECK(harness.ReadLog(scenario, "cache-server").empty());
   CHECK(LmcacheAddress(harness.ReadLog(scenario, "replica-0")).empty());
@@ -102,14 +103,48 @@ TEST_CASE("CPU_RAM tier with 2 replicas: both serve, both share the one cache se
   INFO(FailedRecords(harness, scenario));
   CHECK(result->sessions().complete() == 12);
   std::set<int> serving;
+  int users_on_both = 0;
   for (const auto& [user, replicas] : UsersByReplica(harness, scenario, 2)) {
     serving.insert(replicas.begin(), replicas.end());
+    users_on_both += replicas.size() == 2 ? 1 : 0;
   }
   CHECK(serving == std::set<int>{0, 1});  // least_conn spreads the users
+  // ... and their rounds: 60 requests by load, not by user (the default offload_routing).
+  CHECK(users_on_both > 0);
+  CHECK(result->routing() == "least_conn");
   const std::string address = LmcacheAddress(harness.ReadLog(scenario, "replica-0"));
   CHECK_FALSE(address.empty());
   CHECK(LmcacheAddress(harness.ReadLog(scenario, "replica-1")) == address);
   CHECK_FALSE(harness.ReadLog(scenario, "cache-server").empty());
+  CHECK(ScenarioHarness::LiveChildren().empty());
+}
+
+TEST_CASE("CPU_RAM with offload_routing STICKY: every user stays on one replica, as on GPU",
+          "[Scenario]") {
+  ScenarioHarness harness;
+  v1::Scenario scenario = ScenarioHarness::MakeScenario(v1::CPU_RAM, 4, 12);
+  v1::JobSpec job = ScenarioHarness::SimJob(2, 0.02);
+  job.set_offload_routing(v1::OFFLOAD_ROUTING_STICKY);
+  ScenarioExecutor executor(harness.Environment(scenario), job, scenario, harness.Sink());
+  absl::StatusOr<v1::ScenarioResult> result = executor.Run();
+  INFO(result.status());
+  REQUIRE(result.ok());
+  INFO(FailedRecords(harness, scenario));
+  CHECK(result->sessions().complete() == 12);
+  auto users = UsersByReplica(harness, scenario, 2);
+  CHECK(users.size() == 12);
+  std::set<int> serving;
+  for (const auto& [user, replicas] : users) {
+    INFO(user);
+    CHECK(replicas.size() == 1);
+    serving.insert(replicas.begin(), replicas.end());
+  }
+  CHECK(serving == std::set<int>{0, 1});  // the users hash over both replicas
+  CHECK(result->routing() == "sticky");
+  // Still the offload tier: both replicas share the one cache server.
+  const std::string address = LmcacheAddress(harness.ReadLog(scenario, "replica-0"));
+  CHECK_FALSE(address.empty());
+  CHECK(LmcacheAddress(harness.ReadLog(scenario, "replica-1")) == address);
   CHECK(ScenarioHarness::LiveChildren().empty());
 }
 

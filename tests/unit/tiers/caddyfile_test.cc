@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "agent/tiers/tier_renderer.h"
@@ -11,14 +12,21 @@
 namespace kvbench::agent::tiers {
 namespace {
 
+using testing::TestJob;
 using testing::TestScenario;
 using testing::TestWiring;
+
+v1::JobSpec Job(v1::OffloadRouting routing = v1::OFFLOAD_ROUTING_UNSPECIFIED, int replicas = 2) {
+  v1::JobSpec job = TestJob(v1::SIM, v1::NVIDIA, replicas);
+  job.set_offload_routing(routing);
+  return job;
+}
 
 // kv-runner's request timeout: 18 h.
 constexpr absl::Duration kRequestTimeout = absl::Hours(18);
 
 TEST_CASE("Golden Caddyfile: CPU_RAM, 2 replicas (caddy.md's verified recommendation)") {
-  CHECK(RenderCaddyfile(TestScenario(v1::CPU_RAM), TestWiring(2), kRequestTimeout) ==
+  CHECK(RenderCaddyfile(Job(), TestScenario(v1::CPU_RAM), TestWiring(2), kRequestTimeout) ==
         "# kvbench scenario 00-CPU_RAM-c4, tier CPU_RAM: Caddy in front of 2 replicas "
         "(reference/caddy.md)\n"
         "{\n"
@@ -49,10 +57,35 @@ TEST_CASE("The Caddyfile's policy: sticky by user for GPU, least_conn with a cac
   for (v1::Tier tier : {v1::GPU, v1::CPU_RAM, v1::NVME}) {
     INFO(v1::Tier_Name(tier));
     const std::string caddyfile =
-        RenderCaddyfile(TestScenario(tier), TestWiring(2), kRequestTimeout);
+        RenderCaddyfile(Job(), TestScenario(tier), TestWiring(2), kRequestTimeout);
     const bool gpu = tier == v1::GPU;
     CHECK((caddyfile.find("\t\tlb_policy header X-User-Id\n") != std::string::npos) == gpu);
     CHECK((caddyfile.find("\t\tlb_policy least_conn\n") != std::string::npos) == !gpu);
+  }
+}
+
+TEST_CASE("offload_routing STICKY routes CPU_RAM and NVME as GPU; LEAST_CONN as the default") {
+  struct Case {
+    v1::OffloadRouting routing;
+    v1::Tier tier;
+    bool sticky;
+  };
+  for (const Case& c : std::vector<Case>{{v1::OFFLOAD_ROUTING_UNSPECIFIED, v1::GPU, true},
+                                         {v1::OFFLOAD_ROUTING_UNSPECIFIED, v1::CPU_RAM, false},
+                                         {v1::OFFLOAD_ROUTING_LEAST_CONN, v1::GPU, true},
+                                         {v1::OFFLOAD_ROUTING_LEAST_CONN, v1::NVME, false},
+                                         {v1::OFFLOAD_ROUTING_STICKY, v1::GPU, true},
+                                         {v1::OFFLOAD_ROUTING_STICKY, v1::CPU_RAM, true},
+                                         {v1::OFFLOAD_ROUTING_STICKY, v1::NVME, true}}) {
+    INFO(v1::OffloadRouting_Name(c.routing) << " " << v1::Tier_Name(c.tier));
+    const std::string caddyfile =
+        RenderCaddyfile(Job(c.routing), TestScenario(c.tier), TestWiring(2), kRequestTimeout);
+    CHECK((caddyfile.find("\t\tlb_policy header X-User-Id\n") != std::string::npos) == c.sticky);
+    CHECK((caddyfile.find("\t\tlb_policy least_conn\n") != std::string::npos) == !c.sticky);
+    CHECK(RoutesSticky(Job(c.routing), c.tier) == c.sticky);
+    CHECK(ScenarioRouting(Job(c.routing), c.tier) == (c.sticky ? "sticky" : "least_conn"));
+    // One replica: nothing is routed, whatever the option.
+    CHECK(ScenarioRouting(Job(c.routing, 1), c.tier).empty());
   }
 }
 
@@ -60,7 +93,7 @@ TEST_CASE("The Caddyfile never has a directive caddy.md forbids, nor a host in t
   for (v1::Tier tier : {v1::GPU, v1::CPU_RAM, v1::NVME}) {
     for (int replicas : {2, 3}) {
       const std::string caddyfile =
-          RenderCaddyfile(TestScenario(tier), TestWiring(replicas), kRequestTimeout);
+          RenderCaddyfile(Job(), TestScenario(tier), TestWiring(replicas), kRequestTimeout);
       INFO(caddyfile);
       for (const char* forbidden :
            {"flush_interval", "lb_try_duration", "lb_try_interval", "lb_retries", "buffer_requests",
@@ -100,7 +133,15 @@ TEST_CASE("The real caddy (2.6.2, deploy/setup.sh) accepts the rendered Caddyfil
   for (v1::Tier tier : {v1::GPU, v1::CPU_RAM}) {
     INFO(v1::Tier_Name(tier));
     nlohmann::json adapted =
-        Adapt(RenderCaddyfile(TestScenario(tier), TestWiring(2), kRequestTimeout));
+        Adapt(RenderCaddyfile(Job(), TestScenario(tier), TestWiring(2), kRequestTimeout));
+    // CPU_RAM with offload_routing STICKY adapts to the GPU tier's header policy.
+    if (tier == v1::CPU_RAM) {
+      const std::string sticky =
+          Adapt(RenderCaddyfile(Job(v1::OFFLOAD_ROUTING_STICKY), TestScenario(tier), TestWiring(2),
+                                kRequestTimeout))
+              .dump();
+      CHECK(sticky.find(R"({"field":"X-User-Id","policy":"header"})") != std::string::npos);
+    }
     INFO(adapted.dump(2));
     CHECK(adapted["admin"]["listen"] == "127.0.0.1:12019");
     const nlohmann::json& http = adapted["apps"]["http"];
