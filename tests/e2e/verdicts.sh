@@ -6,7 +6,7 @@
 #     cross-replica sharing, not offload -> not_exercised (gpu_never_ran_short);
 #  2. one replica at concurrency 2: the GPU tier got all the reuse, offload served nothing ->
 #     not_exercised;
-#  3. ISL 2048 cuts most users -> invalid, the session counts named (and equal to the raw ones);
+#  3. ISL 4096 cuts some users -> invalid, the session counts named (and equal to the raw ones);
 #  4. osl 0 replays the recorded lengths with ignore_eos: every tier does the same work; a
 #     doctored result with 10% fewer output tokens makes the group invalid (work_differs).
 source "$(dirname "$0")/lib.sh"
@@ -66,8 +66,8 @@ for scenario in 01-cpu-ram-c2 02-nvme-c2; do
 done
 expect_contains "$out" "offload served nothing (CPU_RAM 0 external-hit tokens"
 
-# --- 3. ISL 2048: most users cut at their first rounds
-out="$(run_variant isl '.replicas = 1 | .concurrency = [2] | .isl = 2048')"
+# --- 3. ISL 4096: some users cut (ISL 2048 fits no user: refused at plan time, e2e.kvctl_plan)
+out="$(run_variant isl '.replicas = 1 | .concurrency = [2] | .isl = 4096')"
 dir="$(cat "$WORK/isl.dir")"
 expect_contains "$out" "comparison c2: invalid"
 expect_contains "$out" "sessions_lost: GPU, CPU_RAM, NVME:"
@@ -93,7 +93,7 @@ for scenario in 00-gpu-c2 01-cpu-ram-c2 02-nvme-c2; do
   complete="$(echo "$raw" | jq .complete)"
   expect_contains "$out" "$complete of 16 virtual users complete ("
 done
-expect_contains "$out" "truncated by ISL 2048"
+expect_contains "$out" "truncated by ISL 4096"
 
 # --- 4. osl 0: the recorded lengths, the same work in every tier
 out="$(run_variant recorded '.osl = 0 | .concurrency = [2]')"
