@@ -89,7 +89,7 @@ for scenario in 00-gpu-c2 01-cpu-ram-c2 02-nvme-c2; do
     not_started: (.notStarted // .not_started // 0), incomplete: (.incomplete // 0)}' "$dir/$scenario/result.json")"
   [ "$(echo "$raw" | jq -S -c .)" = "$(echo "$reported" | jq -S -c .)" ] ||
     fail "isl: $scenario session counts $reported, the raw files give $raw"
-  [ "$(echo "$raw" | jq .truncated_by_isl)" -gt 0 ] || fail "isl: $scenario: ISL 2048 cut no user"
+  [ "$(echo "$raw" | jq .truncated_by_isl)" -gt 0 ] || fail "isl: $scenario: ISL 4096 cut no user"
   complete="$(echo "$raw" | jq .complete)"
   expect_contains "$out" "$complete of 16 virtual users complete ("
 done
