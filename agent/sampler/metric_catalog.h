@@ -27,6 +27,13 @@ const std::vector<CatalogEntry>& VllmCatalog();
 const std::vector<CatalogEntry>& LmcacheCatalog();
 
 // Keys of the entries the sampler's math reads.
+// vLLM's four prefix-cache counters count tokens: "Prefix cache queries, in terms of number of
+// queried tokens" / "hits, in terms of number of cached tokens", and the same from the KV
+// connector for the external_* pair (vllm-project/vllm vllm/v1/metrics/loggers.py,
+// PrometheusStatLogger). vLLM records each request's local and connector figures once, when the
+// request is admitted (vllm/v1/core/sched/scheduler.py@00024d314514900f361ad072af6931e403b7f589,
+// after allocate_slots succeeds), so their increases are the work the replay looked up / was
+// served, however long requests queued.
 namespace keys {
 inline constexpr char kPrefixHits[] = "vllm:prefix_cache_hits_total";
 inline constexpr char kPrefixQueries[] = "vllm:prefix_cache_queries_total";

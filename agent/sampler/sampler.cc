@@ -139,15 +139,61 @@ std::vector<Point> Sampler::ReplicaPoints(const ScrapeTarget& target,
   return points;
 }
 
-std::optional<double> Sampler::ReplicaIncrease(const std::string& key) const {
-  std::optional<double> total;
+std::optional<ScrapeSpan> Sampler::Span() const {
+  std::vector<ScrapeKind> kinds;
+  for (const Tick& tick : ticks_) kinds.push_back(ParseScrapeKind(tick.kind));
+  return ReplaySpan(kinds);
+}
+
+std::optional<double> Sampler::Increase(const std::string& key, bool lmcache) const {
+  const std::optional<ScrapeSpan> span = Span();
+  if (!span) return std::nullopt;
+  std::vector<std::vector<Point>> replicas;
   for (const ScrapeTarget& target : targets_) {
-    if (target.lmcache) continue;
-    if (auto increase = CounterIncrease(ReplicaPoints(target, key))) {
-      total = total.value_or(0) + *increase;
+    if (target.lmcache != lmcache) continue;
+    std::vector<Point>& points = replicas.emplace_back();
+    for (std::size_t i = span->first; i <= span->last; ++i) {
+      auto source = ticks_[i].values.find(target.source);
+      if (source == ticks_[i].values.end()) continue;  // this scrape of it failed
+      if (auto value = source->second.find(key); value != source->second.end()) {
+        points.push_back({ticks_[i].t_s, value->second});
+      }
     }
   }
-  return total;
+  return SummedIncrease(replicas);
+}
+
+std::vector<GaugeScrape> Sampler::GaugeScrapes(const std::string& key, bool lmcache) const {
+  std::vector<GaugeScrape> scrapes;
+  for (const Tick& tick : ticks_) {
+    GaugeScrape& scrape = scrapes.emplace_back();
+    scrape.kind = ParseScrapeKind(tick.kind);
+    for (const ScrapeTarget& target : targets_) {
+      if (target.lmcache != lmcache) continue;
+      auto source = tick.values.find(target.source);
+      if (source == tick.values.end()) continue;
+      if (auto value = source->second.find(key); value != source->second.end()) {
+        scrape.values.push_back(value->second);
+      }
+    }
+  }
+  return scrapes;
+}
+
+void Sampler::SetPrefixCacheTokens(v1::EngineMetrics* engine) const {
+  // vLLM's counters, in tokens (vllm/v1/metrics/loggers.py, see metric_catalog.h).
+  if (auto tokens = Increase(keys::kPrefixQueries)) {
+    engine->set_prefix_cache_query_tokens(static_cast<int64_t>(*tokens));
+  }
+  if (auto tokens = Increase(keys::kPrefixHits)) {
+    engine->set_prefix_cache_hit_tokens(static_cast<int64_t>(*tokens));
+  }
+  if (auto tokens = Increase(keys::kExternalQueries)) {
+    engine->set_external_query_tokens(static_cast<int64_t>(*tokens));
+  }
+  if (auto tokens = Increase(keys::kExternalHits)) {
+    engine->set_external_hit_tokens(static_cast<int64_t>(*tokens));
+  }
 }
 
 HitRate Sampler::HitRateOf(const char* hits_key, const char* queries_key) const {
@@ -179,16 +225,18 @@ v1::EngineMetrics Sampler::EngineResult() const {
   // Histogram means and preemptions from each replica's own increase, summed: a replica that
   // died mid-run leaves its counters behind instead of making a fleet-wide sum drop.
   auto histogram_mean = [&](const std::string& key) -> std::optional<double> {
-    const std::optional<double> sum = ReplicaIncrease(key + "_sum");
-    const std::optional<double> count = ReplicaIncrease(key + "_count");
+    const std::optional<double> sum = Increase(key + "_sum");
+    const std::optional<double> count = Increase(key + "_count");
     if (!sum || !count) return std::nullopt;
     return MeanBetween(HistogramTotals{}, HistogramTotals{*sum, *count});
   };
   if (auto prefill = histogram_mean(keys::kPrefillTime)) engine.set_mean_prefill_time_s(*prefill);
   if (auto queue = histogram_mean(keys::kQueueTime)) engine.set_mean_queue_time_s(*queue);
-  Column usage = Reduce(keys::kKvCacheUsage, false, /*mean=*/true);
-  if (auto mean = GaugeMean(ToPoints(usage.t, usage.v))) engine.set_kv_cache_usage_mean(*mean);
-  if (auto increase = ReplicaIncrease(keys::kPreemptions)) {
+  const GaugeSummary usage = SummarizeInReplay(GaugeScrapes(keys::kKvCacheUsage, false));
+  if (usage.mean) engine.set_kv_cache_usage_mean(*usage.mean);
+  if (usage.max) engine.set_kv_cache_usage_max(*usage.max);
+  SetPrefixCacheTokens(&engine);
+  if (auto increase = Increase(keys::kPreemptions)) {
     engine.set_num_preemptions(static_cast<int64_t>(*increase));
   }
   if (auto blocks = FirstValue(keys::kNumGpuBlocks)) {
@@ -204,10 +252,7 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
     return std::nullopt;
   }
   v1::LmcacheMetrics lmcache;
-  auto increase = [&](const char* key) {
-    Column series = Reduce(key, true, /*mean=*/false);
-    return CounterIncrease(ToPoints(series.t, series.v));
-  };
+  auto increase = [&](const char* key) { return Increase(key, /*lmcache=*/true); };
   auto max_of = [&](const char* key) -> std::optional<double> {
     Column series = Reduce(key, true, /*mean=*/false);
     if (series.v.empty()) return std::nullopt;
@@ -226,11 +271,12 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
     }
     return HistogramTotals{sum->second, count->second};
   };
+  const std::optional<ScrapeSpan> span = Span();
   auto throughput = [&](const std::string& key) -> std::optional<double> {
-    if (ticks_.size() < 2) return std::nullopt;
-    const std::optional<HistogramTotals> before = totals_at(ticks_.front(), key);
+    if (!span || span->last <= span->first) return std::nullopt;
+    const std::optional<HistogramTotals> before = totals_at(ticks_[span->first], key);
     if (!before) return std::nullopt;
-    return ThroughputFromHistogram(before, totals_at(ticks_.back(), key));
+    return ThroughputFromHistogram(before, totals_at(ticks_[span->last], key));
   };
   const auto requested = increase(keys::kLookupRequested);
   const auto hit = increase(keys::kLookupHit);
@@ -240,8 +286,8 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
   if (auto evicted = increase(keys::kEvictedChunks)) {
     lmcache.set_evicted_chunks(static_cast<int64_t>(*evicted));
   }
-  Column ratio = Reduce(keys::kL1UsageRatio, true, /*mean=*/true);
-  if (auto mean = GaugeMean(ToPoints(ratio.t, ratio.v))) lmcache.set_l1_usage_ratio_mean(*mean);
+  const GaugeSummary ratio = SummarizeInReplay(GaugeScrapes(keys::kL1UsageRatio, true));
+  if (ratio.mean) lmcache.set_l1_usage_ratio_mean(*ratio.mean);
   if (auto bytes = max_of(keys::kL1UsageBytes)) {
     lmcache.set_l1_usage_bytes_max(static_cast<int64_t>(*bytes));
   }
@@ -284,8 +330,7 @@ void Sampler::SetL2Bytes(v1::LmcacheMetrics* lmcache) const {
   }
   if (!chunk_bytes) return;
   auto bytes_of = [&](const char* key) -> std::optional<int64_t> {
-    Column series = Reduce(key, true, /*mean=*/false);
-    std::optional<double> chunks = CounterIncrease(ToPoints(series.t, series.v));
+    std::optional<double> chunks = Increase(key, /*lmcache=*/true);
     if (!chunks) return std::nullopt;
     return static_cast<int64_t>(*chunks * *chunk_bytes);
   };

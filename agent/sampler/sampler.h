@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "agent/sampler/rate_math.h"
+#include "agent/sampler/replay_window.h"
 #include "common/http/http_client.h"
 #include "kvbench/v1/event.pb.h"
 #include "kvbench/v1/result.pb.h"
@@ -26,7 +27,12 @@ struct ScrapeTarget {
 };
 
 // DESIGN.md "Sampling": a "before" scrape just before traffic, a "periodic" one every period
-// during the replay, an "after" one when traffic ends. Each scrape of each target keeps the
+// during the replay, an "after" one when traffic ends. Which of them summarise the replay is
+// replay_window.h's rule: gauges (KV cache usage mean and max, LMCache's L1 usage ratio) over
+// the in-replay scrapes only — the periodic ones between "before" and "after", never the idle
+// "before"/"after" — and absent when there were none; counters (prefix-cache query/hit tokens,
+// preemptions, histogram totals) as their increase from "before" to "after", per replica,
+// summed. Each scrape of each target keeps the
 // catalog's values (metric_catalog.h), is appended to samples.jsonl (one Sample as JSON per line)
 // and handed to `on_sample` (the scenario's event stream). At the end it turns the series into
 // the result's engine and LMCache metrics with rate_math.h. Not thread-safe: the scenario's
@@ -56,7 +62,9 @@ class Sampler {
   // Local/external hit rates (sum over replicas of rate(hits) / sum of rate(queries), the mean
   // of the replay's final quarter of that series, or the before/after diff for a replay with too
   // few steps for a plateau; hit_rate_method says which), mean prefill/queue time (before/after
-  // histogram diff, absent when the histogram is), KV cache usage mean, preemptions, cache config.
+  // histogram diff, absent when the histogram is), KV cache usage mean and max over the in-replay
+  // scrapes, preemptions and the prefix-cache token counters' increases from "before" to
+  // "after" (summed over replicas), cache config.
   v1::EngineMetrics EngineResult() const;
   // The cache server's metrics; nullopt without a cache server target.
   std::optional<v1::LmcacheMetrics> LmcacheResult() const;
@@ -81,9 +89,16 @@ class Sampler {
   Column Reduce(const std::string& key, bool lmcache, bool mean) const;
   // One replica's `key` at each tick it was scraped.
   std::vector<Point> ReplicaPoints(const ScrapeTarget& target, const std::string& key) const;
-  // The sum over the replicas of each one's CounterIncrease of `key`; nullopt when none has 2
-  // points of it.
-  std::optional<double> ReplicaIncrease(const std::string& key) const;
+  // The scrapes from "before" to "after" (replay_window.h ReplaySpan); nullopt without scrapes.
+  std::optional<ScrapeSpan> Span() const;
+  // The sum over the replicas (or, with `lmcache`, the cache server) of each one's
+  // CounterIncrease of `key` over Span(); nullopt when none has 2 points of it there.
+  std::optional<double> Increase(const std::string& key, bool lmcache = false) const;
+  // `key` at each scrape (its kind, and the value of each replica, or of the cache server with
+  // `lmcache`, that had it), for SummarizeInReplay.
+  std::vector<GaugeScrape> GaugeScrapes(const std::string& key, bool lmcache) const;
+  // Sets the engine's prefix-cache token counters (increases over the replay).
+  void SetPrefixCacheTokens(v1::EngineMetrics* engine) const;
   // sum(rate(hits)) / sum(rate(queries)) of two replica counters, rate per replica (rate_math.h
   // ComputeHitRate).
   HitRate HitRateOf(const char* hits_key, const char* queries_key) const;

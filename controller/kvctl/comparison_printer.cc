@@ -17,7 +17,9 @@ std::string VerdictName(v1::Verdict verdict) {
 std::string Value(const results::ComparisonRow& row, const std::optional<double>& value) {
   if (!value.has_value()) return kNull;
   if (row.unit == "req/s") return absl::StrFormat("%.2f", *value);
-  if (row.unit == "tok/s" || row.unit == "users") return absl::StrFormat("%.0f", *value);
+  if (row.unit == "tok/s" || row.unit == "tok" || row.unit == "users") {
+    return absl::StrFormat("%.0f", *value);
+  }
   return absl::StrFormat("%.1f", *value);
 }
 

@@ -51,13 +51,19 @@ std::string Scalar(const Message& message, const FieldDescriptor* field, int ind
                  ? "true"
                  : "false";
     case FieldDescriptor::CPPTYPE_ENUM:
-      return (rep ? r->GetRepeatedEnum(message, field, index) : r->GetEnum(message, field))
-          ->name();
+      return (rep ? r->GetRepeatedEnum(message, field, index) : r->GetEnum(message, field))->name();
     case FieldDescriptor::CPPTYPE_STRING:
       return rep ? r->GetRepeatedString(message, field, index) : r->GetString(message, field);
     default:
       return "";
   }
+}
+
+// `prefix` + the field's name, except where the name alone would mislead: LMCache's hit rate is
+// lookup-based (lookup hit / requested tokens; offload_served.h), so its column says so.
+std::string ColumnName(const std::string& prefix, const FieldDescriptor* field) {
+  if (prefix == "lmcache." && field->name() == "hit_rate") return "lmcache.lookup_hit_rate";
+  return absl::StrCat(prefix, field->name());
 }
 
 void Flatten(const Message& message, const std::string& prefix,
@@ -71,7 +77,7 @@ void Flatten(const Message& message, const std::string& prefix,
                            field->name() == "tier" || field->name() == "concurrency")) {
       continue;
     }
-    const std::string name = absl::StrCat(prefix, field->name());
+    const std::string name = ColumnName(prefix, field);
     if (field->is_map()) {
       const FieldDescriptor* key = field->message_type()->map_key();
       const FieldDescriptor* value = field->message_type()->map_value();

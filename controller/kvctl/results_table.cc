@@ -1,6 +1,7 @@
 #include "controller/kvctl/results_table.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -8,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "controller/kvctl/table_printer.h"
+#include "controller/results/offload_served.h"
 #include "controller/results/simulated_time_display.h"
 
 namespace kvbench::kvctl {
@@ -20,6 +22,30 @@ std::string Ms(bool has, double seconds) {
 }
 
 std::string Pct(bool has, double pct) { return has ? absl::StrFormat("%+.0f%%", pct) : kNull; }
+
+// KV cache usage over the in-replay scrapes, mean/max in %: "40.7/85.0".
+std::string KvUsage(const v1::EngineMetrics& engine) {
+  if (!engine.has_kv_cache_usage_mean() && !engine.has_kv_cache_usage_max()) return kNull;
+  auto pct = [](bool has, double fraction) {
+    return has ? absl::StrFormat("%.1f", fraction * 100) : std::string(kNull);
+  };
+  return absl::StrCat(pct(engine.has_kv_cache_usage_mean(), engine.kv_cache_usage_mean()), "/",
+                      pct(engine.has_kv_cache_usage_max(), engine.kv_cache_usage_max()));
+}
+
+// What offload served (vLLM's external hit tokens), with its share of the prompt tokens.
+std::string OffloadServed(const v1::ScenarioResult& result) {
+  const std::optional<double> tokens = results::OffloadServedTokens(result);
+  if (!tokens) return kNull;
+  const std::optional<double> pct = results::OffloadServedPctOfPrompt(result);
+  return pct ? absl::StrFormat("%.0f (%.1f%%)", *tokens, *pct) : absl::StrFormat("%.0f", *tokens);
+}
+
+// LMCache's lookup hit tokens / lookup requested tokens, in %.
+std::string LookupHitRate(const v1::ScenarioResult& result) {
+  if (!result.has_lmcache() || !result.lmcache().has_hit_rate()) return kNull;
+  return absl::StrFormat("%.1f", result.lmcache().hit_rate() * 100);
+}
 
 std::string WithoutPrefix(std::string name, absl::string_view prefix) {
   if (absl::StartsWith(name, prefix)) name = name.substr(prefix.size());
@@ -38,7 +64,8 @@ std::vector<std::string> Cells(const ResultsRow& row) {
   const std::string concurrency = absl::StrCat(row.scenario.concurrency());
   const std::string tier = v1::Tier_Name(row.scenario.tier());
   if (!row.has_result) {
-    return {concurrency, tier, kNull, kNull, kNull, kNull, kNull, kNull, row.outcome, kNull};
+    return {concurrency, tier,  kNull, kNull, kNull,       kNull, kNull,
+            kNull,       kNull, kNull, kNull, row.outcome, kNull};
   }
   const v1::ScenarioResult& result = row.result;
   const v1::LatencyMetrics& latency = results::ShownLatency(result);
@@ -50,6 +77,9 @@ std::vector<std::string> Cells(const ResultsRow& row) {
           Pct(latency.has_ttft_degradation_median_pct(), latency.ttft_degradation_median_pct()),
           latency.has_requests_per_s() ? absl::StrFormat("%.2f", latency.requests_per_s()) : kNull,
           absl::StrCat(result.sessions().failed_requests()),
+          KvUsage(result.engine()),
+          OffloadServed(result),
+          LookupHitRate(result),
           row.outcome,
           Warnings(result)};
 }
@@ -118,6 +148,9 @@ std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows
           "DEGRADATION_P50",
           prefix + "REQ/S",
           "FAILED",
+          "KV_MEAN/MAX%",
+          "OFFLOAD_SERVED_TOK",
+          "LMC_LOOKUP_HIT%",
           "STATUS",
           "WARNINGS"};
 }

@@ -38,7 +38,10 @@ ResultsRow ResultsRowFromScenarioStatus(const v1::ScenarioStatus& status);
 // simulated_time_display.h), else "".
 std::string SimulatedTimeNote(const std::vector<ResultsRow>& rows);
 // The column names; TTFT and REQ/S prefixed "SIM_" when the rows are simulated: their cells are
-// then in simulated time (simulated_latency), as the note says.
+// then in simulated time (simulated_latency), as the note says. KV_MEAN/MAX% is vLLM's KV cache
+// usage over the in-replay scrapes (mean/max, %); OFFLOAD_SERVED_TOK what offload served (vLLM's
+// external prefix-cache hit tokens, with their % of the prompt tokens when known);
+// LMC_LOOKUP_HIT% LMCache's lookup-based hit rate (lookup hit / requested tokens).
 std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows);
 // The table's cells, rows ordered by concurrency (stable); "-" where a value is null or the
 // scenario has no result. The last column, WARNINGS, lists the result's warning codes

@@ -4,6 +4,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "controller/report/bar_chart.h"
+#include "controller/report/engine_table.h"
 #include "controller/report/line_chart.h"
 #include "controller/report/report_charts.h"
 #include "controller/report/report_runs.h"
@@ -50,6 +51,7 @@ svg.chart .grid { stroke: #e5e5e5; }
 svg.chart .axis-label { font-size: 13px; }
 svg.chart .no-data { font-size: 18px; fill: #777; }
 p.no-data { color: #777; }
+p.table-note { color: #555; font-size: 13px; max-width: 60em; }
 p.time-note { font-weight: 600; color: #333; }
 )css";
 
@@ -131,8 +133,9 @@ std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>
       ")</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n", Header(job),
       SimulatedTimeNote(runs), Banner(validity), "<h2>Validity</h2>\n", ValiditySection(validity),
       "<h2>Parameters</h2>\n", ParametersTable(job), "<h2>Scenarios</h2>\n", ScenariosTable(job),
-      Charts(runs), "<h2>Sessions</h2>\n", SessionsTable(runs),
-      "<h2>LMCache and disk (CPU_RAM, NVME)</h2>\n", OffloadTable(runs), "</body>\n</html>\n");
+      Charts(runs), "<h2>Engine (vLLM)</h2>\n", EngineTable(runs), "<h2>Sessions</h2>\n",
+      SessionsTable(runs), "<h2>LMCache and disk (CPU_RAM, NVME)</h2>\n", OffloadTable(runs),
+      "</body>\n</html>\n");
 }
 
 }  // namespace kvbench::report

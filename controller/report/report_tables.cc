@@ -192,7 +192,7 @@ std::string OffloadTable(const ReportRuns& runs) {
   if (rows.empty()) return "<p class=\"no-data\">no data: no CPU_RAM or NVME results</p>\n";
   return absl::StrCat(
       "<div class=\"wide\"><table class=\"offload\">\n",
-      Header({"tier", "concurrency", "LMCache hit rate (%)", "lookup hit tokens",
+      Header({"tier", "concurrency", "LMCache lookup hit rate (%)", "lookup hit tokens",
               "lookup requested tokens", "evicted chunks", "chunks loaded",
               "L1 usage mean (%)", "L1 usage max (GB)", "L2 usage max (GB)",
               "L0&#8594;L1 load (GB/s)", "L0&#8594;L1 store (GB/s)", "L2 load (GB/s)",

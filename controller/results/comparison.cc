@@ -5,6 +5,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "controller/results/offload_served.h"
 #include "controller/results/simulated_time_display.h"
 
 namespace kvbench::results {
@@ -82,16 +83,26 @@ const std::vector<MetricSpec>& Metrics() {
          if (!r.engine().has_external_hit_rate()) return std::nullopt;
          return r.engine().external_hit_rate() * 100.0;
        }},
-      {"KV cache usage", "%", DeltaKind::kPercentagePoints, false,
+      {"KV cache usage mean", "%", DeltaKind::kPercentagePoints, false,
        [](R r) -> std::optional<double> {
          if (!r.engine().has_kv_cache_usage_mean()) return std::nullopt;
          return r.engine().kv_cache_usage_mean() * 100.0;
        }},
-      {"LMCache hit rate", "%", DeltaKind::kPercentagePoints, true,
+      {"KV cache usage max", "%", DeltaKind::kPercentagePoints, false,
+       [](R r) -> std::optional<double> {
+         if (!r.engine().has_kv_cache_usage_max()) return std::nullopt;
+         return r.engine().kv_cache_usage_max() * 100.0;
+       }},
+      // Lookup-based (offload_served.h): beside it, what offload served.
+      {"LMCache lookup hit rate", "%", DeltaKind::kPercentagePoints, true,
        [](R r) -> std::optional<double> {
          if (!r.has_lmcache() || !r.lmcache().has_hit_rate()) return std::nullopt;
          return r.lmcache().hit_rate() * 100.0;
        }},
+      {"offload served tokens", "tok", DeltaKind::kRelativePct, true,
+       [](R r) { return OffloadServedTokens(r); }},
+      {"offload served of prompt tokens", "%", DeltaKind::kPercentagePoints, true,
+       [](R r) { return OffloadServedPctOfPrompt(r); }},
       {"sessions achieved", "users", DeltaKind::kRelativePct, true,
        [](R r) -> std::optional<double> { return r.sessions().achieved(); }},
   };

@@ -45,7 +45,8 @@ struct ComparisonGroup {
 
 // Groups by comparison_group (ordered by concurrency) and fills every metric row: TTFT
 // mean/p50/p95/p99, TPOT, requests/s, input and output tokens/s, TTFT degradation (median, p95),
-// local and external prefix-cache hit rate, KV cache usage, LMCache hit rate, achieved sessions.
+// local and external prefix-cache hit rate, KV cache usage mean and max (in-replay scrapes),
+// LMCache lookup hit rate, what offload served (tokens and % of prompt tokens), achieved sessions.
 // Latency rows come from results::ShownLatency: simulated seconds for a simulated engine.
 std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& runs,
                                              const std::vector<v1::Validity>& validity);

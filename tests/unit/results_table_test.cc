@@ -1,8 +1,14 @@
-// kvctl's results table: a result's warnings are visible in it, never silent.
+// kvctl's results table: a result's warnings are visible in it, never silent; KV usage, what
+// offload served and LMCache's lookup-based hit rate have their own, labelled columns.
 
 #include "controller/kvctl/results_table.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "controller/kvctl/result_columns.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -26,6 +32,56 @@ TEST_CASE("Results table: the WARNINGS column lists each result's warning codes"
   CHECK(cells[1].back() == "-");
   CHECK(cells[2].back() == "-");
   for (const auto& row : cells) CHECK(row.size() == ResultsTableHeaders(rows).size());
+}
+
+// The cell of `header` in `row`.
+std::string CellOf(const std::vector<std::string>& headers, const std::vector<std::string>& row,
+                   const std::string& header) {
+  const auto it = std::find(headers.begin(), headers.end(), header);
+  REQUIRE(it != headers.end());
+  return row[static_cast<size_t>(it - headers.begin())];
+}
+
+TEST_CASE("Results table: KV usage mean/max, offload served, LMCache lookup hit rate") {
+  v1::Scenario gpu;
+  gpu.set_tier(v1::GPU);
+  gpu.set_concurrency(8);
+  v1::Scenario cpu = gpu;
+  cpu.set_tier(v1::CPU_RAM);
+  v1::ScenarioResult gpu_result;
+  gpu_result.mutable_engine()->set_kv_cache_usage_mean(0.407);
+  gpu_result.mutable_engine()->set_kv_cache_usage_max(0.92);
+  v1::ScenarioResult cpu_result = gpu_result;
+  cpu_result.mutable_engine()->set_external_hit_tokens(5120);
+  cpu_result.mutable_latency()->set_prompt_tokens_total(20480);
+  cpu_result.mutable_lmcache()->set_hit_rate(0.874);
+  v1::ScenarioResult bare;  // no in-replay scrape, no counters: dashes, never 0
+  const std::vector<ResultsRow> rows = {ResultsRowFromOutcome(gpu, absl::OkStatus(), gpu_result),
+                                        ResultsRowFromOutcome(cpu, absl::OkStatus(), cpu_result),
+                                        ResultsRowFromOutcome(cpu, absl::OkStatus(), bare)};
+  const std::vector<std::string> headers = ResultsTableHeaders(rows);
+  const std::vector<std::vector<std::string>> cells = ResultsTableCells(rows);
+  CHECK(CellOf(headers, cells[0], "KV_MEAN/MAX%") == "40.7/92.0");
+  CHECK(CellOf(headers, cells[0], "OFFLOAD_SERVED_TOK") == "-");  // GPU: no connector
+  CHECK(CellOf(headers, cells[0], "LMC_LOOKUP_HIT%") == "-");
+  CHECK(CellOf(headers, cells[1], "OFFLOAD_SERVED_TOK") == "5120 (25.0%)");
+  CHECK(CellOf(headers, cells[1], "LMC_LOOKUP_HIT%") == "87.4");
+  CHECK(CellOf(headers, cells[2], "KV_MEAN/MAX%") == "-");
+  CHECK(CellOf(headers, cells[2], "OFFLOAD_SERVED_TOK") == "-");
+}
+
+TEST_CASE("Results CSV: LMCache's hit rate is the lookup_hit_rate column") {
+  v1::ScenarioResult result;
+  result.mutable_lmcache()->set_hit_rate(0.5);
+  result.mutable_engine()->set_external_hit_tokens(256);
+  const auto columns = FlattenResult(result);
+  auto has = [&](const std::string& name) {
+    return std::any_of(columns.begin(), columns.end(),
+                       [&](const auto& column) { return column.first == name; });
+  };
+  CHECK(has("lmcache.lookup_hit_rate"));
+  CHECK_FALSE(has("lmcache.hit_rate"));
+  CHECK(has("engine.external_hit_tokens"));
 }
 
 }  // namespace

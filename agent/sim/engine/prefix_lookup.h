@@ -25,7 +25,24 @@ struct PrefixHit {
 //   for T tokens, so the last token is always recomputed (vllm.md 1.5);
 // - the external hit is the cache's leading full chunks, capped at T-1 tokens (the LMCache
 //   connector recomputes the last token too), counting only tokens beyond the GPU hit.
-// A failed external lookup counts as a miss (one rate-limited log line).
+// A failed external lookup counts as a miss (one rate-limited log line) and is tried again at the
+// next call.
+//
+// How often the external cache is asked, as upstream does it: vLLM's v1 scheduler calls the
+// connector's get_num_new_matched_tokens for the waiting request at the head of the queue on
+// every step until it is admitted (vllm-project/vllm vllm/v1/core/sched/scheduler.py
+// @00024d314514900f361ad072af6931e403b7f589: a request whose allocate_slots fails stays waiting
+// and is looked at again next step); LMCache's multiprocess connector sends one LOOKUP request
+// per request and answers the later calls from that request's future
+// (LMCache/LMCache lmcache/integration/vllm/vllm_multi_process_adapter.py
+// @014797a3fb2909c38b59df33fec5873a18f6be18 maybe_submit_lookup_request skips a request id with
+// a lookup already submitted; lmcache_mp_connector.py@0039822b506ef1c5e5ff5717f7f0399f1367022a
+// drops the future in update_state_after_alloc, i.e. at admission, and in request_finished). So
+// the first Find of a waiting request looks it up and keeps the answer in
+// RequestState::pending_lookup; later Finds reuse it (the GPU hit is looked up afresh each time,
+// as vLLM's get_computed_blocks is); the scheduler clears it at admission, so a preempted
+// request is looked up again. LMCache's lookup-requested tokens therefore count each admission
+// once, not each step a request waited.
 class PrefixLookup {
  public:
   // `external` may be null (no connector).
@@ -34,7 +51,8 @@ class PrefixLookup {
   bool has_external() const { return external_ != nullptr; }
   int chunk_size() const { return chunk_size_; }
 
-  PrefixHit Find(const RequestState& request) const;
+  // Sets request->pending_lookup on a successful external lookup (see above).
+  PrefixHit Find(RequestState* request) const;
   // Loads the chunks covering the external part of `hit` (those not wholly inside the GPU hit).
   absl::StatusOr<ExternalLoad> Load(const RequestState& request, const PrefixHit& hit) const;
 

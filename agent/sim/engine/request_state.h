@@ -3,11 +3,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "agent/sim/engine/block_hasher.h"
 #include "agent/sim/engine/engine_types.h"
+#include "agent/sim/engine/external_kv_cache.h"
 #include "agent/sim/engine/kv_block_manager.h"
 
 namespace kvbench::sim {
@@ -30,6 +32,12 @@ struct RequestState {
   std::vector<BlockId> blocks;
   int64_t num_cached_blocks = 0;  // leading blocks of `blocks` registered in the prefix cache
   int64_t num_computed = 0;
+
+  // The external cache's answer for this request while it waits to be admitted: looked up once,
+  // then reused on every scheduling step until admission (PrefixLookup::Find), as LMCache's
+  // connector keeps one lookup future per request. Cleared at admission, so a preempted request
+  // is looked up again when it is readmitted.
+  std::optional<ExternalLookup> pending_lookup;
 
   // The lookup of the current admission.
   int64_t external_hit_chunks = 0;  // leading prompt chunks the external cache holds

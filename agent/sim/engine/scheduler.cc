@@ -75,7 +75,7 @@ void Scheduler::ScheduleWaiting(double now, int64_t* budget, SchedulerOutput* ou
          static_cast<int>(running_.size()) < limits_.max_num_seqs) {
     RequestState* request = waiting_.front();
     if (request->timings.arrival_s > now) break;
-    const PrefixHit hit = lookup_->Find(*request);
+    const PrefixHit hit = lookup_->Find(request);
     const int64_t new_tokens = std::min(request->num_tokens() - hit.computed_tokens(), *budget);
     if (!blocks_->Allocate(hit.local_blocks, hit.computed_tokens() + new_tokens,
                            &request->blocks)) {
@@ -110,6 +110,7 @@ int64_t Scheduler::Admit(RequestState* request, const PrefixHit& hit, int64_t bu
   request->num_computed = computed;
   request->num_cached_blocks = static_cast<int64_t>(hit.local_blocks.size());
   request->external_hit_chunks = hit.external_hit_chunks;
+  request->pending_lookup.reset();  // admitted: the connector drops its lookup (prefix_lookup.h)
   request->stored_external = false;
   const int64_t new_tokens = std::min(request->num_tokens() - computed, budget);
   Commit(request, new_tokens, out);

@@ -1,11 +1,13 @@
 // kvsim-vllm replicas with kvsim-lmcache, as real processes on loopback: offload restoring the
 // hits a small GPU pool loses, a disk tier that really writes and reads files, two replicas
-// sharing one cache server, and a cache server that is not there.
+// sharing one cache server, queued requests looked up once (as upstream's connector does), and a
+// cache server that is not there.
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -222,6 +224,48 @@ TEST_CASE("Offload: a prefix stored through replica A is an external hit on repl
   CHECK(hit > 0);
   CHECK(static_cast<int64_t>(hit) % 256 == 0);  // whole 256-token chunks
   CHECK(hit > queried - 256);                   // every full chunk of the prompt
+}
+
+// Upstream's lookup semantics (agent/sim/engine/prefix_lookup.h): vLLM asks the connector again
+// on every step a request waits, but LMCache's multiprocess connector sends one LOOKUP per
+// request and answers the later calls from it. Requests queued for KV blocks behind a long one
+// are therefore looked up once each: LMCache's lookup counters say how many requests asked, not
+// how long they waited.
+TEST_CASE("Offload: a request queued for KV blocks is looked up in LMCache once, as upstream") {
+  CacheServer cache(/*l1_gb=*/8);
+  Replica replica(/*gpu_blocks=*/64, &cache);  // 1,024 tokens: one ~700-token request at a time
+  constexpr int kRequests = 3;
+  std::vector<std::thread> senders;
+  std::vector<int> statuses(kRequests, 0);
+  for (int i = 0; i < kRequests; ++i) {
+    senders.emplace_back([&, i] {
+      std::string turn = "Request " + std::to_string(i) + ":";
+      for (int w = 0; w < 330; ++w) turn += " leg" + std::to_string((i * 13 + w) % 89);
+      const Json body = {{"messages", Json::array({{{"role", "user"}, {"content", turn}}})},
+                         {"max_tokens", 64},
+                         {"ignore_eos", true}};
+      auto response =
+          Client()->PostJson(replica.process.url() + "/v1/chat/completions", body.dump());
+      statuses[i] = response.ok() ? response->status : -1;
+    });
+  }
+  for (std::thread& sender : senders) sender.join();
+  CHECK(statuses == std::vector<int>(kRequests, 200));
+  const std::string metrics = replica.Metrics();
+  auto client = Client();
+  const std::string cache_metrics = cache.Metrics(*client);
+  const double prompt_tokens = SumOfSamples(metrics, "vllm:prompt_tokens_total");
+  const double requested = SumOfSamples(cache_metrics, "lmcache_mp_lookup_requested_tokens_total");
+  INFO("prompt tokens " << prompt_tokens << ", LMCache lookup requested " << requested
+                        << ", queue time sum "
+                        << SumOfSamples(metrics, "vllm:request_queue_time_seconds_sum"));
+  REQUIRE(SumOfSamples(metrics, "vllm:num_preemptions_total") == 0);  // no re-admission
+  // The later requests did wait for blocks (one fits at a time)...
+  CHECK(SumOfSamples(metrics, "vllm:request_queue_time_seconds_sum") > 0);
+  // ... and still each was looked up once: one LOOKUP per request, its full chunks only.
+  CHECK(SumOfSamples(cache_metrics, "lmcache_mp_lookups_requests_total") == kRequests);
+  CHECK(requested <= prompt_tokens);
+  CHECK(requested > prompt_tokens - kRequests * 256);
 }
 
 TEST_CASE("Offload: kvsim-vllm fails start-up clearly when the cache server is not there") {

@@ -222,6 +222,22 @@ TEST_CASE("LMCache and disk figures of the offload tiers, session counts of all"
   CHECK(Count(html.substr(sessions, html.find("</table>", sessions) - sessions), "<tr><td>") == 6);
 }
 
+TEST_CASE("the engine table: KV usage mean/max, token counts, what offload served") {
+  const std::string html = Render(SyntheticJob());
+  const size_t engine = html.find("<table class=\"engine\">");
+  REQUIRE(engine != std::string::npos);
+  const std::string table = html.substr(engine, html.find("</table>", engine) - engine);
+  CHECK(Count(table, "<tr><td>") == 6);              // every tier at 2 concurrencies
+  CHECK(table.find(">40.5<") != std::string::npos);  // KV usage mean in %
+  CHECK(table.find(">87.5<") != std::string::npos);  // KV usage max in %
+  CHECK(table.find(">3000<") != std::string::npos);  // offload served tokens
+  // 3,000 of 20,000 prompt tokens, in % (15.000000000000002 in doubles)
+  CHECK((table.find(">15<") != std::string::npos || table.find(">15.0<") != std::string::npos));
+  CHECK(table.find("LMCache lookup hit rate (%)") != std::string::npos);
+  // LMCache's rate is labelled lookup-based wherever it appears.
+  CHECK(html.find("LMCache hit rate") == std::string::npos);
+}
+
 TEST_CASE("a simulated engine's times are shown in simulated seconds, labelled") {
   // Every result at sim_time_scale 0.05 with its simulated_latency (observed x 20 for times).
   v1::Job job = SyntheticJob();

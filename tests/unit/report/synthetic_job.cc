@@ -44,7 +44,14 @@ v1::ScenarioResult Result(v1::Tier tier, int concurrency) {
   AddSeries(&result, "local_hit_rate", 0.3);
   if (tier != v1::GPU) AddSeries(&result, "external_hit_rate", 0.1);
   AddSeries(&result, "kv_cache_usage", 0.4);
+  result.mutable_engine()->set_kv_cache_usage_mean(0.405);
+  result.mutable_engine()->set_kv_cache_usage_max(0.875);
+  result.mutable_engine()->set_prefix_cache_query_tokens(20000);
+  result.mutable_engine()->set_prefix_cache_hit_tokens(12000);
+  latency->set_prompt_tokens_total(20000);
   if (tier != v1::GPU) {
+    result.mutable_engine()->set_external_query_tokens(8000);
+    result.mutable_engine()->set_external_hit_tokens(3000);
     result.mutable_lmcache()->set_hit_rate(0.42);
     result.mutable_lmcache()->set_evicted_chunks(7);
     result.mutable_lmcache()->set_l2_load_gb_per_s(1.5);

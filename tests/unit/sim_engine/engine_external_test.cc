@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -158,6 +157,41 @@ TEST_CASE("EngineCore recomputes when the external cache fails", "[sim_engine]")
     CHECK(harness.Ttft("r") == Approx(TestConfig(1).latency.step_overhead_s +
                                       harness.core().latency().PrefillChunkSeconds(0, 1000)));
   }
+}
+
+// Upstream's lookup semantics (prefix_lookup.h): vLLM's scheduler asks the connector on every
+// step the head of the queue waits, LMCache's connector answers from the request's one LOOKUP.
+TEST_CASE("EngineCore looks a waiting request up in the external cache once, until admitted",
+          "[sim_engine]") {
+  CoreHarness harness = WithExternal(/*num_gpu_blocks=*/100);  // 1,600 tokens: one request fits
+  const std::vector<uint32_t> first = TestPrompt(1000, 1);
+  const std::vector<uint32_t> queued = TestPrompt(1000, 2);
+  harness.Submit("first", first, 20);
+  harness.Submit("queued", queued, 2);
+  harness.Step();
+  harness.Step();  // "queued" waits for blocks: it has been looked up (and failed to allocate)
+  REQUIRE(harness.outputs("queued").empty());
+  const int lookups_while_waiting = harness.external()->lookup_calls();
+  CHECK(lookups_while_waiting == 2);
+  // Chunks that appear after its lookup do not count: the connector answers from that lookup.
+  harness.external()->Put(Chunks(queued, 3));
+  harness.RunUntilIdle();
+  CHECK(harness.last("queued").output_tokens == 2);
+  CHECK(harness.external()->lookup_calls() == 2);  // not once per step it waited
+  CHECK(harness.last("queued").external_cached_tokens == 0);
+  CHECK(harness.observer().preemptions() == 0);
+}
+
+TEST_CASE("EngineCore looks a preempted request up again when it is readmitted", "[sim_engine]") {
+  // Two requests that fit together at first, then outgrow the pool while decoding: the newer is
+  // preempted and readmitted (vLLM's connector sends a new lookup after the earlier admission
+  // dropped it).
+  CoreHarness harness = WithExternal(/*num_gpu_blocks=*/40);  // 640 tokens
+  harness.Submit("a", TestPrompt(256, 1), 150);
+  harness.Submit("b", TestPrompt(256, 2), 150);
+  harness.RunUntilIdle();
+  REQUIRE(harness.observer().preemptions() >= 1);
+  CHECK(harness.external()->lookup_calls() == 2 + harness.observer().preemptions());
 }
 
 }  // namespace
