@@ -52,7 +52,7 @@ for scenario in 00-gpu-c2 01-cpu-ram-c2 02-nvme-c2; do
   recorded="$(recorded_sum "$requests")"
   [ "$generated" -eq "$recorded" ] ||
     fail "$scenario: generated $generated output tokens, the rounds sent recorded $recorded"
-  [ "$(jq .latency.output_tokens_total "$job_dir/$scenario/result.json")" -eq "$generated" ] ||
+  [ "$(jq ".latency.output_tokens_total | tonumber" "$job_dir/$scenario/result.json")" -eq "$generated" ] ||
     fail "$scenario: result.json output_tokens_total is not Σ requests.jsonl output_tokens"
   first_sum="${first_sum:-$generated}"
   [ "$generated" -eq "$first_sum" ] || fail "$scenario: $generated output tokens, GPU $first_sum"

@@ -5,7 +5,7 @@
 # counted, and the ceiling under ISL is reported and caps `achieved`.
 source "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || fail "jq is needed"
-isl="${KV_TEST_ISL:-6000}"
+isl="${KV_TEST_ISL:-4000}"
 cat > "$WORK/spec.json" <<SPEC
 {"name": "isl-cut", "model": "meta-llama/Llama-3.1-8B-Instruct", "build": "NVIDIA",
  "engine": "sim", "tiers": ["GPU"], "replicas": 1,

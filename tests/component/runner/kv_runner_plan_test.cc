@@ -99,7 +99,8 @@ std::vector<Json> Lines(const TempDir& dir, const std::string& name) {
 // The user ids of summary.json's planned_users, in order.
 std::vector<std::string> PlannedIds(const TempDir& dir) {
   std::vector<std::string> ids;
-  for (const Json& user : Json::parse(dir.ReadFile("summary.json"))["planned_users"]) {
+  const Json summary = Json::parse(dir.ReadFile("summary.json"));
+  for (const Json& user : summary["planned_users"]) {
     ids.push_back(user["user_id"]);
   }
   return ids;
