@@ -76,6 +76,14 @@ absl::StatusOr<std::vector<std::string>> TraceFiles(const std::string& path) {
   return files;
 }
 
+// A trace's kind: the first folder under the dataset folder it sits in (LMCache's agent-trace
+// folder keeps one subfolder per agent, e.g. magagent/, miniswe/); "" for a file at the top.
+std::string TraceKind(const std::string& root, const std::string& file) {
+  const fs::path relative = fs::path(file).lexically_relative(root);
+  if (relative.empty() || std::distance(relative.begin(), relative.end()) < 2) return "";
+  return relative.begin()->string();
+}
+
 }  // namespace
 
 absl::StatusOr<Dataset> LoadAgentTrace(const std::string& path) {
@@ -84,6 +92,7 @@ absl::StatusOr<Dataset> LoadAgentTrace(const std::string& path) {
   dataset.code = "lmcache-agent-trace";
   for (const std::string& file : files) {
     KV_ASSIGN_OR_RETURN(Session session, ReadTraceFile(file));
+    session.kind = TraceKind(path, file);
     dataset.sessions.push_back(std::move(session));
   }
   return dataset;

@@ -26,8 +26,11 @@ absl::StatusOr<std::vector<VirtualUser>> ChunkIntoUsers(const Dataset& dataset, 
       VirtualUser user;
       user.user_id = absl::StrFormat("%04d-%02d", s, c);
       user.session_id = session.id;
+      user.kind = session.kind;
+      user.chunk_index = static_cast<int>(c);
       user.first_round = static_cast<int>(c * chunk);
-      for (size_t r = c * chunk; r < (c + 1) * chunk; ++r) user.rounds.push_back(&session.rounds[r]);
+      for (size_t r = c * chunk; r < (c + 1) * chunk; ++r)
+        user.rounds.push_back(&session.rounds[r]);
       users.push_back(std::move(user));
     }
   }

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace kvbench::datasets {
 
@@ -12,9 +11,9 @@ namespace kvbench::datasets {
 // produced. Rounds of a session are in chronological order; round k+1's messages extend round k's.
 struct Round {
   nlohmann::json messages = nlohmann::json::array();
-  int output_tokens = 0;   // recorded completion length in tokens (0: unknown)
-  double pre_gap_s = 0;    // think/tool time before this call, as recorded (0 when unknown)
-  std::string origin;      // "file:line" (or "file#simulation/message") the round came from
+  int output_tokens = 0;  // recorded completion length in tokens (0: unknown)
+  double pre_gap_s = 0;   // think/tool time before this call, as recorded (0 when unknown)
+  std::string origin;     // "file:line" (or "file#simulation/message") the round came from
 };
 
 // One recorded conversation (a session of one agent run).
@@ -22,6 +21,9 @@ struct Session {
   std::string id;
   std::string model;  // the model that produced the recording, when known
   std::vector<Round> rounds;
+  // The kind of trace, when the loader knows it (lmcache-agent-trace: the subfolder, e.g.
+  // "magagent"); "" = unknown. Seeded selection spreads the users over kinds (user_selection.h).
+  std::string kind;
 };
 
 // A dataset read into memory: sessions in file order, and what was skipped and why (nothing is
@@ -35,9 +37,11 @@ struct Dataset {
 
 // A chunk of `num_rounds` consecutive rounds of one session, replayed by one virtual user.
 struct VirtualUser {
-  std::string user_id;     // stable: "<session index>-<chunk index>", e.g. "0003-01"
+  std::string user_id;  // stable: "<session index>-<chunk index>", e.g. "0003-01"
   std::string session_id;
-  int first_round = 0;     // index of its first round within the session
+  std::string kind;                  // its session's kind ("" = unknown)
+  int chunk_index = 0;               // which chunk of its session (0 = the session's start)
+  int first_round = 0;               // index of its first round within the session
   std::vector<const Round*> rounds;  // points into the Dataset, which must outlive the user
 };
 

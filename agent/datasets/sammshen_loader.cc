@@ -67,7 +67,7 @@ absl::StatusOr<Dataset> LoadSammshen(const std::string& path) {
     auto it = seen.find(session_id);
     if (it == seen.end()) {
       seen[session_id] = SessionLines{dataset.sessions.size(), line, line};
-      dataset.sessions.push_back(Session{session_id, model, {}});
+      dataset.sessions.push_back(Session{session_id, model, {}, ""});
     } else if (it->second.index + 1 != dataset.sessions.size()) {
       return FieldError(
           origin, "session_id",

@@ -63,8 +63,9 @@ void FillTtft(const std::vector<RequestRecord>& records, v1::LatencyMetrics& out
 void FillThroughput(const std::vector<RequestRecord>& records, v1::LatencyMetrics& out) {
   std::vector<double> tpots;
   std::vector<double> lags;
-  double input_tokens = 0;
-  double output_tokens = 0;
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  std::optional<std::int64_t> cached_tokens;
   std::int64_t completed = 0;
   std::optional<double> window_start;
   std::optional<double> window_end;
@@ -76,6 +77,7 @@ void FillThroughput(const std::vector<RequestRecord>& records, v1::LatencyMetric
     ++completed;
     input_tokens += record.prompt_tokens;
     output_tokens += record.output_tokens;
+    if (record.cached_tokens) cached_tokens = cached_tokens.value_or(0) + *record.cached_tokens;
     if (record.output_tokens >= 2 && record.first_token_s.has_value()) {
       tpots.push_back((record.end_s - *record.first_token_s) / (record.output_tokens - 1));
     }
@@ -83,11 +85,14 @@ void FillThroughput(const std::vector<RequestRecord>& records, v1::LatencyMetric
   SetIfPresent(Mean(tpots), [&](double v) { out.set_tpot_mean_s(v); });
   SetIfPresent(Percentile(lags, 99), [&](double v) { out.set_dispatch_lag_p99_s(v); });
   out.set_requests_completed(completed);
+  out.set_prompt_tokens_total(input_tokens);
+  out.set_output_tokens_total(output_tokens);
+  if (cached_tokens) out.set_cached_tokens_total(*cached_tokens);
   const double window = records.empty() ? 0.0 : *window_end - *window_start;
   out.set_duration_s(window);
   if (window > 0.0) {
-    out.set_input_tokens_per_s(input_tokens / window);
-    out.set_output_tokens_per_s(output_tokens / window);
+    out.set_input_tokens_per_s(static_cast<double>(input_tokens) / window);
+    out.set_output_tokens_per_s(static_cast<double>(output_tokens) / window);
     out.set_requests_per_s(static_cast<double>(completed) / window);
   }
 }
@@ -102,21 +107,24 @@ v1::LatencyMetrics ComputeLatencyMetrics(const std::vector<RequestRecord>& recor
 }
 
 v1::SessionCounts ComputeSessionCounts(const std::vector<RequestRecord>& records,
-                                       int requested_users, int dataset_ceiling,
-                                       const std::vector<PlannedUser>& planned_users) {
+                                       const SessionPlan& plan) {
   struct UserState {
-    int expected_rounds = 0;  // 0: unknown (not planned), never complete
+    int expected = 0;  // 0: not planned, never complete
+    int sendable = 0;
     bool failed = false;
+    bool sent = false;
     std::set<int> ok_rounds;
   };
   std::map<std::string, UserState> users;
-  for (const PlannedUser& planned : planned_users) {
-    users[planned.user_id].expected_rounds = planned.expected_rounds;
+  for (const PlannedUser& planned : plan.planned_users) {
+    users[planned.user_id].expected = planned.expected_rounds;
+    users[planned.user_id].sendable = std::min(planned.sendable(), planned.expected_rounds);
   }
   v1::SessionCounts out;
   std::int64_t failed_requests = 0;
   for (const RequestRecord& record : records) {
     UserState& user = users[record.user_id];
+    user.sent = true;
     if (record.ok()) {
       user.ok_rounds.insert(record.round);
     } else {
@@ -124,31 +132,47 @@ v1::SessionCounts ComputeSessionCounts(const std::vector<RequestRecord>& records
       ++failed_requests;
     }
   }
-  int complete = 0;
-  int incomplete = 0;
-  int error = 0;
-  for (const auto& [user_id, user] : users) {
-    bool covered = user.expected_rounds > 0;
-    for (int round = 1; covered && round <= user.expected_rounds; ++round) {
-      covered = user.ok_rounds.count(round) > 0;
+  auto covers = [](const UserState& user, int rounds) {
+    for (int round = 1; round <= rounds; ++round) {
+      if (user.ok_rounds.count(round) == 0) return false;
     }
+    return true;
+  };
+  for (const auto& [user_id, user] : users) {
     if (user.failed) {
-      ++error;
-    } else if (covered) {
-      ++complete;
+      out.set_error(out.error() + 1);
+    } else if (user.expected > 0 && covers(user, user.expected)) {
+      out.set_complete(out.complete() + 1);
+    } else if (user.expected > 0 && user.sendable < user.expected && covers(user, user.sendable)) {
+      out.set_truncated_by_isl(out.truncated_by_isl() + 1);
+    } else if (!user.sent) {
+      out.set_not_started(out.not_started() + 1);
     } else {
-      ++incomplete;
+      out.set_incomplete(out.incomplete() + 1);
     }
   }
-  out.set_requested(requested_users);
-  out.set_dataset_ceiling(dataset_ceiling);
-  out.set_achieved(std::min(requested_users, dataset_ceiling));
+  int achieved = std::min(plan.requested, plan.dataset_ceiling);
+  if (plan.dataset_ceiling_under_isl) {
+    out.set_dataset_ceiling_under_isl(*plan.dataset_ceiling_under_isl);
+    achieved = std::min(achieved, *plan.dataset_ceiling_under_isl);
+  }
+  out.set_requested(plan.requested);
+  out.set_dataset_ceiling(plan.dataset_ceiling);
+  out.set_achieved(achieved);
+  out.set_selection(plan.selection);
   out.set_total(static_cast<int>(users.size()));
-  out.set_complete(complete);
-  out.set_incomplete(incomplete);
-  out.set_error(error);
   out.set_failed_requests(failed_requests);
   return out;
+}
+
+v1::SessionCounts ComputeSessionCounts(const std::vector<RequestRecord>& records,
+                                       int requested_users, int dataset_ceiling,
+                                       const std::vector<PlannedUser>& planned_users) {
+  SessionPlan plan;
+  plan.requested = requested_users;
+  plan.dataset_ceiling = dataset_ceiling;
+  plan.planned_users = planned_users;
+  return ComputeSessionCounts(records, plan);
 }
 
 }  // namespace kvbench::results

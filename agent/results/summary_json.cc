@@ -50,6 +50,12 @@ Json SummaryJson(const v1::LatencyMetrics& latency, const v1::SessionCounts& ses
   out["sessions_complete"] = sessions.complete();
   out["sessions_incomplete"] = sessions.incomplete();
   out["sessions_error"] = sessions.error();
+  out["sessions_not_started"] = sessions.not_started();
+  out["sessions_truncated_by_isl"] = sessions.truncated_by_isl();
+  out["prompt_tokens_total"] = latency.prompt_tokens_total();
+  out["output_tokens_total"] = latency.output_tokens_total();
+  out["cached_tokens_total"] =
+      latency.has_cached_tokens_total() ? Json(latency.cached_tokens_total()) : Json(nullptr);
   out["failed_requests"] = sessions.failed_requests();
   out["ttft_by_round"] = RoundsJson(latency);
   return out;

@@ -11,7 +11,9 @@ namespace kvbench::results {
 //   output_tokens_per_s requests_per_s ttft_degradation_median_pct ttft_degradation_p95_pct
 //   reuse_same_user_pct reuse_any_user_pct dispatch_lag_p99_s duration_s requests_completed
 //   sessions_requested sessions_achieved sessions_dataset_ceiling sessions_total
-//   sessions_complete sessions_incomplete sessions_error failed_requests
+//   sessions_complete sessions_incomplete sessions_error sessions_not_started
+//   sessions_truncated_by_isl failed_requests prompt_tokens_total output_tokens_total
+//   cached_tokens_total (null when no response reported cached tokens)
 //   ttft_by_round: [{round, count, p50_s, p95_s, mean_s}, ...] in round order.
 nlohmann::json SummaryJson(const v1::LatencyMetrics& latency, const v1::SessionCounts& sessions);
 

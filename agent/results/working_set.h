@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "agent/results/counted_prompts.h"
 #include "agent/runner/request_record.h"
 
 namespace kvbench::results {
@@ -20,5 +21,15 @@ namespace kvbench::results {
 // Records with no token counts (prompt_tokens and output_tokens both 0) are skipped; 0 when no
 // record is left.
 int64_t PeakWorkingSetTokens(const std::vector<runner::RequestRecord>& records);
+
+// The same with the prompts as kv-runner counted them (prompts.jsonl): a user's context is its
+// current round's prompt cut into kReuseChunkTokens-token chunks (chunk_keys) plus the partial
+// tail (tokens - 256 x keys) plus the round's output tokens, and the working set at t counts
+// each distinct chunk key once over the live users — a prefix shared by several users (a system
+// prompt, a common tool list) is held once, as a prefix cache holds it. A record without a
+// counted prompt (user_id, round) counts its prompt_tokens + output_tokens as its own.
+// With no prompts this is PeakWorkingSetTokens(records).
+int64_t PeakWorkingSetTokens(const std::vector<runner::RequestRecord>& records,
+                             const std::vector<CountedPrompt>& prompts);
 
 }  // namespace kvbench::results

@@ -1,12 +1,14 @@
 // kv-runner: kvbench's native replay client (DESIGN.md "Replay semantics").
 //   kv-runner --base-url URL --model M --num-users C --num-rounds R --dataset CODE
-//             --dataset-path P [--sessions N] [--isl I] [--osl O] --output J --summary S ...
+//             --dataset-path P [--sessions N] [--isl I] [--osl O] --output J --summary S
+//             [--prompts P] [--ready-file F] ...
 //   kv-runner inspect --dataset CODE --dataset-path P [--num-rounds N] [--json]
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <iostream>
 
 #include "agent/runner/inspect_command.h"
+#include "agent/runner/ready_gate.h"
 #include "agent/runner/replay_command.h"
 #include "agent/runner/runner_options.h"
 #include "common/cli/command_line.h"
@@ -33,10 +35,18 @@ int main(int argc, char** argv) {
   app.add_option("--tokenizer", options.tokenizer, "Tokenizer (the model under test)");
   app.add_option("--isl", options.isl, "Prompt token limit per round (0 = none)");
   app.add_option("--osl", options.osl, "Output tokens per request (0 = recorded)");
-  app.add_option("--seed", options.seed, "Seed of warmup prompts");
+  app.add_option("--seed", options.seed,
+                 "Seed of warmup prompts and of the users chosen when --sessions is below the "
+                 "dataset's ceiling");
   app.add_option("--sessions", options.sessions, "Virtual users to replay (0 = --num-users)");
   app.add_option("--output", options.output_path, "Per-request JSONL");
   app.add_option("--summary", options.summary_path, "Summary JSON");
+  app.add_option("--prompts", options.prompts_path,
+                 "Counted prompts JSONL (user_id, round, tokens, chunk_keys), written before the "
+                 "clock starts when prompts are counted");
+  app.add_option("--ready-file", options.ready_file,
+                 "After warm-up and prompt counting, create this file and wait for SIGUSR1 before "
+                 "starting the clock");
   app.add_flag("--count-prompts,!--no-count-prompts", options.count_prompts,
                "Count prompts via /tokenize before the run (reuse opportunity; forced by --isl)");
   app.add_option("--http-client", options.http_client, "curl-multi or beast");
@@ -67,6 +77,7 @@ int main(int argc, char** argv) {
                                                 inspect_min_chunk, inspect_json, std::cout);
   } else {
     options.request_timeout = absl::Seconds(request_timeout_s);
+    if (!options.ready_file.empty()) kvbench::runner::InstallGoSignal();
     status = kvbench::runner::RunReplayCommand(options, kvbench::InstallStopFlag());
   }
   if (!status.ok()) std::cerr << "kv-runner: " << status.message() << "\n";

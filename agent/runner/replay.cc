@@ -111,40 +111,76 @@ std::vector<Replay::PreparedUser> Replay::Prepare(const std::vector<datasets::Vi
   return prepared;
 }
 
-absl::Status Replay::CountPrompts(const std::vector<std::string>& tokenize_bodies) {
+size_t Replay::SendableRounds(const std::vector<PromptCount>& counts) const {
+  if (options_.isl <= 0) return counts.size();
+  auto over = std::find_if(counts.begin(), counts.end(),
+                           [&](const PromptCount& c) { return c.tokens > options_.isl; });
+  return static_cast<size_t>(over - counts.begin());
+}
+
+absl::StatusOr<std::optional<int>> Replay::CountPrompts(
+    const std::vector<std::string>& tokenize_bodies,
+    const std::vector<datasets::VirtualUser>& ceiling_users) {
   PromptCounter counter(client_, options_.base_url, kPromptCountTimeout, stop_);
   KV_ASSIGN_OR_RETURN(std::vector<PromptCount> counts, counter.Count(tokenize_bodies));
   size_t next = 0;
+  int under_isl = 0;
   for (PreparedUser& user : prepared_) {
     for (size_t round = 0; round < user.bodies.size(); ++round) {
       user.counts.push_back(std::move(counts[next++]));
     }
-    if (options_.isl > 0) {
-      auto over = std::find_if(user.counts.begin(), user.counts.end(),
-                               [&](const PromptCount& c) { return c.tokens > options_.isl; });
-      user.sendable_rounds = static_cast<size_t>(over - user.counts.begin());
+    user.sendable_rounds = SendableRounds(user.counts);
+    under_isl += user.sendable_rounds == user.bodies.size() ? 1 : 0;
+  }
+  if (options_.isl <= 0) return std::optional<int>();
+  for (const datasets::VirtualUser& user : ceiling_users) {
+    const std::vector<PromptCount> rounds(
+        counts.begin() + static_cast<long>(next),
+        counts.begin() + static_cast<long>(next + user.rounds.size()));
+    next += user.rounds.size();
+    under_isl += SendableRounds(rounds) == user.rounds.size() ? 1 : 0;
+  }
+  return std::optional<int>(under_isl);
+}
+
+std::vector<results::CountedPrompt> Replay::CountedPrompts() const {
+  std::vector<results::CountedPrompt> prompts;
+  for (const PreparedUser& user : prepared_) {
+    for (size_t round = 0; round < user.counts.size(); ++round) {
+      prompts.push_back({user.user->user_id, static_cast<int>(round) + 1, user.counts[round].tokens,
+                         user.counts[round].chunk_keys});
     }
   }
-  return absl::OkStatus();
+  return prompts;
 }
 
 absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser>& users,
-                                         bool count_prompts) {
+                                         bool count_prompts,
+                                         const std::vector<datasets::VirtualUser>& ceiling_users,
+                                         const BeforeClockHook& before_clock) {
   count_prompts = count_prompts || options_.isl > 0;
   std::vector<std::string> tokenize_bodies;
   prepared_ = Prepare(users, count_prompts ? &tokenize_bodies : nullptr);
+  ReplayResult result;
   if (count_prompts) {
-    absl::Status counted = CountPrompts(tokenize_bodies);
-    if (!counted.ok()) {
-      if (options_.isl > 0 || counted.code() == absl::StatusCode::kCancelled) return counted;
-      KV_LOG(WARNING) << "prompts not counted, reuse opportunity unknown: " << counted.message();
+    if (options_.isl > 0) Prepare(ceiling_users, &tokenize_bodies);  // their bodies only
+    absl::StatusOr<std::optional<int>> counted = CountPrompts(tokenize_bodies, ceiling_users);
+    if (counted.ok()) {
+      result.ceiling_under_isl = *counted;
+    } else {
+      if (options_.isl > 0 || counted.status().code() == absl::StatusCode::kCancelled) {
+        return counted.status();
+      }
+      KV_LOG(WARNING) << "prompts not counted, reuse opportunity unknown: "
+                      << counted.status().message();
       for (PreparedUser& user : prepared_) user.counts.clear();
     }
   }
-  ReplayResult result;
-  for (const datasets::VirtualUser& user : users) {
-    result.planned_users.push_back({user.user_id, static_cast<int>(user.rounds.size())});
+  for (const PreparedUser& user : prepared_) {
+    result.planned_users.push_back({user.user->user_id, static_cast<int>(user.user->rounds.size()),
+                                    user.user->session_id, static_cast<int>(user.sendable_rounds)});
   }
+  if (before_clock) KV_RETURN_IF_ERROR(before_clock(CountedPrompts()));
   clock_ = ReplayClock();  // the run's start: after warmup, serialization and counting
   result.clock_origin_s = clock_.origin_s();
   const size_t slots =

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "agent/datasets/conversation.h"
+#include "agent/results/counted_prompts.h"
 #include "agent/results/reuse_opportunity.h"
 #include "agent/results/scenario_metrics.h"
 #include "agent/runner/prompt_counter.h"
@@ -34,7 +36,13 @@ struct ReplayResult {
   double clock_origin_s = 0;  // the run's clock start, raw steady_clock seconds
   // From the prompts as /tokenize counted them, in send order; unset when they were not counted.
   std::optional<results::ReuseOpportunity> reuse;
+  // ISL > 0 (prompts counted): virtual users, chosen or not, all of whose rounds fit under ISL.
+  std::optional<int> ceiling_under_isl;
 };
+
+// Called once the prompts are counted, just before the run's clock starts, with the counted
+// prompts of the users to replay (empty when not counted). A non-OK status ends the run there.
+using BeforeClockHook = std::function<absl::Status(const std::vector<results::CountedPrompt>&)>;
 
 // The closed-loop replay (DESIGN.md "Replay semantics"), event-driven: `concurrency` slots, each a
 // RoundExchange on the AsyncHttpClient's I/O thread(s). A slot's next request is started from the
@@ -42,13 +50,14 @@ struct ReplayResult {
 // a round's end and the next round's send.
 //
 // - Before the clock starts: every body is serialized; with `count_prompts` (forced when ISL > 0)
-//   every prompt is counted through /tokenize (PromptCounter).
+//   every prompt is counted through /tokenize (PromptCounter); with ISL > 0 also those of
+//   `ceiling_users` (the virtual users not chosen), only to count the ceiling under ISL.
 // - The users replayed are the given ones (already cut to the requested count); a slot whose
 //   user ends takes the next one.
 // - A user sends its rounds strictly in order; round 1 is due when its slot takes it, round k+1
 //   when round k's response ended (scheduled_s); x-user-id = the user's id on every request.
 // - With ISL > 0, a round whose prompt is over ISL tokens ends its user there, unsent
-//   (incomplete).
+//   (truncated_by_isl: planned_users[i].sendable_rounds says how many rounds it may send).
 // - A failed request (transport, non-200, error event, truncated stream, timeout) ends its user,
 //   after up to --agentic-max-attempts attempts when agentic tools are on (gpt_oss_agentic.h).
 // - `stop` (SIGINT/SIGTERM) stops launching and aborts what is in flight (not recorded), so those
@@ -67,8 +76,11 @@ class Replay {
 
   // Replays `users`. Fails only before the first request: UNAVAILABLE when prompts must be
   // counted (ISL > 0) and /tokenize cannot; CANCELLED when stopped while counting.
+  // `before_clock` (may be empty) runs after counting, before the clock starts (BeforeClockHook).
   absl::StatusOr<ReplayResult> Run(const std::vector<datasets::VirtualUser>& users,
-                                   bool count_prompts);
+                                   bool count_prompts,
+                                   const std::vector<datasets::VirtualUser>& ceiling_users = {},
+                                   const BeforeClockHook& before_clock = nullptr);
 
  private:
   struct PreparedUser {
@@ -81,7 +93,12 @@ class Replay {
 
   std::vector<PreparedUser> Prepare(const std::vector<datasets::VirtualUser>& users,
                                     std::vector<std::string>* tokenize_bodies) const;
-  absl::Status CountPrompts(const std::vector<std::string>& tokenize_bodies);
+  // Counts `tokenize_bodies` (the chosen users' rounds, then `ceiling_users`' rounds).
+  absl::StatusOr<std::optional<int>> CountPrompts(
+      const std::vector<std::string>& tokenize_bodies,
+      const std::vector<datasets::VirtualUser>& ceiling_users);
+  size_t SendableRounds(const std::vector<PromptCount>& counts) const;
+  std::vector<results::CountedPrompt> CountedPrompts() const;
   void StartRound(Slot* slot);
   void OnRoundDone(Slot* slot, RequestRecord record, bool cancelled);
   void TakeNextUser(Slot* slot);

@@ -3,13 +3,18 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "agent/datasets/dataset_loader.h"
+#include "agent/datasets/user_selection.h"
+#include "agent/results/counted_prompts.h"
 #include "agent/results/scenario_metrics.h"
+#include "agent/results/session_plan_json.h"
 #include "agent/results/summary_json.h"
 #include "agent/runner/base_url.h"
 #include "agent/runner/gpt_oss_agentic.h"
+#include "agent/runner/ready_gate.h"
 #include "agent/runner/record_writer.h"
 #include "agent/runner/replay.h"
 #include "common/http/beast_http_client.h"
@@ -77,6 +82,41 @@ absl::Status WriteSummary(const std::string& path, const nlohmann::json& summary
   return absl::OkStatus();
 }
 
+absl::Status WritePrompts(const std::string& path,
+                          const std::vector<results::CountedPrompt>& prompts) {
+  std::ofstream out(path, std::ios::trunc);
+  for (const results::CountedPrompt& prompt : prompts) out << results::ToPromptLine(prompt) << "\n";
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write --prompts ", path));
+  return absl::OkStatus();
+}
+
+// Just before the clock: the counted prompts to --prompts, then the --ready-file handshake.
+BeforeClockHook BeforeClock(const RunnerOptions& options, const std::atomic<bool>* stop) {
+  return [&options, stop](const std::vector<results::CountedPrompt>& prompts) -> absl::Status {
+    if (!options.prompts_path.empty() && !prompts.empty()) {
+      KV_RETURN_IF_ERROR(WritePrompts(options.prompts_path, prompts));
+    }
+    if (!options.ready_file.empty()) {
+      KV_LOG(INFO) << "ready: waiting for SIGUSR1 (" << options.ready_file << ")";
+      KV_RETURN_IF_ERROR(AwaitGo(options.ready_file, stop));
+    }
+    return absl::OkStatus();
+  };
+}
+
+// The virtual users not chosen (their prompts are counted for the ceiling under ISL only).
+std::vector<datasets::VirtualUser> NotChosen(const std::vector<datasets::VirtualUser>& all,
+                                             const std::vector<datasets::VirtualUser>& chosen) {
+  std::set<std::string> ids;
+  for (const datasets::VirtualUser& user : chosen) ids.insert(user.user_id);
+  std::vector<datasets::VirtualUser> rest;
+  for (const datasets::VirtualUser& user : all) {
+    if (ids.count(user.user_id) == 0) rest.push_back(user);
+  }
+  return rest;
+}
+
 }  // namespace
 
 absl::Status RunReplayCommand(const RunnerOptions& flags, const std::atomic<bool>* stop) {
@@ -91,9 +131,13 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, const std::atomic<bool
                                                       " gives 0 virtual users for --num-rounds ",
                                                       options.num_rounds));
   }
-  const int ceiling = static_cast<int>(users.size());
-  const int requested = options.requested_sessions();
-  users.resize(std::min<size_t>(users.size(), static_cast<size_t>(requested)));
+  results::SessionPlan plan;
+  plan.dataset_ceiling = static_cast<int>(users.size());
+  plan.requested = options.requested_sessions();
+  datasets::UserSelection selection = datasets::SelectUsers(users, plan.requested, options.seed);
+  plan.selection = selection.description;
+  const std::vector<datasets::VirtualUser> others =
+      options.isl > 0 ? NotChosen(users, selection.users) : std::vector<datasets::VirtualUser>();
 
   std::unique_ptr<RecordWriter> writer;
   if (!options.output_path.empty()) {
@@ -102,23 +146,27 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, const std::atomic<bool
   KV_ASSIGN_OR_RETURN(std::unique_ptr<AsyncHttpClient> client, MakeClient(options));
   KV_LOG(INFO) << "replay start base_url=" << options.base_url << " model=" << options.model
                << " concurrency=" << options.concurrency << " num_rounds=" << options.num_rounds
-               << " sessions_requested=" << requested << " dataset_ceiling=" << ceiling
-               << " warmup=" << options.warmup << " isl=" << options.isl << " osl=" << options.osl
+               << " sessions_requested=" << plan.requested
+               << " dataset_ceiling=" << plan.dataset_ceiling << " selection=\"" << plan.selection
+               << "\" warmup=" << options.warmup << " isl=" << options.isl << " osl=" << options.osl
                << " http_client=" << options.http_client << " io_threads=" << options.io_threads;
 
   Replay replay(client.get(), options, writer.get(), stop);
   KV_RETURN_IF_ERROR(replay.Warmup());
-  KV_ASSIGN_OR_RETURN(ReplayResult result, replay.Run(users, options.count_prompts));
+  KV_ASSIGN_OR_RETURN(ReplayResult result, replay.Run(selection.users, options.count_prompts,
+                                                      others, BeforeClock(options, stop)));
   client->Shutdown();
 
-  v1::SessionCounts counts =
-      results::ComputeSessionCounts(result.records, requested, ceiling, result.planned_users);
+  plan.planned_users = result.planned_users;
+  plan.dataset_ceiling_under_isl = result.ceiling_under_isl;
+  v1::SessionCounts counts = results::ComputeSessionCounts(result.records, plan);
   v1::LatencyMetrics latency = results::ComputeLatencyMetrics(result.records);
   if (result.reuse && result.reuse->same_user_pct) {
     latency.set_reuse_same_user_pct(*result.reuse->same_user_pct);
     latency.set_reuse_any_user_pct(*result.reuse->any_user_pct);
   }
   nlohmann::json summary = results::SummaryJson(latency, counts);
+  results::AddSessionPlan(plan, &summary);
   // Aligns the records' *_s times with other processes' steady_clock stamps (runner roofline).
   summary["clock_origin_s"] = result.clock_origin_s;
   if (!options.summary_path.empty()) {
@@ -128,6 +176,8 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, const std::atomic<bool
   KV_LOG(INFO) << "replay end requests=" << result.records.size()
                << " sessions_complete=" << counts.complete()
                << " sessions_incomplete=" << counts.incomplete()
+               << " sessions_not_started=" << counts.not_started()
+               << " sessions_truncated_by_isl=" << counts.truncated_by_isl()
                << " sessions_error=" << counts.error() << " stopped=" << result.stopped;
   if (result.stopped) return absl::CancelledError("replay stopped by signal; output written");
   return absl::OkStatus();

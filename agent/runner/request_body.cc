@@ -24,8 +24,10 @@ std::string BuildChatBody(const BodyOptions& options, const nlohmann::json& mess
   body["stream"] = true;
   body["stream_options"] = {{"include_usage", true}};
   int max_tokens = options.osl > 0 ? options.osl : recorded_output_tokens;
-  if (max_tokens > 0) body["max_tokens"] = max_tokens;
-  if (options.osl > 0) body["ignore_eos"] = true;
+  if (max_tokens > 0) {
+    body["max_tokens"] = max_tokens;
+    body["ignore_eos"] = true;
+  }
   return body.dump();
 }
 

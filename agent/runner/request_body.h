@@ -14,11 +14,16 @@ struct BodyOptions {
   bool ask_mode = false;                 // tool_choice "auto" (else "none") when tools are declared
 };
 
+// Equal work across tiers (issue #15): with max_tokens set, ignore_eos makes the engine generate
+// exactly max_tokens, so every tier decodes the same amount whatever the arrival order. vLLM's
+// SamplingParams.ignore_eos: "ignore the EOS token and continue generating tokens after the EOS
+// token is generated" until max_tokens (vllm-project/vllm:vllm/sampling_params.py@00388f65), an
+// extra parameter its OpenAI chat-completions request accepts and passes to SamplingParams.
 // The chat-completions body of one replayed round (pure; serialized before timing starts):
 //   {"model", "messages" (the recorded round's, harmony-sanitized when asked),
 //    "stream": true, "stream_options": {"include_usage": true},
-//    "max_tokens": osl > 0 ? osl : recorded_output_tokens (omitted when that is 0),
-//    "ignore_eos": true (only when osl > 0),
+//    "max_tokens": osl > 0 ? osl : recorded_output_tokens, with "ignore_eos": true (both omitted
+//    when that is 0: a round with no recorded length stops where the model stops),
 //    "tools" and "tool_choice" (only when `tools` is a non-empty array)}
 std::string BuildChatBody(const BodyOptions& options, const nlohmann::json& messages,
                           const nlohmann::json& tools, int recorded_output_tokens);

@@ -33,6 +33,8 @@ std::vector<std::string> RunnerArgv(const v1::JobSpec& spec, const v1::Scenario&
     argv.insert(argv.end(), {"--seed", std::to_string(spec.seed())});
   }
   argv.insert(argv.end(), {"--output", paths.output_path, "--summary", paths.summary_path});
+  if (!paths.prompts_path.empty()) argv.insert(argv.end(), {"--prompts", paths.prompts_path});
+  if (!paths.ready_file.empty()) argv.insert(argv.end(), {"--ready-file", paths.ready_file});
   if (IsGptOssModel(spec.model())) {
     argv.insert(argv.end(), {"--enable-agentic-tools", "--ask-mode", "--sanitize-harmony-tokens",
                              "--agentic-max-attempts",

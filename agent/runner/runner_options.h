@@ -33,13 +33,15 @@ struct RunnerOptions {
   int min_chunk_rounds = kDefaultMinChunkRounds;
   int warmup = kDefaultWarmupRequests;
   absl::Duration request_timeout = absl::Seconds(kDefaultRequestTimeoutSeconds);
-  std::string tokenizer;  // accepted; /tokenize counts with the served model's tokenizer
-  int isl = 0;            // 0 = no depth limit
-  int osl = 0;            // 0 = recorded output length
-  uint64_t seed = kDefaultSeed;
-  int sessions = 0;           // users to replay; 0 = concurrency
-  std::string output_path;    // requests JSONL; empty = none
-  std::string summary_path;   // summary JSON; empty = none
+  std::string tokenizer;         // accepted; /tokenize counts with the served model's tokenizer
+  int isl = 0;                   // 0 = no depth limit
+  int osl = 0;                   // 0 = recorded output length
+  uint64_t seed = kDefaultSeed;  // warmup prompts and the choice of users (user_selection.h)
+  int sessions = 0;              // users to replay; 0 = concurrency
+  std::string output_path;       // requests JSONL; empty = none
+  std::string summary_path;      // summary JSON; empty = none
+  std::string prompts_path;   // --prompts: counted prompts JSONL (counted_prompts.h); empty = none
+  std::string ready_file;     // --ready-file: the warm-up gate (ready_gate.h); empty = no wait
   bool count_prompts = true;  // count prompts via /tokenize before the run (reuse opportunity)
   std::string http_client = kDefaultHttpClient;  // "curl-multi" or "beast"
   int io_threads = kDefaultIoThreads;

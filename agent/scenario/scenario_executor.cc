@@ -294,29 +294,50 @@ void ScenarioExecutor::ReportExitedChildren(const char* when) {
 
 absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
   Phase(v1::SCENARIO_PHASE_WARMUP);
-  runner::RunnerPaths paths{plan.runner_program, plan.target_url, plan.dataset_path,
-                            ScenarioFile("requests.jsonl"), ScenarioFile("summary.json")};
+  runner::RunnerPaths paths{plan.runner_program,
+                            plan.target_url,
+                            plan.dataset_path,
+                            ScenarioFile("requests.jsonl"),
+                            ScenarioFile("summary.json"),
+                            ScenarioFile("prompts.jsonl"),
+                            ScenarioFile("runner.ready")};
+  std::error_code error;
+  fs::remove(paths.ready_file, error);
+  fs::remove(paths.prompts_path, error);
   ProcessSpec spec;
   spec.name = kRunnerName;
   spec.argv = runner::RunnerArgv(job_, scenario_, paths);
   spec.stdout_path = ScenarioFile(absl::StrCat("logs/", kRunnerName, ".log"));
   sampler_ = MakeSampler(plan);
   telemetry_ = MakeTelemetrySampler(plan);
-  Scrape("before", 0);
-  const absl::Duration replay_start = env_.clock->Monotonic();
-  auto since_start = [&] { return absl::ToDoubleSeconds(env_.clock->Monotonic() - replay_start); };
   KV_ASSIGN_OR_RETURN(std::unique_ptr<Process> runner, env_.launcher->Launch(spec));
+  // The warm-up gate: the runner creates its ready file after its warm-up requests and prompt
+  // counting, then waits for SIGUSR1; "before" is scraped in between, so before→after deltas
+  // hold the replay's requests only. A runner that exits first gets "before" at its exit.
+  bool gate_open = false;
+  absl::Duration replay_start = env_.clock->Monotonic();
+  auto since_start = [&] { return absl::ToDoubleSeconds(env_.clock->Monotonic() - replay_start); };
+  auto open_gate = [&] {
+    Scrape("before", 0);
+    replay_start = env_.clock->Monotonic();
+    gate_open = true;
+  };
   int64_t lines = 0;
   std::streamoff read_to = 0;  // bytes of requests.jsonl counted so far
-  // Poll at least as often as the sampler's period (short under a simulator's time scale).
+  // Poll at least as often as the sampler's period (short under a simulator's time scale), and
+  // briskly while the runner waits at the gate.
   const absl::Duration poll =
       std::min(kReplayPollPeriod, absl::Seconds(std::max(sampler_->period_s(), 0.01)));
   for (;;) {
-    absl::StatusOr<ExitStatus> exit = runner->Wait(poll);
+    absl::StatusOr<ExitStatus> exit = runner->Wait(gate_open ? poll : kGatePollPeriod);
     ReportExitedChildren("during the replay");
+    if (!gate_open && (exit.ok() || fs::exists(paths.ready_file, error))) {
+      open_gate();
+      if (!exit.ok()) runner->Signal(SIGUSR1).IgnoreError();
+    }
     if (exit.ok()) {
       Scrape("after", since_start());
-    } else if (sampler_->Due(since_start())) {
+    } else if (gate_open && sampler_->Due(since_start())) {
       Scrape("periodic", since_start());
     }
     const int64_t before = lines;
@@ -348,7 +369,7 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
   KV_ASSIGN_OR_RETURN(
       v1::ScenarioResult result,
       BuildScenarioResult(job_, scenario_, plan.dataset_path, ScenarioFile("requests.jsonl"),
-                          ScenarioFile("summary.json")));
+                          ScenarioFile("summary.json"), ScenarioFile("prompts.jsonl")));
   for (const std::string& failure : process_failures_) result.add_process_failures(failure);
   result.set_routing(tiers::ScenarioRouting(job_, scenario_.tier()));
   *result.mutable_engine() = sampler_->EngineResult();

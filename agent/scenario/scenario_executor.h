@@ -33,6 +33,8 @@ inline constexpr absl::Duration kDefaultCacheReadyTimeout = absl::Seconds(120);
 inline constexpr absl::Duration kProxyReadyTimeout = absl::Seconds(30);
 // How often the replay step reports progress and checks the children.
 inline constexpr absl::Duration kReplayPollPeriod = absl::Milliseconds(200);
+// How often the replay step looks for kv-runner's ready file (the warm-up gate).
+inline constexpr absl::Duration kGatePollPeriod = absl::Milliseconds(10);
 
 // What a scenario run borrows from its agent (or from `kvctl run`). All must outlive the run.
 struct ScenarioEnvironment {

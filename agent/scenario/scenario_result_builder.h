@@ -12,8 +12,13 @@ namespace kvbench::agent {
 // semantics": the runner's JSONL is what the agent parses into results):
 // - latency metrics from every line of `requests_jsonl` (a malformed line is INVALID_ARGUMENT
 //   naming the file and line: results are never computed from a file read in part);
-// - session counts against the virtual users the dataset gives for the job's num_rounds (loaded
-//   and chunked again here, as the runner did: requested = the scenario's sessions);
+// - session counts (results::ComputeSessionCounts) from the records and the runner's plan in
+//   `summary_json` (planned_users with their sendable rounds, the dataset ceiling, the ceiling
+//   under ISL, the selection: session_plan_json.h); a summary without a plan (an older runner)
+//   falls back to the first `sessions` virtual users of the dataset, loaded and chunked again;
+// - peak_concurrent_tokens from the records and, when the runner counted prompts,
+//   `prompts_jsonl` (each shared chunk counted once: working_set.h); without that file (or with
+//   an empty path) the per-user sum;
 // - the reuse opportunity from the runner's `summary_json` (it counted the prompts), when there;
 // - for the simulated engine: sim_time_scale (engine_overrides', else the simulator's default 1)
 //   and simulated_latency (the latency in simulated seconds, results/simulated_time.h).
@@ -21,6 +26,7 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
                                                        const v1::Scenario& scenario,
                                                        const std::string& dataset_path,
                                                        const std::string& requests_jsonl,
-                                                       const std::string& summary_json);
+                                                       const std::string& summary_json,
+                                                       const std::string& prompts_jsonl);
 
 }  // namespace kvbench::agent

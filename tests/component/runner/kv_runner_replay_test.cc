@@ -188,7 +188,8 @@ TEST_CASE("Runner ISL is a depth limit: deeper rounds are never sent", "[Runner]
   }
   CheckRoundOrder(records);
   Json summary = Json::parse(dir.ReadFile("summary.json"));
-  CHECK(summary["sessions_incomplete"].get<int>() > 0);  // users cut at the limit
+  CHECK(summary["sessions_truncated_by_isl"].get<int>() > 0);  // users cut at the limit
+  CHECK(summary["sessions_incomplete"] == 0);
   CHECK(summary["sessions_error"] == 0);
   CHECK(records.size() < kAirlineUsers * 5);
 }
@@ -250,7 +251,10 @@ TEST_CASE("Runner on SIGTERM leaves valid JSONL and a summary with incomplete us
   CHECK(summary["sessions_total"] == 12);
   CHECK(summary["sessions_incomplete"].get<int>() > 0);
   CHECK(summary["sessions_error"] == 0);
-  CHECK(summary["sessions_complete"].get<int>() + summary["sessions_incomplete"].get<int>() == 12);
+  // Exclusive outcomes: those stopped before their first send are not_started.
+  CHECK(summary["sessions_complete"].get<int>() + summary["sessions_incomplete"].get<int>() +
+            summary["sessions_not_started"].get<int>() ==
+        12);
 }
 
 }  // namespace

@@ -60,8 +60,8 @@ TEST_CASE("Metrics TTFT by round and degradation", "[results]") {
 }
 
 TEST_CASE("Metrics degradation can be negative", "[results]") {
-  const std::vector<runner::RequestRecord> records = {
-      Ok("a", 1, 0, 0, 2.0, 3, 10, 1), Ok("a", 2, 3, 3, 4.0, 5, 10, 1)};
+  const std::vector<runner::RequestRecord> records = {Ok("a", 1, 0, 0, 2.0, 3, 10, 1),
+                                                      Ok("a", 2, 3, 3, 4.0, 5, 10, 1)};
   const v1::LatencyMetrics m = ComputeLatencyMetrics(records);
   CHECK(m.ttft_degradation_median_pct() == Approx(-50.0));  // 2.0 -> 1.0
   CHECK(m.ttft_degradation_p95_pct() == Approx(-50.0));
@@ -94,8 +94,8 @@ TEST_CASE("Metrics degradation is null when undefined", "[results]") {
     CHECK_FALSE(m.has_ttft_degradation_p95_pct());
   }
   SECTION("round 1 failed so there is no baseline") {
-    const v1::LatencyMetrics m = ComputeLatencyMetrics(
-        {Failed("a", 1, 0, 0, 1, 10), Ok("a", 2, 1, 1, 2, 3, 10, 1)});
+    const v1::LatencyMetrics m =
+        ComputeLatencyMetrics({Failed("a", 1, 0, 0, 1, 10), Ok("a", 2, 1, 1, 2, 3, 10, 1)});
     CHECK_FALSE(m.has_ttft_degradation_median_pct());
     CHECK_FALSE(m.has_ttft_degradation_p95_pct());
     REQUIRE(m.ttft_by_round_size() == 2);
@@ -104,8 +104,8 @@ TEST_CASE("Metrics degradation is null when undefined", "[results]") {
     CHECK_FALSE(m.ttft_by_round(0).has_ttft_mean_s());
   }
   SECTION("zero baseline") {
-    const v1::LatencyMetrics m = ComputeLatencyMetrics(
-        {Ok("a", 1, 0, 0, 0, 1, 10, 1), Ok("a", 2, 1, 1, 2, 3, 10, 1)});
+    const v1::LatencyMetrics m =
+        ComputeLatencyMetrics({Ok("a", 1, 0, 0, 0, 1, 10, 1), Ok("a", 2, 1, 1, 2, 3, 10, 1)});
     CHECK_FALSE(m.has_ttft_degradation_median_pct());
     CHECK_FALSE(m.has_ttft_degradation_p95_pct());
   }
@@ -132,25 +132,98 @@ TEST_CASE("Metrics rates are null for a zero-length window", "[results]") {
 
 TEST_CASE("Metrics session counts of two users by three rounds", "[results]") {
   // a completes, b fails round 3, c was planned but never sent anything.
-  const v1::SessionCounts s = ComputeSessionCounts(TwoUsersThreeRounds(), /*requested_users=*/4,
-                                                   /*dataset_ceiling=*/3,
-                                                   {{"a", 3}, {"b", 3}, {"c", 3}});
+  const v1::SessionCounts s =
+      ComputeSessionCounts(TwoUsersThreeRounds(), /*requested_users=*/4,
+                           /*dataset_ceiling=*/3, {{"a", 3}, {"b", 3}, {"c", 3}});
   CHECK(s.requested() == 4);
   CHECK(s.dataset_ceiling() == 3);
   CHECK(s.achieved() == 3);
   CHECK(s.total() == 3);
   CHECK(s.complete() == 1);
   CHECK(s.error() == 1);
-  CHECK(s.incomplete() == 1);
+  CHECK(s.not_started() == 1);
+  CHECK(s.incomplete() == 0);
   CHECK(s.failed_requests() == 1);
 }
 
+TEST_CASE("Metrics token totals are the successful requests' sums", "[results]") {
+  v1::LatencyMetrics m = ComputeLatencyMetrics(TwoUsersThreeRounds());
+  CHECK(m.prompt_tokens_total() == 900);  // the failed round-3 request of b is not counted
+  CHECK(m.output_tokens_total() == 47);
+  CHECK_FALSE(m.has_cached_tokens_total());  // no record reported cached_tokens
+  std::vector<runner::RequestRecord> records = TwoUsersThreeRounds();
+  records[2].cached_tokens = 128;  // a round 2
+  records[3].cached_tokens = 0;    // b round 2
+  records[5].cached_tokens = 256;  // b round 3, failed: not counted
+  m = ComputeLatencyMetrics(records);
+  REQUIRE(m.has_cached_tokens_total());
+  CHECK(m.cached_tokens_total() == 128);
+}
+
+TEST_CASE("Metrics session outcomes are exclusive (sessions as they happened)", "[results]") {
+  // Every user expects 3 rounds; `sendable` is what ISL left of them.
+  struct Row {
+    const char* name;
+    int sendable;
+    std::vector<runner::RequestRecord> records;
+    const char* outcome;
+  };
+  const std::vector<Row> rows = {
+      {"all rounds ok",
+       3,
+       {Ok("u", 1, 0, 0, 1, 2, 10, 1), Ok("u", 2, 2, 2, 3, 4, 10, 1),
+        Ok("u", 3, 4, 4, 5, 6, 10, 1)},
+       "complete"},
+      {"ISL cut after round 2, both sent",
+       2,
+       {Ok("u", 1, 0, 0, 1, 2, 10, 1), Ok("u", 2, 2, 2, 3, 4, 10, 1)},
+       "truncated_by_isl"},
+      {"round 1 over ISL, nothing sent", 0, {}, "truncated_by_isl"},
+      {"ISL left 2, only 1 sent (stopped)", 2, {Ok("u", 1, 0, 0, 1, 2, 10, 1)}, "incomplete"},
+      {"stopped after round 1", 3, {Ok("u", 1, 0, 0, 1, 2, 10, 1)}, "incomplete"},
+      {"stopped before its first send", 3, {}, "not_started"},
+      {"ISL left 2, never sent (stopped)", 2, {}, "not_started"},
+      {"round 2 failed", 3, {Ok("u", 1, 0, 0, 1, 2, 10, 1), Failed("u", 2, 2, 2, 3, 10)}, "error"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.name);
+    SessionPlan plan;
+    plan.requested = 1;
+    plan.dataset_ceiling = 1;
+    plan.planned_users = {{"u", 3, "s-u", row.sendable}};
+    const v1::SessionCounts s = ComputeSessionCounts(row.records, plan);
+    const std::string outcome = s.complete() == 1           ? "complete"
+                                : s.truncated_by_isl() == 1 ? "truncated_by_isl"
+                                : s.incomplete() == 1       ? "incomplete"
+                                : s.not_started() == 1      ? "not_started"
+                                : s.error() == 1            ? "error"
+                                                            : "none";
+    CHECK(outcome == row.outcome);
+    CHECK(s.total() == 1);
+    CHECK(s.complete() + s.incomplete() + s.error() + s.not_started() + s.truncated_by_isl() == 1);
+  }
+}
+
+TEST_CASE("Metrics achieved sessions are capped by the ceiling under ISL", "[results]") {
+  SessionPlan plan;
+  plan.requested = 16;
+  plan.dataset_ceiling = 12;
+  plan.selection = "all 12 virtual users";
+  v1::SessionCounts s = ComputeSessionCounts({}, plan);
+  CHECK(s.achieved() == 12);
+  CHECK_FALSE(s.has_dataset_ceiling_under_isl());
+  CHECK(s.selection() == "all 12 virtual users");
+  plan.dataset_ceiling_under_isl = 3;
+  s = ComputeSessionCounts({}, plan);
+  CHECK(s.achieved() == 3);
+  CHECK(s.dataset_ceiling_under_isl() == 3);
+}
+
 TEST_CASE("Metrics session counts of users stopped early", "[results]") {
-  // d stopped after 2 of 3 rounds (SIGINT or ISL); e is not in the plan; f has a gap.
+  // d stopped after 2 of 3 rounds (SIGINT); e is not in the plan; f has a gap.
   const std::vector<runner::RequestRecord> records = {
-      Ok("d", 1, 0, 0, 1, 2, 10, 1), Ok("d", 2, 2, 2, 3, 4, 10, 1),
-      Ok("e", 1, 0, 0, 1, 2, 10, 1), Ok("f", 1, 0, 0, 1, 2, 10, 1),
-      Ok("f", 3, 2, 2, 3, 4, 10, 1)};
+      Ok("d", 1, 0, 0, 1, 2, 10, 1), Ok("d", 2, 2, 2, 3, 4, 10, 1), Ok("e", 1, 0, 0, 1, 2, 10, 1),
+      Ok("f", 1, 0, 0, 1, 2, 10, 1), Ok("f", 3, 2, 2, 3, 4, 10, 1)};
   const v1::SessionCounts s = ComputeSessionCounts(records, 2, 10, {{"d", 3}, {"f", 2}});
   CHECK(s.achieved() == 2);
   CHECK(s.total() == 3);

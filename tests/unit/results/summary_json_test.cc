@@ -3,21 +3,32 @@
 #include <catch2/catch.hpp>
 
 #include "agent/results/scenario_metrics.h"
+#include "agent/results/session_plan_json.h"
 #include "tests/unit/results/replay_fixture.h"
 
 namespace kvbench::results {
 namespace {
 
-constexpr const char* kOptionalKeys[] = {
-    "ttft_mean_s",        "ttft_p50_s",          "ttft_p90_s",
-    "ttft_p95_s",         "ttft_p99_s",          "tpot_mean_s",
-    "input_tokens_per_s", "output_tokens_per_s", "requests_per_s",
-    "ttft_degradation_median_pct", "ttft_degradation_p95_pct", "reuse_same_user_pct",
-    "reuse_any_user_pct", "dispatch_lag_p99_s"};
+constexpr const char* kOptionalKeys[] = {"ttft_mean_s",
+                                         "ttft_p50_s",
+                                         "ttft_p90_s",
+                                         "ttft_p95_s",
+                                         "ttft_p99_s",
+                                         "tpot_mean_s",
+                                         "input_tokens_per_s",
+                                         "output_tokens_per_s",
+                                         "requests_per_s",
+                                         "ttft_degradation_median_pct",
+                                         "ttft_degradation_p95_pct",
+                                         "reuse_same_user_pct",
+                                         "reuse_any_user_pct",
+                                         "dispatch_lag_p99_s"};
 constexpr const char* kCountKeys[] = {
-    "sessions_requested", "sessions_achieved",  "sessions_dataset_ceiling", "sessions_total",
-    "sessions_complete",  "sessions_incomplete", "sessions_error",          "failed_requests",
-    "duration_s",         "requests_completed"};
+    "sessions_requested",  "sessions_achieved",    "sessions_dataset_ceiling",
+    "sessions_total",      "sessions_complete",    "sessions_incomplete",
+    "sessions_error",      "failed_requests",      "duration_s",
+    "requests_completed",  "sessions_not_started", "sessions_truncated_by_isl",
+    "prompt_tokens_total", "output_tokens_total"};
 
 TEST_CASE("Summary JSON of the two-user replay", "[results]") {
   const auto records = testing::TwoUsersThreeRounds();
@@ -83,6 +94,43 @@ TEST_CASE("Summary JSON round entry without samples has null percentiles", "[res
   CHECK(j["ttft_by_round"][0]["p50_s"].is_null());
   CHECK(j["ttft_by_round"][0]["p95_s"].is_null());
   CHECK(j["ttft_by_round"][0]["mean_s"].is_null());
+}
+
+TEST_CASE("Summary JSON carries the runner's plan and reads it back", "[results]") {
+  SessionPlan plan;
+  plan.requested = 4;
+  plan.dataset_ceiling = 12;
+  plan.dataset_ceiling_under_isl = 3;
+  plan.selection = "2 of 12 virtual users, seeded (seed 0), spread over 2 sessions";
+  plan.planned_users = {{"0001-00", 5, "s1", 2}, {"0004-00", 5, "s4", -1}};
+  nlohmann::json summary = SummaryJson(ComputeLatencyMetrics({}), ComputeSessionCounts({}, plan));
+  AddSessionPlan(plan, &summary);
+  CHECK(summary["planned_users"][1] == nlohmann::json({{"user_id", "0004-00"},
+                                                       {"session_id", "s4"},
+                                                       {"expected_rounds", 5},
+                                                       {"sendable_rounds", 5}}));
+  CHECK(summary["dataset_ceiling_under_isl"] == 3);
+  CHECK(summary["sessions_not_started"] == 2);  // no records: neither user sent anything
+  CHECK(summary["sessions_truncated_by_isl"] == 0);
+  absl::StatusOr<std::optional<SessionPlan>> back = ParseSessionPlan(summary);
+  REQUIRE(back.ok());
+  REQUIRE(back->has_value());
+  const SessionPlan& read = **back;
+  CHECK(read.requested == 4);
+  CHECK(read.dataset_ceiling == 12);
+  CHECK(read.dataset_ceiling_under_isl == 3);
+  CHECK(read.selection == plan.selection);
+  REQUIRE(read.planned_users.size() == 2);
+  CHECK(read.planned_users[0].sendable_rounds == 2);
+  CHECK(read.planned_users[1].session_id == "s4");
+
+  summary.erase("dataset_ceiling_under_isl");
+  CHECK_FALSE((*ParseSessionPlan(summary))->dataset_ceiling_under_isl.has_value());
+  summary["planned_users"][0]["sendable_rounds"] = "2";
+  CHECK_THAT(std::string(ParseSessionPlan(summary).status().message()),
+             Catch::Contains("planned_users[0].sendable_rounds"));
+  summary.erase("planned_users");
+  CHECK_FALSE(ParseSessionPlan(summary)->has_value());  // an older runner's summary
 }
 
 }  // namespace

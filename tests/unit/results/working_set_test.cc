@@ -72,5 +72,73 @@ TEST_CASE("Working set skips records without token counts and keeps failures tha
             {Round("a", 1, 0, 1, 100, 10), Failed("a", 2, 1, 1, 3, 300), no_tokens}) == 300);
 }
 
+// A counted prompt of `user`'s `round`: chunk keys `keys` (256 tokens each) plus `tail` tokens.
+CountedPrompt Prompt(const std::string& user, int round, std::vector<uint64_t> keys, int tail) {
+  return {user, round, static_cast<int64_t>(keys.size()) * 256 + tail, std::move(keys)};
+}
+
+TEST_CASE("Working set counts a shared prefix once when prompts were counted",
+          "[results][working_set]") {
+  // Two users share a 1,024-token system prompt (chunk keys 1-4), then their own chunks.
+  struct Row {
+    const char* name;
+    std::vector<runner::RequestRecord> records;
+    std::vector<CountedPrompt> prompts;
+    int64_t peak;
+  };
+  const std::vector<uint64_t> shared = {1, 2, 3, 4};
+  auto with = [&](std::vector<uint64_t> own) {
+    std::vector<uint64_t> keys = shared;
+    keys.insert(keys.end(), own.begin(), own.end());
+    return keys;
+  };
+  const std::vector<Row> rows = {
+      // Both live on [1, 2): 4 shared + 1 own each = 6 chunks, tails 10 + 20, outputs 5 + 5.
+      {"two users sharing a system prompt",
+       {Round("a", 1, 0, 2, 1290, 5), Round("b", 1, 1, 3, 1300, 5)},
+       {Prompt("a", 1, with({10}), 10), Prompt("b", 1, with({20}), 20)},
+       6 * 256 + 10 + 20 + 5 + 5},
+      // Not live together: the peak is one user's context.
+      {"one after the other",
+       {Round("a", 1, 0, 1, 1290, 5), Round("b", 1, 1, 2, 1300, 5)},
+       {Prompt("a", 1, with({10}), 10), Prompt("b", 1, with({20}), 20)},
+       5 * 256 + 20 + 5},
+      // A user's round 2 extends its round 1: its context is round 2's prompt, not the sum.
+      {"one user, two rounds",
+       {Round("a", 1, 0, 1, 1290, 5), Round("a", 2, 1, 2, 1600, 7)},
+       {Prompt("a", 1, with({10}), 10), Prompt("a", 2, with({10, 11}), 64)},
+       6 * 256 + 64 + 7},
+      // A record with no counted prompt counts its own prompt_tokens + output_tokens.
+      {"a record without a counted prompt",
+       {Round("a", 1, 0, 2, 1290, 5), Round("c", 1, 1, 3, 700, 9)},
+       {Prompt("a", 1, with({10}), 10)},
+       5 * 256 + 10 + 5 + 700 + 9},
+  };
+  for (const Row& row : rows) {
+    INFO(row.name);
+    CHECK(PeakWorkingSetTokens(row.records, row.prompts) == row.peak);
+  }
+  // The per-user sum counts the system prompt twice: what the shared count corrects.
+  CHECK(PeakWorkingSetTokens(rows[0].records) == 1290 + 5 + 1300 + 5);
+  CHECK(PeakWorkingSetTokens(rows[0].records, {}) == PeakWorkingSetTokens(rows[0].records));
+}
+
+TEST_CASE("Counted prompt lines round-trip, keys as 64-bit hex", "[results]") {
+  const CountedPrompt prompt{"0003-01", 2, 600, {0xffffffffffffffffULL, 0x0123456789abcdefULL}};
+  const std::string line = ToPromptLine(prompt);
+  CHECK(line.find("\"ffffffffffffffff\"") != std::string::npos);
+  absl::StatusOr<CountedPrompt> back = ParsePromptLine(line);
+  REQUIRE(back.ok());
+  CHECK(back->user_id == "0003-01");
+  CHECK(back->round == 2);
+  CHECK(back->tokens == 600);
+  CHECK(back->chunk_keys == prompt.chunk_keys);
+  CHECK_THAT(
+      std::string(ParsePromptLine(R"({"user_id":"a","round":1,"tokens":"x","chunk_keys":[]})")
+                      .status()
+                      .message()),
+      Catch::Contains("tokens"));
+}
+
 }  // namespace
 }  // namespace kvbench::results

@@ -196,6 +196,53 @@ TEST_CASE("Replay without /tokenize: ISL is refused before any request", "[Runne
   }
 }
 
+TEST_CASE("Replay counts the ceiling under ISL over every virtual user, chosen or not",
+          "[Runner]") {
+  // 3 users of 3 rounds; user k's round r prompt has 100 * (k + r) tokens. ISL 350: user 0
+  // (100..300) fits, user 1 (200..400) is cut after round 2, user 2 (300..500) after round 1.
+  Fixture f(3, 3);
+  f.options.isl = 350;
+  f.client.SetResponder([](const FakeAsyncHttpClient::Request& request) {
+    if (IsChat(request)) return Stream();
+    const std::string text = LastUserText(request.body);  // "u<k> q<r>"
+    const int k = text[1] - '0';
+    const int r = text.back() - '0';
+    Json tokens = Json::array();
+    for (int i = 0; i < 100 * (k + r); ++i) tokens.push_back(i);
+    FakeAsyncHttpClient::Reply reply;
+    reply.chunks = {Json{{"count", tokens.size()}, {"tokens", tokens}}.dump()};
+    return reply;
+  });
+  // Users 1 and 2 run; user 0 is not chosen but is counted for the ceiling.
+  const std::vector<datasets::VirtualUser> chosen = {f.virtual_users[1], f.virtual_users[2]};
+  const std::vector<datasets::VirtualUser> others = {f.virtual_users[0]};
+  std::vector<results::CountedPrompt> at_clock;
+  size_t chat_requests_at_clock = 99;
+  Replay replay(&f.client, f.options, nullptr, &f.stop);
+  auto result = replay.Run(chosen, false, others, [&](const auto& prompts) {
+    at_clock = prompts;
+    chat_requests_at_clock = 0;
+    for (const auto& request : f.client.requests()) chat_requests_at_clock += IsChat(request);
+    return absl::OkStatus();
+  });
+  REQUIRE(result.ok());
+  REQUIRE(result->ceiling_under_isl.has_value());
+  CHECK(*result->ceiling_under_isl == 1);  // only user 0 fits whole
+  REQUIRE(result->planned_users.size() == 2);
+  CHECK(result->planned_users[0].user_id == "user-1");
+  CHECK(result->planned_users[0].session_id == "s1");
+  CHECK(result->planned_users[0].sendable_rounds == 2);
+  CHECK(result->planned_users[1].sendable_rounds == 1);
+  CHECK(result->records.size() == 3);
+  // The hook ran before any replayed request, with the chosen users' counted prompts.
+  CHECK(chat_requests_at_clock == 0);
+  REQUIRE(at_clock.size() == 6);
+  CHECK(at_clock[0].user_id == "user-1");
+  CHECK(at_clock[0].round == 1);
+  CHECK(at_clock[0].tokens == 200);
+  CHECK(at_clock[0].chunk_keys.empty());  // 200 tokens: no full 256-token chunk
+}
+
 TEST_CASE("Replay retries harmony-shaped failures only with agentic tools", "[Runner]") {
   Fixture f(1, 2);
   int chat_requests = 0;

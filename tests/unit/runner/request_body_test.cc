@@ -18,9 +18,11 @@ TEST_CASE("Runner chat body follows the replay semantics", "[Runner]") {
     bool ignore_eos;
   };
   std::vector<Row> rows = {
-      {"recorded length", 0, 37, 37, false},
+      // osl 0: exactly the recorded length (ignore_eos), equal work on every tier (issue #15).
+      {"recorded length", 0, 37, 37, true},
       {"osl overrides", 128, 37, 128, true},
-      {"unknown recorded length omits max_tokens", 0, 0, nullptr, false},
+      {"osl with no recorded length", 64, 0, 64, true},
+      {"unknown recorded length omits max_tokens and ignore_eos", 0, 0, nullptr, false},
   };
   for (const Row& row : rows) {
     INFO(row.name);

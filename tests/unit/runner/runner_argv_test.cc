@@ -11,7 +11,7 @@ namespace {
 using Argv = std::vector<std::string>;
 
 const RunnerPaths kPaths = {"/bin/kv-runner", "http://127.0.0.1:8000", "/data/airline.json",
-                            "/w/requests.jsonl", "/w/summary.json"};
+                            "/w/requests.jsonl", "/w/summary.json", "", ""};
 
 Argv Base(const std::string& model, const std::string& sessions) {
   return {"/bin/kv-runner", "--base-url", "http://127.0.0.1:8000", "--model", model,
@@ -66,6 +66,19 @@ TEST_CASE("RunnerArgv passes the seed when the job sets one", "[Runner]") {
   auto it = std::find(argv.begin(), argv.end(), "--seed");
   REQUIRE(it != argv.end());
   CHECK(*(it + 1) == "42");
+}
+
+TEST_CASE("RunnerArgv passes --prompts and --ready-file when their paths are set", "[Runner]") {
+  v1::JobSpec spec;
+  spec.set_model("m");
+  v1::Scenario scenario;
+  scenario.set_concurrency(1);
+  RunnerPaths paths = kPaths;
+  paths.prompts_path = "/w/prompts.jsonl";
+  paths.ready_file = "/w/runner.ready";
+  Argv argv = RunnerArgv(spec, scenario, paths);
+  const Argv tail(argv.end() - 4, argv.end());
+  CHECK(tail == Argv{"--prompts", "/w/prompts.jsonl", "--ready-file", "/w/runner.ready"});
 }
 
 }  // namespace
