@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "agent/datasets/dataset_loader.h"
 #include "agent/results/counted_prompts.h"
+#include "agent/results/same_user_reuse.h"
 #include "agent/results/scenario_metrics.h"
 #include "agent/results/session_plan_json.h"
 #include "agent/results/simulated_time.h"
@@ -140,6 +141,13 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
   *result.mutable_sessions() = results::ComputeSessionCounts(records, plan);
   if (!records.empty()) {
     result.set_peak_concurrent_tokens(results::PeakWorkingSetTokens(records, prompts));
+  }
+  if (std::optional<results::SameUserReuse> reuse =
+          results::ComputeSameUserReuse(records, prompts)) {
+    result.mutable_latency()->set_same_user_reusable_tokens(reuse->reusable_tokens);
+    if (reuse->cached_tokens) {
+      result.mutable_latency()->set_same_user_reusable_cached_tokens(*reuse->cached_tokens);
+    }
   }
   return result;
 }

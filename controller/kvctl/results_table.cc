@@ -71,7 +71,7 @@ std::vector<std::string> Cells(const ResultsRow& row) {
   const v1::LatencyMetrics& latency = results::ShownLatency(result);
   return {concurrency,
           tier,
-          absl::StrCat(result.sessions().achieved(), "/", result.sessions().requested()),
+          absl::StrCat(result.sessions().complete(), "/", result.sessions().requested()),
           Ms(latency.has_ttft_p50_s(), latency.ttft_p50_s()),
           Ms(latency.has_ttft_p95_s(), latency.ttft_p95_s()),
           Pct(latency.has_ttft_degradation_median_pct(), latency.ttft_degradation_median_pct()),
@@ -103,7 +103,15 @@ ResultsRow ResultsRowFromOutcome(const v1::Scenario& scenario, const absl::Statu
   row.has_result = status.ok();
   if (status.ok()) {
     row.result = result;
-    row.outcome = result.process_failures_size() > 0 ? "ok (process died)" : "ok";
+    const v1::SessionCounts& s = result.sessions();
+    const int lost = s.incomplete() + s.not_started() + s.truncated_by_isl() + s.error();
+    if (result.process_failures_size() > 0) {
+      row.outcome = "ok (process died)";
+    } else if (lost > 0) {
+      row.outcome = absl::StrCat("ok (", lost, lost == 1 ? " session" : " sessions", " lost)");
+    } else {
+      row.outcome = "ok";
+    }
   } else {
     row.outcome = status.code() == absl::StatusCode::kCancelled ? "cancelled" : "failed";
   }

@@ -21,8 +21,9 @@ struct ResultsRow {
   v1::Scenario scenario;
   bool has_result = false;
   v1::ScenarioResult result;  // when has_result
-  // STATUS column: "ok", "ok (process died)", "failed", "cancelled", or the state of an
-  // unfinished scenario ("running", "pending", ...).
+  // STATUS column: "ok", "ok (process died)", "ok (3 sessions lost)" (incomplete, not started,
+  // truncated by ISL or error: SESSIONS is complete/requested), "failed", "cancelled", or the
+  // state of an unfinished scenario ("running", "pending", ...).
   std::string outcome;
 };
 

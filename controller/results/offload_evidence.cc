@@ -13,27 +13,42 @@ using Finding = GpuPressure::Finding;
 
 constexpr int kDefaultReplicas = 1;
 
-// Prompt tokens the GPU tier's own prefix cache served: the responses' cached_tokens (the GPU
-// tier has no connector, so they are all local hits), else the prefix-cache hit counter.
-std::optional<int64_t> GpuHitTokens(const v1::ScenarioResult& result) {
-  if (result.latency().has_cached_tokens_total()) return result.latency().cached_tokens_total();
-  if (result.engine().has_prefix_cache_hit_tokens()) {
-    return result.engine().prefix_cache_hit_tokens();
-  }
-  return std::nullopt;
-}
+// The GPU tier's own prefix-cache hits against the reuse there was to get.
+struct ReuseComparison {
+  int64_t served = 0;
+  int64_t reusable = 0;
+  const char* what = "";
+};
 
-// Prompt tokens that repeated a prefix of an earlier request (the workload's reuse opportunity).
-std::optional<int64_t> ReusableTokens(const v1::LatencyMetrics& latency) {
-  if (latency.prompt_tokens_total() <= 0) return std::nullopt;
+// Per request (exact): each request's cached tokens, capped at the prefix the same user's earlier
+// rounds computed, against that prefix. Else in aggregate: all cached tokens (the responses'
+// cached_tokens, else the prefix-cache hit counter) against the workload's reuse opportunity
+// (any user's, else the same user's, share x prompt tokens): 256-token chunks, so a GPU tier
+// that evicted nothing may exceed 100% (its 16-token blocks serve a chunk's remainder too).
+std::optional<ReuseComparison> CompareReuse(const v1::LatencyMetrics& latency,
+                                            const v1::EngineMetrics& engine) {
+  if (latency.has_same_user_reusable_cached_tokens() && latency.same_user_reusable_tokens() > 0) {
+    return ReuseComparison{latency.same_user_reusable_cached_tokens(),
+                           latency.same_user_reusable_tokens(),
+                           "prompt tokens its users' earlier rounds had computed"};
+  }
+  std::optional<int64_t> hits;
+  if (latency.has_cached_tokens_total()) {
+    hits = latency.cached_tokens_total();
+  } else if (engine.has_prefix_cache_hit_tokens()) {
+    hits = engine.prefix_cache_hit_tokens();
+  }
   std::optional<double> pct;
   if (latency.has_reuse_any_user_pct()) {
     pct = latency.reuse_any_user_pct();
   } else if (latency.has_reuse_same_user_pct()) {
     pct = latency.reuse_same_user_pct();
   }
-  if (!pct) return std::nullopt;
-  return static_cast<int64_t>(*pct / 100.0 * static_cast<double>(latency.prompt_tokens_total()));
+  if (!hits || !pct || latency.prompt_tokens_total() <= 0) return std::nullopt;
+  const auto reusable =
+      static_cast<int64_t>(*pct / 100.0 * static_cast<double>(latency.prompt_tokens_total()));
+  if (reusable <= 0) return std::nullopt;
+  return ReuseComparison{*hits, reusable, "reusable prompt tokens"};
 }
 
 // "working set peak 22,803 tokens vs the GPU tier's KV capacity of 2 replicas x ...": set when
@@ -72,18 +87,16 @@ GpuPressure AssessGpuPressure(const ScenarioRun& gpu) {
         absl::StrCat("KV cache usage peaked at ", Percent(engine.kv_cache_usage_max()));
     (engine.kv_cache_usage_max() >= kGpuKvUsageFull ? short_facts : ample_facts).push_back(fact);
   }
-  const std::optional<int64_t> hits = GpuHitTokens(result);
-  const std::optional<int64_t> reusable = ReusableTokens(result.latency());
   std::optional<bool> achieved;  // the reuse comparison, when it can be made
-  if (hits && reusable && *reusable > 0) {
-    const double share = static_cast<double>(*hits) / static_cast<double>(*reusable);
+  if (std::optional<ReuseComparison> reuse = CompareReuse(result.latency(), engine)) {
+    const double share = static_cast<double>(reuse->served) / static_cast<double>(reuse->reusable);
     achieved = share >= kGpuReuseAchievedShare;
     // Achieved reuse is what shows the GPU never ran short: it leads the ample facts.
     auto& facts = *achieved ? ample_facts : short_facts;
-    facts.insert(*achieved ? facts.begin() : facts.end(),
-                 absl::StrCat("its own prefix cache served ", Percent(share),
-                              " of the reusable prompt tokens (", WithCommas(*hits), " of ",
-                              WithCommas(*reusable), ")"));
+    facts.insert(
+        *achieved ? facts.begin() : facts.end(),
+        absl::StrCat("its own prefix cache served ", Percent(share), " of the ", reuse->what, " (",
+                     WithCommas(reuse->served), " of ", WithCommas(reuse->reusable), ")"));
   }
   bool exceeds = false;
   const std::optional<std::string> working_set = WorkingSetFact(gpu, &exceeds);

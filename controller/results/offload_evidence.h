@@ -33,10 +33,12 @@ struct GpuPressure {
   std::vector<std::string> facts;
 };
 // Evidence, in order of strength: preemptions > 0 (ran short); KV usage max >= kGpuKvUsageFull
-// (ran short); the GPU's own cache hits (requests' cached_tokens, else the prefix-cache hit
-// counter delta) against the reusable prompt tokens (latency.reuse_any_user_pct, else
-// reuse_same_user_pct, x prompt_tokens_total): below kGpuReuseAchievedShare ran short, at or
-// above never ran short; without that comparison, the working set (peak_concurrent_tokens)
+// (ran short); the GPU's own prefix-cache hits against the reuse there was to get — exactly, per
+// request, the cached tokens capped at what the same user's earlier rounds computed
+// (latency.same_user_reusable_cached_tokens / same_user_reusable_tokens: a sticky GPU tier that
+// evicted nothing serves all of it), else in aggregate (cached tokens or the hit counter against
+// the reuse opportunity x prompt tokens) — below kGpuReuseAchievedShare ran short, at or above
+// never ran short; without any reuse comparison, the working set (peak_concurrent_tokens)
 // against replicas x num_gpu_blocks x block_size. Pure.
 GpuPressure AssessGpuPressure(const ScenarioRun& gpu);
 

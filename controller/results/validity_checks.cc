@@ -128,13 +128,20 @@ void CheckSessions(const std::vector<const ScenarioRun*>& with_results, v1::Vali
     achieved.push_back(absl::StrCat(tier, " ", s.achieved()));
     differ |= s.achieved() != with_results.front()->result->sessions().achieved();
     if (s.achieved() < s.requested()) {
-      std::string text =
-          s.dataset_ceiling() < s.requested()
-              ? absl::StrCat(
-                    s.requested() == run->scenario.concurrency() ? "concurrency " : "sessions ",
-                    s.requested(), " requested but the dataset yields ", s.dataset_ceiling(),
-                    " virtual users at num_rounds ", run->spec.num_rounds())
-              : absl::StrCat(s.achieved(), " sessions achieved of ", s.requested(), " requested");
+      const std::string asked =
+          absl::StrCat(s.requested() == run->scenario.concurrency() ? "concurrency " : "sessions ",
+                       s.requested(), " requested but ");
+      std::string text;
+      if (s.dataset_ceiling() < s.requested()) {
+        text = absl::StrCat(asked, "the dataset yields ", s.dataset_ceiling(),
+                            " virtual users at num_rounds ", run->spec.num_rounds());
+      } else if (s.has_dataset_ceiling_under_isl() &&
+                 s.dataset_ceiling_under_isl() < s.requested()) {
+        text = absl::StrCat(asked, "only ", s.dataset_ceiling_under_isl(), " of the dataset's ",
+                            s.dataset_ceiling(), " virtual users fit under ISL ", run->spec.isl());
+      } else {
+        text = absl::StrCat(s.achieved(), " sessions achieved of ", s.requested(), " requested");
+      }
       shortfalls.Add(tier, std::move(text));
     }
   }

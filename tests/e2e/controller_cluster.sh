@@ -75,8 +75,8 @@ for spec in 00:GPU:2 01:CPU_RAM:2 02:NVME:2 03:GPU:8 04:CPU_RAM:8 05:NVME:8; do
   p50="$(awk -v s="$(number ttft_p50_s "$result")" 'BEGIN { printf "%.1f", s * 1000 }')"
   p95="$(awk -v s="$(number ttft_p95_s "$result")" 'BEGIN { printf "%.1f", s * 1000 }')"
   rps="$(awk -v s="$(number requests_per_s "$result")" 'BEGIN { printf "%.2f", s }')"
-  echo "$table" | grep -Eq "^ *$users +$tier +16/16 +$p50 +$p95 +[-+0-9%]+ +$rps +0 +.* +ok +[a-z_,-]+ *$" ||
-    fail "kvctl results has no row '$users $tier 16/16 $p50 $p95 ... $rps 0 ok' (from $result)"
+  echo "$table" | grep -Eq "^ *$users +$tier +32/32 +$p50 +$p95 +[-+0-9%]+ +$rps +0 +.* +ok +[a-z_,-]+ *$" ||
+    fail "kvctl results has no row '$users $tier 32/32 $p50 $p95 ... $rps 0 ok' (from $result)"
 done
 csv="$("$kvctl" results "$job" --output csv)"
 [ "$(echo "$csv" | wc -l)" -eq 7 ] || fail "csv is not a header and 6 rows: $csv"

@@ -13,11 +13,11 @@ json="$("$kvctl" plan "$KV_SOURCE/deploy/examples/demo-sim.json" --output json)"
 expect_contains "$json" '"scenario_id": "05-nvme-c8"'
 
 # Issue #15. The demo's routing over its 2 replicas, per tier, and the dataset's ceiling (found
-# beside kvctl, as kvctl run finds it): 32 virtual users at 5 rounds, 16 of them run in each cell.
+# beside kvctl, as kvctl run finds it): 32 virtual users at 5 rounds, all of them run in each cell.
 unset KV_DATASET_MIRROR
 expect_contains "$out" "routing over 2 replicas: GPU sticky, CPU_RAM least_conn, NVME least_conn (offload_routing LEAST_CONN)"
 expect_contains "$out" "ceiling 32 virtual users at num_rounds 5"
-echo "$out" | grep -Eq '^02-nvme-c2 +NVME +2 +16 +least_conn +32 +16 +c2$' ||
+echo "$out" | grep -Eq '^02-nvme-c2 +NVME +2 +32 +least_conn +32 +32 +c2$' ||
   fail "no NVME c2 row with routing, ceiling and sessions to run in:
 $out"
 jq '.offload_routing = "sticky"' "$KV_SOURCE/deploy/examples/demo-sim.json" > "$WORK/sticky.json"

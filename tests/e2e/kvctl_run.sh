@@ -16,7 +16,7 @@ for phase in starting_cache_server starting_replicas starting_proxy replay colle
 done
 for tier in GPU CPU_RAM NVME; do
   for concurrency in 2 8; do
-    echo "$out" | grep -Eq "^ *$concurrency +$tier +16/16 +[0-9.]+ +[0-9.]+ .* ok +[a-z_,-]+ *$" ||
+    echo "$out" | grep -Eq "^ *$concurrency +$tier +32/32 +[0-9.]+ +[0-9.]+ .* ok +[a-z_,-]+ *$" ||
       fail "no ok row for $tier at concurrency $concurrency in:
 $out"
   done
@@ -57,7 +57,7 @@ for scenario in 03-gpu-c8 04-cpu-ram-c8; do
     | ((length - 1) * 0.5) as $h | ($h | floor) as $lo
     | (if $lo + 1 < length then .[$lo] + ($h - $lo) * (.[$lo + 1] - .[$lo]) else .[$lo] end)
     / 0.05 * 1000' "$job_dir/$scenario/requests.jsonl")"
-  row="$(echo "$out" | grep -E "^ *8 +$tier +16/16 ")" || fail "no row for $tier at 8 in: $out"
+  row="$(echo "$out" | grep -E "^ *8 +$tier +32/32 ")" || fail "no row for $tier at 8 in: $out"
   shown="$(echo "$row" | awk '{ print $4 }')"
   awk -v a="$shown" -v b="$p50_ms" 'BEGIN { d = a - b; exit !(d < 0.051 && d > -0.051) }' ||
     fail "$scenario: table shows SIM_TTFT_P50_MS $shown, requests.jsonl / 0.05 gives $p50_ms"
@@ -72,7 +72,7 @@ expect_contains "$out" "TTFT p95 (sim ms)"
 [ -s "$job_dir/job.json" ] || fail "no job.json"
 again="$("$kvctl" results "$WORK/results")"
 for tier in GPU CPU_RAM NVME; do
-  row="$(echo "$out" | grep -E "^ *8 +$tier +16/16 ")"
+  row="$(echo "$out" | grep -E "^ *8 +$tier +32/32 ")"
   expect_contains "$again" "$row"
 done
 compare="$("$kvctl" compare "$job_dir")"

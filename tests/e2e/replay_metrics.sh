@@ -21,10 +21,10 @@ cat > "$WORK/spec.json" <<EOF
   "dataset": {"code": "tau2-bench-v1", "path": "tau2_airline_gpt-4.1_results.json"},
   "num_rounds": 5,
   "concurrency": [4],
-  "sessions": 4,
+  "sessions": 8,
   "osl": 32,
-  "sampling": {"period_s": 2, "rate_window_s": 20},
-  "engine_overrides": {"num_gpu_blocks": 512, "sim_time_scale": 0.05},
+  "sampling": {"period_s": 1, "rate_window_s": 20},
+  "engine_overrides": {"num_gpu_blocks": 1024, "sim_time_scale": 0.05},
   "seed": 3
 }
 EOF

@@ -103,6 +103,25 @@ TEST_CASE("Validity: was the offload exercised, one table row each", "[validity]
        v1::VERDICT_NOT_EXERCISED,
        kGpuNeverRanShort,
        {"(79,000 of 80,000)"}},
+      {"per request: the users' own earlier rounds all served from cache",
+       [](auto& runs) {
+         Latency(runs[0]).set_same_user_reusable_tokens(60000);
+         Latency(runs[0]).set_same_user_reusable_cached_tokens(59500);
+       },
+       v1::VERDICT_NOT_EXERCISED,
+       kGpuNeverRanShort,
+       {"(its own prefix cache served 99.2% of the prompt tokens its users' earlier rounds had "
+        "computed (59,500 of 60,000)"}},
+      {"per request: a quarter of it evicted, even though the aggregate looks whole",
+       [](auto& runs) {
+         Latency(runs[0]).set_cached_tokens_total(82000);  // 102.5% of the chunk reuse
+         Latency(runs[0]).set_same_user_reusable_tokens(60000);
+         Latency(runs[0]).set_same_user_reusable_cached_tokens(45000);
+       },
+       v1::VERDICT_VALID,
+       kOffloadExercised,
+       {"(its own prefix cache served 75.0% of the prompt tokens its users' earlier rounds had "
+        "computed (45,000 of 60,000)"}},
       {"only the same-user reuse reported",
        [](auto& runs) {
          Latency(runs[0]).clear_reuse_any_user_pct();

@@ -38,7 +38,7 @@ TEST_CASE("Validity: lost sessions and unequal work, one table row each", "[vali
       s.set_complete(4);
       s.set_truncated_by_isl(12);
       s.set_dataset_ceiling(40);
-      s.set_dataset_ceiling_under_isl(3);
+      s.set_dataset_ceiling_under_isl(20);  // the seeded choice took users that do not fit
       run.scenario.set_sessions(16);
     }
   };
@@ -46,7 +46,7 @@ TEST_CASE("Validity: lost sessions and unequal work, one table row each", "[vali
       {"ISL cut the same users in every tier: one reason naming both",
        isl_cut,
        kSessionsLost,
-       {"GPU, CPU_RAM: 4 of 16 virtual users complete (12 truncated by ISL 2048); 3 of the "
+       {"GPU, CPU_RAM: 4 of 16 virtual users complete (12 truncated by ISL 2048); 20 of the "
         "dataset's 40 virtual users fit under ISL 2048"}},
       {"one tier stopped early: its own counts",
        [](auto& runs) {
@@ -99,6 +99,24 @@ TEST_CASE("Validity: lost sessions and unequal work, one table row each", "[vali
       CHECK_THAT(messages[i], Catch::StartsWith(row.messages[i]));
     }
   }
+}
+
+TEST_CASE("Validity: fewer users fit under the ISL than were requested", "[validity]") {
+  std::vector<ScenarioRun> runs = CleanPair();
+  for (ScenarioRun& run : runs) {
+    run.spec.set_isl(4096);
+    v1::SessionCounts& s = Sessions(run);
+    s.set_dataset_ceiling(32);
+    s.set_dataset_ceiling_under_isl(5);
+    s.set_achieved(5);  // the runner's min(requested, ceiling, ceiling under ISL)
+    s.set_complete(5);
+    s.set_truncated_by_isl(3);
+  }
+  const v1::Validity validity = OnlyVerdict(runs);
+  CHECK(Codes(validity) == std::vector<std::string>{kSessionsBelowRequested, kSessionsLost});
+  CHECK(validity.reasons(0).message() ==
+        "GPU, CPU_RAM: concurrency 8 requested but only 5 of the dataset's 32 virtual users fit "
+        "under ISL 4096");
 }
 
 TEST_CASE("Validity: work within the tolerance is equal work", "[validity]") {
