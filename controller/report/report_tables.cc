@@ -32,8 +32,8 @@ std::string Header(const std::vector<std::string>& cells) {
 
 std::string TierCell(v1::Tier tier) {
   const TierStyle style = StyleOfTier(tier);
-  return absl::StrCat("<span class=\"tier-swatch\" style=\"background:", style.color,
-                      "\"></span>", style.name);
+  return absl::StrCat("<span class=\"tier-swatch\" style=\"background:", style.color, "\"></span>",
+                      style.name);
 }
 
 std::string Param(const std::string& name, const std::string& escaped_value) {
@@ -63,8 +63,11 @@ std::string SessionsRow(const ReportRun& run) {
   const v1::SessionCounts& s = run.result->sessions();
   return Row({TierCell(run.tier), absl::StrCat(run.concurrency), absl::StrCat(s.requested()),
               absl::StrCat(s.achieved()), absl::StrCat(s.dataset_ceiling()),
-              absl::StrCat(s.complete()), absl::StrCat(s.incomplete()), absl::StrCat(s.error()),
-              absl::StrCat(s.failed_requests())});
+              OptionalInt(s.has_dataset_ceiling_under_isl(), s.dataset_ceiling_under_isl(), "-"),
+              absl::StrCat(s.complete()), absl::StrCat(s.incomplete()),
+              absl::StrCat(s.not_started()), absl::StrCat(s.truncated_by_isl()),
+              absl::StrCat(s.error()), absl::StrCat(s.failed_requests()),
+              HtmlEscape(s.selection())});
 }
 
 std::string OffloadRow(const ReportRun& run) {
@@ -74,7 +77,9 @@ std::string OffloadRow(const ReportRun& run) {
   auto pct = [](bool has, double fraction) { return FormatOptional(Opt(has, fraction * 100)); };
   auto gb = [](bool has, int64_t bytes) { return FormatOptional(Opt(has, bytes / kBytesPerGb)); };
   auto dv = [disk](bool has, double value) { return FormatOptional(Opt(disk && has, value)); };
-  return Row({TierCell(run.tier), absl::StrCat(run.concurrency), pct(l.has_hit_rate(), l.hit_rate()),
+  return Row({TierCell(run.tier),
+              absl::StrCat(run.concurrency),
+              pct(l.has_hit_rate(), l.hit_rate()),
               FormatOptional(Opt(l.has_lookup_hit_tokens(), l.lookup_hit_tokens())),
               FormatOptional(Opt(l.has_lookup_requested_tokens(), l.lookup_requested_tokens())),
               FormatOptional(Opt(l.has_evicted_chunks(), l.evicted_chunks())),
@@ -88,7 +93,8 @@ std::string OffloadRow(const ReportRun& run) {
               FormatOptional(Opt(l.has_l2_store_gb_per_s(), l.l2_store_gb_per_s())),
               disk && !d.device().empty() ? HtmlEscape(d.device()) : "&#8212;",
               dv(d.has_read_gb_per_s(), d.read_gb_per_s()),
-              dv(d.has_write_gb_per_s(), d.write_gb_per_s()), dv(d.has_read_iops(), d.read_iops()),
+              dv(d.has_write_gb_per_s(), d.write_gb_per_s()),
+              dv(d.has_read_iops(), d.read_iops()),
               dv(d.has_write_iops(), d.write_iops()),
               dv(d.has_read_latency_ms(), d.read_latency_ms()),
               dv(d.has_write_latency_ms(), d.write_latency_ms()),
@@ -100,10 +106,14 @@ std::string OffloadRow(const ReportRun& run) {
 
 std::string VerdictText(v1::Verdict verdict) {
   switch (verdict) {
-    case v1::VERDICT_VALID: return "VALID";
-    case v1::VERDICT_INVALID: return "INVALID";
-    case v1::VERDICT_NOT_EXERCISED: return "NOT EXERCISED";
-    default: return "UNSPECIFIED";
+    case v1::VERDICT_VALID:
+      return "VALID";
+    case v1::VERDICT_INVALID:
+      return "INVALID";
+    case v1::VERDICT_NOT_EXERCISED:
+      return "NOT EXERCISED";
+    default:
+      return "UNSPECIFIED";
   }
 }
 
@@ -112,12 +122,15 @@ std::string ParametersTable(const v1::Job& job) {
   std::vector<std::string> concurrency;
   for (int value : spec.concurrency()) concurrency.push_back(absl::StrCat(value));
   std::string dataset = HtmlEscape(spec.dataset().code());
-  if (!spec.dataset().path().empty()) absl::StrAppend(&dataset, " (", HtmlEscape(spec.dataset().path()), ")");
+  if (!spec.dataset().path().empty())
+    absl::StrAppend(&dataset, " (", HtmlEscape(spec.dataset().path()), ")");
   return absl::StrCat(
       "<table class=\"params\">\n", Param("model", HtmlEscape(spec.model())),
-      Param("engine", v1::Engine_Name(spec.engine())), Param("build", v1::Vendor_Name(spec.build())),
+      Param("engine", v1::Engine_Name(spec.engine())),
+      Param("build", v1::Vendor_Name(spec.build())),
       Param("replicas", OptionalInt(spec.has_replicas(), spec.replicas(), "1")),
-      Param("tensor parallel size", OptionalInt(spec.has_tensor_parallel_size(), spec.tensor_parallel_size(), "1")),
+      Param("tensor parallel size",
+            OptionalInt(spec.has_tensor_parallel_size(), spec.tensor_parallel_size(), "1")),
       Param("dataset", dataset), Param("rounds per session", absl::StrCat(spec.num_rounds())),
       Param("ISL (tokens)", spec.isl() == 0 ? "no limit" : absl::StrCat(spec.isl())),
       Param("OSL (tokens)", spec.osl() == 0 ? "recorded length" : absl::StrCat(spec.osl())),
@@ -135,9 +148,9 @@ std::string ValiditySection(const std::vector<v1::Validity>& validity) {
   for (const v1::Validity& group : validity) {
     std::string text = VerdictText(group.verdict());
     std::string css = text == "NOT EXERCISED" ? "not-exercised" : absl::AsciiStrToLower(text);
-    absl::StrAppend(&out, "<div class=\"verdict verdict-", css, "\"><h3><span class=\"verdict-label\">",
-                    text, "</span> comparison group ", HtmlEscape(group.comparison_group()),
-                    "</h3>\n");
+    absl::StrAppend(&out, "<div class=\"verdict verdict-", css,
+                    "\"><h3><span class=\"verdict-label\">", text, "</span> comparison group ",
+                    HtmlEscape(group.comparison_group()), "</h3>\n");
     if (group.reasons_size() > 0) out += "<ul>\n";
     for (const v1::ValidityReason& reason : group.reasons()) {
       absl::StrAppend(&out, "<li><code>", HtmlEscape(reason.code()), "</code> ",
@@ -165,21 +178,23 @@ std::string ScenariosTable(const v1::Job& job) {
     for (const std::string& failure : status.result().process_failures()) {
       problems.push_back(HtmlEscape(failure));
     }
-    absl::StrAppend(&out, Row({HtmlEscape(status.scenario().scenario_id()),
-                               TierCell(status.scenario().tier()),
-                               absl::StrCat(status.scenario().concurrency()),
-                               std::string(absl::StripPrefix(v1::ScenarioState_Name(status.state()), "SCENARIO_STATE_")),
-                               HtmlEscape(status.agent_id()), absl::StrJoin(problems, "<br>")}));
+    absl::StrAppend(
+        &out, Row({HtmlEscape(status.scenario().scenario_id()), TierCell(status.scenario().tier()),
+                   absl::StrCat(status.scenario().concurrency()),
+                   std::string(absl::StripPrefix(v1::ScenarioState_Name(status.state()),
+                                                 "SCENARIO_STATE_")),
+                   HtmlEscape(status.agent_id()), absl::StrJoin(problems, "<br>")}));
   }
   return out + "</table>\n";
 }
 
 std::string SessionsTable(const ReportRuns& runs) {
   if (runs.runs().empty()) return "<p class=\"no-data\">no data</p>\n";
-  std::string out = absl::StrCat(
-      "<table class=\"sessions\">\n",
-      Header({"tier", "concurrency", "requested", "achieved", "dataset ceiling", "complete",
-              "incomplete", "error", "failed requests"}));
+  std::string out =
+      absl::StrCat("<table class=\"sessions\">\n",
+                   Header({"tier", "concurrency", "requested", "achieved", "dataset ceiling",
+                           "ceiling under ISL", "complete", "incomplete", "not started",
+                           "truncated by ISL", "error", "failed requests", "users chosen"}));
   for (const ReportRun& run : runs.runs()) out += SessionsRow(run);
   return out + "</table>\n";
 }
@@ -190,16 +205,31 @@ std::string OffloadTable(const ReportRuns& runs) {
     if (run.tier == v1::CPU_RAM || run.tier == v1::NVME) rows += OffloadRow(run);
   }
   if (rows.empty()) return "<p class=\"no-data\">no data: no CPU_RAM or NVME results</p>\n";
-  return absl::StrCat(
-      "<div class=\"wide\"><table class=\"offload\">\n",
-      Header({"tier", "concurrency", "LMCache lookup hit rate (%)", "lookup hit tokens",
-              "lookup requested tokens", "evicted chunks", "chunks loaded",
-              "L1 usage mean (%)", "L1 usage max (GB)", "L2 usage max (GB)",
-              "L0&#8594;L1 load (GB/s)", "L0&#8594;L1 store (GB/s)", "L2 load (GB/s)",
-              "L2 store (GB/s)", "disk", "disk read (GB/s)", "disk write (GB/s)", "read IOPS",
-              "write IOPS", "read latency (ms)", "write latency (ms)", "disk utilization (%)",
-              "queue depth"}),
-      rows, "</table></div>\n");
+  return absl::StrCat("<div class=\"wide\"><table class=\"offload\">\n",
+                      Header({"tier",
+                              "concurrency",
+                              "LMCache lookup hit rate (%)",
+                              "lookup hit tokens",
+                              "lookup requested tokens",
+                              "evicted chunks",
+                              "chunks loaded",
+                              "L1 usage mean (%)",
+                              "L1 usage max (GB)",
+                              "L2 usage max (GB)",
+                              "L0&#8594;L1 load (GB/s)",
+                              "L0&#8594;L1 store (GB/s)",
+                              "L2 load (GB/s)",
+                              "L2 store (GB/s)",
+                              "disk",
+                              "disk read (GB/s)",
+                              "disk write (GB/s)",
+                              "read IOPS",
+                              "write IOPS",
+                              "read latency (ms)",
+                              "write latency (ms)",
+                              "disk utilization (%)",
+                              "queue depth"}),
+                      rows, "</table></div>\n");
 }
 
 }  // namespace kvbench::report

@@ -86,3 +86,38 @@ TEST_CASE("Results CSV: LMCache's hit rate is the lookup_hit_rate column") {
 
 }  // namespace
 }  // namespace kvbench::kvctl
+
+namespace kvbench::kvctl {
+namespace {
+
+TEST_CASE("Results table: SESSIONS is complete/requested and STATUS counts the lost ones") {
+  v1::Scenario scenario;
+  scenario.set_tier(v1::GPU);
+  scenario.set_concurrency(2);
+  auto with_sessions = [](int complete, int incomplete, int not_started, int truncated) {
+    v1::ScenarioResult result;
+    v1::SessionCounts* s = result.mutable_sessions();
+    s->set_requested(16);
+    s->set_achieved(16);
+    s->set_total(16);
+    s->set_complete(complete);
+    s->set_incomplete(incomplete);
+    s->set_not_started(not_started);
+    s->set_truncated_by_isl(truncated);
+    return result;
+  };
+  const std::vector<ResultsRow> rows = {
+      ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(16, 0, 0, 0)),
+      ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(4, 0, 0, 12)),
+      ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(15, 1, 0, 0))};
+  const std::vector<std::string> headers = ResultsTableHeaders(rows);
+  const std::vector<std::vector<std::string>> cells = ResultsTableCells(rows);
+  CHECK(CellOf(headers, cells[0], "SESSIONS") == "16/16");
+  CHECK(CellOf(headers, cells[0], "STATUS") == "ok");
+  CHECK(CellOf(headers, cells[1], "SESSIONS") == "4/16");
+  CHECK(CellOf(headers, cells[1], "STATUS") == "ok (12 sessions lost)");
+  CHECK(CellOf(headers, cells[2], "STATUS") == "ok (1 session lost)");
+}
+
+}  // namespace
+}  // namespace kvbench::kvctl

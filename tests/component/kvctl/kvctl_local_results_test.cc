@@ -38,6 +38,8 @@ v1::ScenarioResult Result(v1::Tier tier, int users, double ttft_p50_s, bool exte
   round->set_ttft_p50_s(ttft_p50_s);
   result.mutable_sessions()->set_requested(16);
   result.mutable_sessions()->set_achieved(16);
+  result.mutable_sessions()->set_total(16);
+  result.mutable_sessions()->set_complete(16);
   result.mutable_sessions()->set_dataset_ceiling(40);
   result.mutable_engine()->set_local_hit_rate(0.861);
   result.mutable_engine()->set_num_gpu_blocks(2048);
@@ -116,8 +118,8 @@ TEST_CASE("kvctl results on a local run's folder: every table number is in the C
   for (size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
   for (const char* name :
        {"latency.ttft_p50_s", "latency.ttft_p95_s", "latency.requests_per_s", "sessions.achieved",
-        "engine.local_hit_rate", "latency.ttft_by_round.0.ttft_p50_s",
-        "telemetry.process_cpu_pct_mean.replica-0"}) {
+        "sessions.complete", "sessions.requested", "engine.local_hit_rate",
+        "latency.ttft_by_round.0.ttft_p50_s", "telemetry.process_cpu_pct_mean.replica-0"}) {
     INFO(name);
     CHECK(column.count(name) == 1);
   }
@@ -130,8 +132,10 @@ TEST_CASE("kvctl results on a local run's folder: every table number is in the C
     const double rps = std::stod(row[column["latency.requests_per_s"]]);
     const std::string expected =
         // KV_MEAN/MAX%, OFFLOAD_SERVED_TOK, LMC_LOOKUP_HIT%: "-", the fixture has no scrapes.
-        absl::StrFormat("%s  16/16  %.1f  %.1f  -44%%  %.2f  0  -  -  -  ok  -",
-                        row[column["tier"]], p50 * 1000, p95 * 1000, rps);
+        // SESSIONS: complete/requested.
+        absl::StrFormat("%s  %s/%s  %.1f  %.1f  -44%%  %.2f  0  -  -  -  ok  -",
+                        row[column["tier"]], row[column["sessions.complete"]],
+                        row[column["sessions.requested"]], p50 * 1000, p95 * 1000, rps);
     std::string squeezed;  // the table's columns with runs of spaces made two
     for (absl::string_view line : absl::StrSplit(table.out, '\n')) {
       std::vector<absl::string_view> cells = absl::StrSplit(line, ' ', absl::SkipEmpty());

@@ -132,6 +132,33 @@ TEST_CASE("verdicts are prominent, with their reasons") {
   CHECK(all_valid.find("class=\"banner") == std::string::npos);
 }
 
+TEST_CASE("verdict notes are shown, after the reasons") {
+  std::vector<v1::Validity> validity = SyntheticValidity();
+  v1::ValidityReason* note = validity[0].add_notes();
+  note->set_code("routing_differs");
+  note->set_message("CPU_RAM ran least_conn <over 2 replicas>");
+  const std::string html = RenderHtmlReport(SyntheticJob(), validity);
+  CHECK(html.find("<li>note <code>routing_differs</code> CPU_RAM ran least_conn &lt;over 2 "
+                  "replicas&gt;</li>") != std::string::npos);
+}
+
+TEST_CASE("the sessions table shows every outcome and how the users were chosen") {
+  v1::Job job = SyntheticJob();
+  v1::SessionCounts* s = job.mutable_scenarios(0)->mutable_result()->mutable_sessions();
+  s->set_not_started(2);
+  s->set_truncated_by_isl(3);
+  s->set_dataset_ceiling_under_isl(7);
+  s->set_selection("8 of 12 virtual users, seeded (seed 0)");
+  const std::string html = Render(job);
+  for (const char* header : {"<th>ceiling under ISL</th>", "<th>not started</th>",
+                             "<th>truncated by ISL</th>", "<th>users chosen</th>"}) {
+    INFO(header);
+    CHECK(html.find(header) != std::string::npos);
+  }
+  CHECK(html.find("<td>2</td><td>3</td>") != std::string::npos);
+  CHECK(html.find("<td>8 of 12 virtual users, seeded (seed 0)</td>") != std::string::npos);
+}
+
 TEST_CASE("the job's parameters are listed and text is HTML-escaped") {
   const std::string html = Render(SyntheticJob());
   CHECK(html.find("demo &lt;sim&gt; &amp; co") != std::string::npos);
