@@ -54,7 +54,7 @@ out="$("$kvctl" submit "$KV_SOURCE/deploy/examples/demo-sim.json" --watch 2>"$WO
 job="$(echo "$out" | sed -n 's/^job \([^:]*\):.*/\1/p' | head -1)"
 [ -n "$job" ] || fail "no job id in: $out"
 expect_contains "$out" "replay"
-expect_contains "$out" "comparison c8: valid"
+expect_contains "$out" "comparison c16: valid"
 expect_contains "$("$kvctl" status "$job")" "succeeded"
 expect_contains "$("$kvctl" jobs)" "$job"
 
@@ -68,7 +68,7 @@ table="$("$kvctl" results "$job")"
 echo "$table"
 # The simulated engine's figures are shown in simulated time (result.json's simulated_latency).
 number() { jq ".simulated_latency.$1" "$2"; }
-for spec in 00:GPU:2 01:CPU_RAM:2 02:NVME:2 03:GPU:8 04:CPU_RAM:8 05:NVME:8; do
+for spec in 00:GPU:2 01:CPU_RAM:2 02:NVME:2 03:GPU:16 04:CPU_RAM:16 05:NVME:16; do
   IFS=: read -r index tier users <<<"$spec"
   result="$(ls "$WORK"/agent-*/scenarios/"$job"/"$index"-*/result.json 2>/dev/null | head -1)"
   [ -s "$result" ] || fail "no result.json for scenario $index"

@@ -15,7 +15,7 @@ for file in profiles/sim-vllm.json profiles/vllm-nvidia.json datasets/tau2_airli
   datasets/LICENSE-tau2-bench.txt examples/demo-sim.json; do
   [ -s "$prefix/share/kvbench/$file" ] || fail "share/kvbench/$file not installed"
 done
-sed -e 's/"concurrency": \[2, 8\]/"concurrency": [2]/' \
+sed -e 's/"concurrency": \[2, 16\]/"concurrency": [2]/' \
   -e 's/"tiers": \["GPU", "CPU_RAM", "NVME"\]/"tiers": ["GPU", "NVME"]/' \
   "$prefix/share/kvbench/examples/demo-sim.json" > "$WORK/small.json"
 grep -q '"concurrency": \[2\]' "$WORK/small.json" || fail "the demo spec changed shape"

@@ -5,12 +5,12 @@ kvctl="$KV_BIN/kvctl"
 
 out="$("$kvctl" plan "$KV_SOURCE/deploy/examples/demo-sim.json")"
 expect_contains "$out" "job demo-sim: 6 scenarios (3 tiers x 2 concurrency values)"
-for id in 00-gpu-c2 01-cpu-ram-c2 02-nvme-c2 03-gpu-c8 04-cpu-ram-c8 05-nvme-c8; do
+for id in 00-gpu-c2 01-cpu-ram-c2 02-nvme-c2 03-gpu-c16 04-cpu-ram-c16 05-nvme-c16; do
   expect_contains "$out" "$id"
 done
 
 json="$("$kvctl" plan "$KV_SOURCE/deploy/examples/demo-sim.json" --output json)"
-expect_contains "$json" '"scenario_id": "05-nvme-c8"'
+expect_contains "$json" '"scenario_id": "05-nvme-c16"'
 
 # Issue #15. The demo's routing over its 2 replicas, per tier, and the dataset's ceiling (found
 # beside kvctl, as kvctl run finds it): 32 virtual users at 5 rounds, all of them run in each cell.

@@ -15,14 +15,14 @@ for phase in starting_cache_server starting_replicas starting_proxy replay colle
   expect_contains "$out" "$phase"
 done
 for tier in GPU CPU_RAM NVME; do
-  for concurrency in 2 8; do
+  for concurrency in 2 16; do
     echo "$out" | grep -Eq "^ *$concurrency +$tier +32/32 +[0-9.]+ +[0-9.]+ .* ok +[a-z_,-]+ *$" ||
       fail "no ok row for $tier at concurrency $concurrency in:
 $out"
   done
 done
 job_dir="$(ls -d "$WORK"/results/demo-sim-*)"
-for scenario in 00-gpu-c2 01-cpu-ram-c2 02-nvme-c2 03-gpu-c8 04-cpu-ram-c8 05-nvme-c8; do
+for scenario in 00-gpu-c2 01-cpu-ram-c2 02-nvme-c2 03-gpu-c16 04-cpu-ram-c16 05-nvme-c16; do
   [ -s "$job_dir/$scenario/result.json" ] || fail "no result.json for $scenario"
   [ -s "$job_dir/$scenario/requests.jsonl" ] || fail "no requests.jsonl for $scenario"
   [ -s "$job_dir/$scenario/logs/replica-0.log" ] || fail "no replica log for $scenario"
@@ -31,7 +31,7 @@ expect_contains "$(cat "$job_dir/01-cpu-ram-c2/result.json")" '"tier": "CPU_RAM"
 # The demo's headline: at its top concurrency the conversations outgrow GPU memory, the group is
 # valid (not "not_exercised"), and both offload tiers served external prefix-cache hits — in the
 # replicas' own counters (after - before, per replica, from samples.jsonl) and in the result.
-expect_contains "$out" "comparison c8: valid"
+expect_contains "$out" "comparison c16: valid"
 external_hits() {
   awk -F'"vllm:external_prefix_cache_hits_total":' '/"source":"replica-/ {
       split($2, value, /[,}]/)
@@ -39,7 +39,7 @@ external_hits() {
       if ($0 ~ /"kind":"after"/) after += value[1]
     } END { print after - before }' "$1"
 }
-for scenario in 04-cpu-ram-c8 05-nvme-c8; do
+for scenario in 04-cpu-ram-c16 05-nvme-c16; do
   hits="$(external_hits "$job_dir/$scenario/samples.jsonl")"
   awk -v h="$hits" 'BEGIN { exit !(h > 0) }' || fail "$scenario: no external hits in samples.jsonl ($hits)"
   rate="$(grep -o '"external_hit_rate": [0-9.e+-]*' "$job_dir/$scenario/result.json" | sed 's/.*: //')"
@@ -51,13 +51,13 @@ done
 # requests' ttft_s, / 0.05, in ms; and requests/s x 0.05.
 expect_contains "$out" "times in simulated seconds (sim_time_scale 0.05: observed × 20)"
 expect_contains "$out" "SIM_TTFT_P50_MS"
-for scenario in 03-gpu-c8 04-cpu-ram-c8; do
+for scenario in 03-gpu-c16 04-cpu-ram-c16; do
   tier="$(jq -r .tier "$job_dir/$scenario/result.json")"
   p50_ms="$(jq -s '[.[] | select(.error == null and .ttft_s != null) | .ttft_s] | sort
     | ((length - 1) * 0.5) as $h | ($h | floor) as $lo
     | (if $lo + 1 < length then .[$lo] + ($h - $lo) * (.[$lo + 1] - .[$lo]) else .[$lo] end)
     / 0.05 * 1000' "$job_dir/$scenario/requests.jsonl")"
-  row="$(echo "$out" | grep -E "^ *8 +$tier +32/32 ")" || fail "no row for $tier at 8 in: $out"
+  row="$(echo "$out" | grep -E "^ *16 +$tier +32/32 ")" || fail "no row for $tier at 16 in: $out"
   shown="$(echo "$row" | awk '{ print $4 }')"
   awk -v a="$shown" -v b="$p50_ms" 'BEGIN { d = a - b; exit !(d < 0.051 && d > -0.051) }' ||
     fail "$scenario: table shows SIM_TTFT_P50_MS $shown, requests.jsonl / 0.05 gives $p50_ms"
@@ -72,11 +72,11 @@ expect_contains "$out" "TTFT p95 (sim ms)"
 [ -s "$job_dir/job.json" ] || fail "no job.json"
 again="$("$kvctl" results "$WORK/results")"
 for tier in GPU CPU_RAM NVME; do
-  row="$(echo "$out" | grep -E "^ *8 +$tier +32/32 ")"
+  row="$(echo "$out" | grep -E "^ *16 +$tier +32/32 ")"
   expect_contains "$again" "$row"
 done
 compare="$("$kvctl" compare "$job_dir")"
-expect_contains "$compare" "concurrency 8"
+expect_contains "$compare" "concurrency 16"
 expect_contains "$compare" "VS_GPU"
 csv="$("$kvctl" results "$WORK/results" --output csv)"
 [ "$(echo "$csv" | wc -l)" -eq 7 ] || fail "csv is not a header and 6 rows: $csv"
