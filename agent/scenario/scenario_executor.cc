@@ -8,12 +8,17 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
+#include "absl/strings/str_join.h"
 #include "agent/runner/runner_argv.h"
 #include "agent/runner/runner_options.h"
+#include "agent/scenario/appended_line_counter.h"
 #include "agent/scenario/cache_server_endpoints.h"
+#include "agent/scenario/profile_command.h"
 #include "agent/scenario/result_warnings.h"
+#include "agent/scenario/sampler_options.h"
+#include "agent/scenario/scenario_end_event.h"
 #include "agent/scenario/scenario_result_builder.h"
+#include "agent/scenario/scenario_wiring.h"
 #include "agent/telemetry/launcher_command_runner.h"
 #include "common/json/proto_json.h"
 #include "common/status/status_macros.h"
@@ -47,35 +52,6 @@ std::string ReplicaName(int index) { return absl::StrCat("replica-", index); }
 
 absl::Duration ReadyTimeout(const v1::Profile& profile, absl::Duration fallback) {
   return profile.has_ready_timeout_s() ? absl::Seconds(profile.ready_timeout_s()) : fallback;
-}
-
-// The profile's command with its program resolved.
-absl::StatusOr<std::vector<std::string>> ResolveCommand(const ProgramResolver& programs,
-                                                        const v1::Profile& profile) {
-  std::vector<std::string> command(profile.command().begin(), profile.command().end());
-  absl::StatusOr<std::string> program = programs.Resolve(command.front());
-  if (!program.ok()) {
-    return absl::NotFoundError(
-        absl::StrCat("profile ", profile.name(), ": ", program.status().message()));
-  }
-  command.front() = *program;
-  return command;
-}
-
-// `plan`'s argv with argv[0] (and the subcommand) replaced by the resolved command.
-std::vector<std::string> WithCommand(const std::vector<std::string>& command,
-                                     std::vector<std::string> argv, size_t profile_words) {
-  std::vector<std::string> out = command;
-  out.insert(out.end(), argv.begin() + static_cast<long>(profile_words), argv.end());
-  return out;
-}
-
-absl::Status WipeDir(const std::string& dir) {
-  std::error_code error;
-  fs::remove_all(dir, error);
-  if (!error) fs::create_directories(dir, error);
-  if (error) return absl::InternalError(absl::StrCat("cannot wipe ", dir, ": ", error.message()));
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -122,10 +98,10 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
   Plan plan;
   KV_ASSIGN_OR_RETURN(tiers::ProfileChoice choice, tiers::ChooseProfiles(job_, scenario_.tier()));
   KV_ASSIGN_OR_RETURN(plan.engine, env_.profiles->Find(choice.engine));
-  KV_ASSIGN_OR_RETURN(plan.engine_command, ResolveCommand(*env_.programs, *plan.engine));
+  KV_ASSIGN_OR_RETURN(plan.engine_command, ResolveProfileCommand(*env_.programs, *plan.engine));
   if (choice.cache_server) {
     KV_ASSIGN_OR_RETURN(plan.cache, env_.profiles->Find(*choice.cache_server));
-    KV_ASSIGN_OR_RETURN(plan.cache_command, ResolveCommand(*env_.programs, *plan.cache));
+    KV_ASSIGN_OR_RETURN(plan.cache_command, ResolveProfileCommand(*env_.programs, *plan.cache));
   }
   const int replicas = job_.has_replicas() ? job_.replicas() : 1;
   if (replicas >= 2) {
@@ -143,39 +119,17 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
   }
   KV_ASSIGN_OR_RETURN(plan.dataset_path, env_.datasets->Resolve(job_.dataset()));
 
+  WiringRequest request;
+  request.replicas = replicas;
+  request.tensor_parallel_size = job_.has_tensor_parallel_size() ? job_.tensor_parallel_size() : 1;
+  request.cache_server = plan.cache != nullptr;
+  request.visible_devices = !plan.engine->visible_devices_env().empty();
+  request.gpus = env_.gpus;
+  KV_ASSIGN_OR_RETURN(plan.wiring, AllocateWiring(*env_.ports, request));
   tiers::ScenarioWiring& wiring = plan.wiring;
-  wiring.cache_zmq.host = "127.0.0.1";
-  if (plan.cache != nullptr) {
-    KV_ASSIGN_OR_RETURN(wiring.cache_zmq.port, env_.ports->Allocate(wiring.cache_zmq.host));
-    KV_ASSIGN_OR_RETURN(wiring.cache_http_port, env_.ports->Allocate(wiring.cache_zmq.host));
-    KV_ASSIGN_OR_RETURN(wiring.cache_prometheus_port, env_.ports->Allocate(wiring.cache_zmq.host));
-  }
-  for (int i = 0; i < replicas; ++i) {
-    tiers::Endpoint replica{absl::StrCat("127.0.0.", 2 + i), 0};  // distinct addresses: caddy.md
-    KV_ASSIGN_OR_RETURN(replica.port, env_.ports->Allocate(replica.host));
-    wiring.replicas.push_back(replica);
-  }
-  const int tp = job_.has_tensor_parallel_size() ? job_.tensor_parallel_size() : 1;
-  if (!plan.engine->visible_devices_env().empty()) {
-    KV_ASSIGN_OR_RETURN(wiring.replica_gpus, tiers::SplitGpus(env_.gpus, replicas, tp));
-  } else {
-    wiring.replica_gpus.assign(static_cast<size_t>(replicas), {});
-  }
-  if (replicas >= 2) {
-    wiring.proxy.host = "127.0.0.1";
-    KV_ASSIGN_OR_RETURN(wiring.proxy.port, env_.ports->Allocate(wiring.proxy.host));
-    KV_ASSIGN_OR_RETURN(wiring.proxy_admin_port, env_.ports->Allocate(wiring.proxy.host));
-    plan.target_url = wiring.proxy.url();
-  } else {
-    plan.target_url = wiring.replicas.front().url();
-  }
+  plan.target_url = replicas >= 2 ? wiring.proxy.url() : wiring.replicas.front().url();
   if (scenario_.tier() == v1::NVME) {
-    if (env_.nvme_cache_dir.empty()) {
-      return absl::FailedPreconditionError("NVME scenario on a node without nvme_cache_dir");
-    }
-    wiring.nvme_dir =
-        absl::StrCat(env_.nvme_cache_dir, "/", scenario_.job_id(), "-", scenario_.scenario_id());
-    KV_RETURN_IF_ERROR(WipeDir(wiring.nvme_dir));
+    KV_ASSIGN_OR_RETURN(wiring.nvme_dir, WipedNvmeDir(env_.nvme_cache_dir, scenario_));
   }
   return plan;
 }
@@ -184,10 +138,11 @@ absl::Status ScenarioExecutor::StartCacheServer(const Plan& plan) {
   if (plan.cache == nullptr) return absl::OkStatus();
   Phase(v1::SCENARIO_PHASE_STARTING_CACHE_SERVER);
   tiers::LaunchPlan launch = tiers::RenderCacheServer(*plan.cache, job_, scenario_, plan.wiring);
-  KV_RETURN_IF_ERROR(supervisor_->Start(
-      kCacheServerName,
-      WithCommand(plan.cache_command, launch.argv, static_cast<size_t>(plan.cache->command_size())),
-      launch.env, launch.unset_env));
+  KV_RETURN_IF_ERROR(
+      supervisor_->Start(kCacheServerName,
+                         WithResolvedCommand(plan.cache_command, launch.argv,
+                                             static_cast<size_t>(plan.cache->command_size())),
+                         launch.env, launch.unset_env));
   // Ready on whichever health path this release serves; then where its /metrics is.
   KV_ASSIGN_OR_RETURN(cache_metrics_,
                       AwaitCacheServer(*supervisor_, *env_.http, kCacheServerName, plan.wiring,
@@ -206,8 +161,8 @@ absl::Status ScenarioExecutor::StartReplicas(const Plan& plan) {
     tiers::LaunchPlan launch = tiers::RenderReplica(*plan.engine, job_, scenario_, plan.wiring, i);
     KV_RETURN_IF_ERROR(
         supervisor_->Start(ReplicaName(i),
-                           WithCommand(plan.engine_command, launch.argv,
-                                       static_cast<size_t>(plan.engine->command_size())),
+                           WithResolvedCommand(plan.engine_command, launch.argv,
+                                               static_cast<size_t>(plan.engine->command_size())),
                            launch.env, launch.unset_env));
   }
   for (int i = 0; i < replicas; ++i) {
@@ -246,18 +201,8 @@ std::unique_ptr<sampler::Sampler> ScenarioExecutor::MakeSampler(const Plan& plan
         {ReplicaName(static_cast<int>(i)), plan.wiring.replicas[i].url() + "/metrics", false});
   }
   if (plan.cache != nullptr) targets.push_back({kCacheServerName, cache_metrics_.url, true});
-  // A simulated engine runs `scale` real seconds per simulated one: the 15 s period and 300 s
-  // window are simulated seconds, so they shrink with it (else a 0.01-scaled run would sample
-  // once per 25 simulated minutes).
-  const double scale = job_.engine() == v1::SIM && job_.engine_overrides().has_sim_time_scale()
-                           ? job_.engine_overrides().sim_time_scale()
-                           : 1.0;
-  sampler::Sampler::Options options;  // DESIGN.md's 15 s and 300 s unless the job says otherwise
-  if (job_.sampling().has_period_s()) options.period_s = job_.sampling().period_s();
-  if (job_.sampling().has_rate_window_s()) options.rate_window_s = job_.sampling().rate_window_s();
-  options.period_s *= scale;
-  options.rate_window_s *= scale;
-  options.samples_path = ScenarioFile("samples.jsonl");
+  const sampler::Sampler::Options options =
+      SamplerOptionsForJob(job_, ScenarioFile("samples.jsonl"));
   return std::make_unique<sampler::Sampler>(env_.http, std::move(targets), options,
                                             [this](const v1::Sample& sample) {
                                               v1::Event event;
@@ -322,8 +267,8 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
     replay_start = env_.clock->Monotonic();
     gate_open = true;
   };
+  AppendedLineCounter records(paths.output_path);
   int64_t lines = 0;
-  std::streamoff read_to = 0;  // bytes of requests.jsonl counted so far
   // Poll at least as often as the sampler's period (short under a simulator's time scale), and
   // briskly while the runner waits at the gate.
   const absl::Duration poll =
@@ -341,10 +286,7 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
       Scrape("periodic", since_start());
     }
     const int64_t before = lines;
-    std::ifstream records(paths.output_path, std::ios::binary);
-    if (records.seekg(read_to)) {
-      for (char c; records.get(c); ++read_to) lines += c == '\n' ? 1 : 0;
-    }
+    lines = records.Update();
     if (lines != before || (lines > 0 && phase_ == v1::SCENARIO_PHASE_WARMUP)) {
       Phase(v1::SCENARIO_PHASE_REPLAY, lines);
     }
@@ -353,12 +295,10 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
       if (cancelled_->load() && !exit->signaled && exit->code == kRunnerStoppedExitCode) {
         return absl::CancelledError("cancelled during the replay; output written");
       }
-      std::string tail;
-      for (const std::string& log_line : runner->LogTail(Supervisor::kLogTailLines)) {
-        absl::StrAppend(&tail, "\n", log_line);
-      }
-      return absl::FailedPreconditionError(
-          absl::StrCat(kRunnerName, " ", exit->ToString(), "; last lines of its log:", tail));
+      const std::vector<std::string> tail = runner->LogTail(Supervisor::kLogTailLines);
+      return absl::FailedPreconditionError(absl::StrCat(
+          kRunnerName, " ", exit->ToString(), "; last lines of its log:", tail.empty() ? "" : "\n",
+          absl::StrJoin(tail, "\n")));
     }
     if (cancelled_->load()) runner->Signal(SIGTERM).IgnoreError();  // it writes its output
   }
@@ -440,22 +380,13 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Run() {
   Teardown(plan.ok() ? &*plan : nullptr);
   if (cancelled_->load() && result.ok()) result = absl::CancelledError("cancelled");
 
-  v1::Event end;
-  v1::StateChange* state = end.mutable_state_change();
   if (result.ok()) {
     result->set_start_unix_ms(start_unix_ms);
     v1::Event result_event;
     *result_event.mutable_result() = *result;
     sink_(std::move(result_event));
-    state->set_state(v1::SCENARIO_STATE_SUCCEEDED);
-  } else {
-    state->set_state(result.status().code() == absl::StatusCode::kCancelled
-                         ? v1::SCENARIO_STATE_CANCELLED
-                         : v1::SCENARIO_STATE_FAILED);
-    std::vector<std::string> lines = absl::StrSplit(result.status().message(), '\n');
-    state->set_reason(lines.front());
-    for (size_t i = 1; i < lines.size(); ++i) state->add_log_tail(lines[i]);
   }
+  v1::Event end = ScenarioEndEvent(result.status());
   sink_(std::move(end));
   return result;
 }
