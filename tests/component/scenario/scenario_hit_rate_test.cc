@@ -174,8 +174,10 @@ TEST_CASE("A replica killed mid-run: hit rate as PromQL's sum(rate) / sum(rate),
   INFO("reported " << engine.local_hit_rate() << ", PromQL way " << promql
                    << ", counters summed first " << summed_first);
   CHECK(engine.local_hit_rate() == Approx(promql).epsilon(1e-9));
-  // Deterministic from the same samples: any gap is the math. In our runs 0.25 to 1.7 points.
-  CHECK(std::abs(summed_first - promql) > 0.001);
+  // Deterministic from the same samples: any gap is the math. In our runs 0.06 to 1.7 points
+  // (it depends on when the kill lands) — always far beyond the 1e-9 the check above allows, so
+  // that check tells the two ways apart.
+  CHECK(std::abs(summed_first - promql) > 1e-4);
 
   // The same replay on CPU_RAM, nothing killed: the comparison is INVALID, naming the death.
   v1::Scenario other = ScenarioHarness::MakeScenario(v1::CPU_RAM, 4, 24);
