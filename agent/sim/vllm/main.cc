@@ -90,6 +90,8 @@ int main(int argc, char** argv) {
   EventLoop loop("kvsim-vllm");
   int exit_code = 0;
   // Like vLLM, the port opens only once the (simulated) model has loaded.
+  KV_LOG(INFO) << "Loading the model (simulated " << options.sim_load_seconds
+               << " s) before listening on http://" << options.host << ":" << options.port;
   loop.RunAfter("kvsim.load", absl::Seconds(options.sim_load_seconds * options.sim_time_scale),
                 [&] {
                   absl::Status started = server.Start();

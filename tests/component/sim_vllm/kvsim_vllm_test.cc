@@ -1,16 +1,14 @@
 // kvsim-vllm as a real process on loopback, driven over HTTP as kv-runner and the sampler will.
 
-#include <catch2/catch.hpp>
-
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "absl/strings/str_split.h"
 #include "common/http/curl_http_client.h"
@@ -34,9 +32,19 @@ std::unique_ptr<HttpClient> Client() {
 }
 
 std::vector<std::string> VllmArgv(std::vector<std::string> extra) {
-  std::vector<std::string> argv = {KV_SIM_VLLM_PATH, "serve", kModel, "--host", "127.0.0.1",
-                                   "--port", "0", "--served-model-name", "llama",
-                                   "--sim-time-scale", "0.01", "--sim-load-seconds", "1"};
+  std::vector<std::string> argv = {KV_SIM_VLLM_PATH,
+                                   "serve",
+                                   kModel,
+                                   "--host",
+                                   "127.0.0.1",
+                                   "--port",
+                                   "0",
+                                   "--served-model-name",
+                                   "llama",
+                                   "--sim-time-scale",
+                                   "0.01",
+                                   "--sim-load-seconds",
+                                   "1"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   return argv;
 }
@@ -79,13 +87,16 @@ struct Vllm {
 
 Json Conversation(int turns) {
   Json messages = Json::array();
-  messages.push_back({{"role", "system"}, {"content", "You are a helpful airline agent. "
-                                                      "Follow the policy exactly."}});
+  messages.push_back({{"role", "system"},
+                      {"content",
+                       "You are a helpful airline agent. "
+                       "Follow the policy exactly."}});
   for (int i = 0; i < turns; ++i) {
-    messages.push_back({{"role", "user"},
-                        {"content", "I need to change my flight number " + std::to_string(i) +
-                                        " to a later one, the reservation code is ABC" +
-                                        std::to_string(100 + i) + ". Can you check availability?"}});
+    messages.push_back(
+        {{"role", "user"},
+         {"content", "I need to change my flight number " + std::to_string(i) +
+                         " to a later one, the reservation code is ABC" + std::to_string(100 + i) +
+                         ". Can you check availability?"}});
     messages.push_back({{"role", "assistant"}, {"content", "Let me look that up for you."}});
   }
   return messages;
@@ -93,9 +104,17 @@ Json Conversation(int turns) {
 
 TEST_CASE("kvsim-vllm /health is an empty 200 once the model has loaded") {
   int port = UnusedLoopbackPort();
-  std::vector<std::string> argv = {KV_SIM_VLLM_PATH, "serve", kModel, "--host", "127.0.0.1",
-                                   "--port", std::to_string(port), "--sim-time-scale", "0.01",
-                                   "--sim-load-seconds", "100"};  // 1 s of real time
+  std::vector<std::string> argv = {KV_SIM_VLLM_PATH,
+                                   "serve",
+                                   kModel,
+                                   "--host",
+                                   "127.0.0.1",
+                                   "--port",
+                                   std::to_string(port),
+                                   "--sim-time-scale",
+                                   "0.01",
+                                   "--sim-load-seconds",
+                                   "100"};  // 1 s of real time
   SimProcess sim("kvsim-vllm", argv, kReady);
   auto client = Client();
   std::string url = "http://127.0.0.1:" + std::to_string(port) + "/health";
@@ -112,11 +131,14 @@ TEST_CASE("kvsim-vllm: connection refused while the model loads") {
   SimProcess sim("kvsim-vllm",
                  {KV_SIM_VLLM_PATH, "serve", kModel, "--host", "127.0.0.1", "--port",
                   std::to_string(port), "--sim-time-scale", "1", "--sim-load-seconds", "30"},
-                 "never printed");
-  (void)sim.Start(absl::Milliseconds(300));  // it keeps loading for 30 s
-  auto health = Client()->Get("http://127.0.0.1:" + std::to_string(port) + "/health");
+                 "before listening on ");
+  // Up once it says it is loading (a binary that crashed or refused a flag never says so).
+  REQUIRE(sim.Start());
+  CHECK(sim.port() == port);
+  auto health = Client()->Get(sim.url() + "/health");  // it keeps loading for 30 s
   REQUIRE_FALSE(health.ok());
   CHECK(health.status().code() == absl::StatusCode::kUnavailable);
+  CHECK_FALSE(sim.process()->TryWait().has_value());  // refused because loading, not dead
 }
 
 TEST_CASE("kvsim-vllm streams a chat completion with vLLM's event sequence") {
@@ -124,10 +146,13 @@ TEST_CASE("kvsim-vllm streams a chat completion with vLLM's event sequence") {
   Json messages = Conversation(2);
   int prompt_tokens = vllm.Tokens(messages);
   REQUIRE(prompt_tokens > 50);
-  HttpResponse response = vllm.Post("/v1/chat/completions",
-                                    {{"model", "llama"}, {"messages", messages}, {"stream", true},
-                                     {"max_tokens", 5}, {"ignore_eos", true},
-                                     {"stream_options", {{"include_usage", true}}}});
+  HttpResponse response =
+      vllm.Post("/v1/chat/completions", {{"model", "llama"},
+                                         {"messages", messages},
+                                         {"stream", true},
+                                         {"max_tokens", 5},
+                                         {"ignore_eos", true},
+                                         {"stream_options", {{"include_usage", true}}}});
   REQUIRE(response.status == 200);
   CHECK(response.Header("content-type")->find("text/event-stream") == 0);
   std::vector<std::string> events = Events(response.body);
@@ -203,8 +228,10 @@ TEST_CASE("kvsim-vllm answers bad requests in vLLM's error shapes") {
   for (int i = 0; i < 400; ++i) long_text += "word ";
   const std::vector<Case> cases = {
       {{{"model", "gpt-5"}, {"messages", Json::array({{{"role", "user"}, {"content", "hi"}}})}},
-       404, "NotFoundError"},
-      {{{"messages", Json::array({{{"role", "user"}, {"content", long_text}}})}}, 400,
+       404,
+       "NotFoundError"},
+      {{{"messages", Json::array({{{"role", "user"}, {"content", long_text}}})}},
+       400,
        "BadRequestError"},
       {{{"model", "llama"}}, 400, "Bad Request"},
   };
@@ -235,8 +262,8 @@ TEST_CASE("kvsim-vllm serves /v1/models and non-streaming completions") {
   CHECK(list["data"][0]["root"] == kModel);
   CHECK(list["data"][0]["max_model_len"] == 2048);
   Json completion = Json::parse(
-      vllm.Post("/v1/completions", {{"prompt", "Once upon a time"}, {"max_tokens", 7},
-                                    {"ignore_eos", true}})
+      vllm.Post("/v1/completions",
+                {{"prompt", "Once upon a time"}, {"max_tokens", 7}, {"ignore_eos", true}})
           .body);
   CHECK(completion["object"] == "text_completion");
   CHECK(completion["usage"]["completion_tokens"] == 7);
