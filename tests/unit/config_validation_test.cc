@@ -43,8 +43,10 @@ TEST_CASE("A local agent config is valid and gets its defaults") {
   CHECK(agent::ValidateAgentConfig(config).empty());
   agent::ApplyAgentConfigDefaults("node-7", &config);
   CHECK(config.agent_id() == "node-7");
-  CHECK(config.heartbeat_interval_s() == agent::kDefaultHeartbeatIntervalSeconds);
-  CHECK(config.child_stop_grace_s() == agent::kDefaultChildStopGraceSeconds);
+  // The README's documented defaults ("kv-agent": heartbeat_interval_s (5), child_stop_grace_s
+  // (30)), written out: a changed constant must fail here while the README says otherwise.
+  CHECK(config.heartbeat_interval_s() == 5);
+  CHECK(config.child_stop_grace_s() == 30);
 }
 
 TEST_CASE("Agent config problems are all reported, each naming its field") {
@@ -120,8 +122,9 @@ TEST_CASE("A secure controller config needs TLS and token hashes, never raw toke
   config.clear_token_sha256();
   CHECK(controller::ValidateControllerConfig(config).empty());
   controller::ApplyControllerConfigDefaults(&config);
-  CHECK(config.heartbeat_timeout_s() == controller::kDefaultHeartbeatTimeoutSeconds);
-  CHECK(config.max_scenario_attempts() == controller::kDefaultMaxScenarioAttempts);
+  // The README's "kv-controller" defaults: heartbeat_timeout_s (30), max_scenario_attempts (3).
+  CHECK(config.heartbeat_timeout_s() == 30);
+  CHECK(config.max_scenario_attempts() == 3);
 }
 
 TEST_CASE("Controller config ranges") {

@@ -155,13 +155,14 @@ TEST_CASE("Defaults fill unset fields and leave set ones alone") {
   spec.clear_sampling();
   spec.set_cpu_pool_gb(32);
   ApplyJobSpecDefaults(&spec);
-  CHECK(spec.replicas() == kDefaultReplicas);
+  // The README's job spec table: replicas "default 1", seed "default seed 1".
+  CHECK(spec.replicas() == 1);
   CHECK(spec.tensor_parallel_size() == 1);
   CHECK(spec.sampling().period_s() == 15);
   CHECK(spec.sampling().rate_window_s() == 300);
   CHECK(spec.cpu_pool_gb() == 32);
   CHECK(spec.nvme_pool_gb() == 64);
-  CHECK(spec.seed() == kDefaultSeed);
+  CHECK(spec.seed() == 1);
   CHECK(spec.offload_routing() == v1::OFFLOAD_ROUTING_LEAST_CONN);
   CHECK_FALSE(spec.has_sessions());  // per scenario: its concurrency
 }

@@ -92,9 +92,10 @@ TEST_CASE("Ready timeouts: the profile's, else the role's default") {
   CHECK(ReadyTimeout(Shipped(kLmcacheCpuProfile)) == absl::Seconds(120));
   v1::Profile profile;
   profile.set_role(v1::ENGINE);
-  CHECK(ReadyTimeout(profile) == kDefaultEngineReadyTimeout);
+  // deploy/profiles/README.md: "default 600 s (engines), 120 s (cache servers)".
+  CHECK(ReadyTimeout(profile) == absl::Seconds(600));
   profile.set_role(v1::CACHE_SERVER);
-  CHECK(ReadyTimeout(profile) == kDefaultCacheServerReadyTimeout);
+  CHECK(ReadyTimeout(profile) == absl::Seconds(120));
   profile.set_ready_timeout_s(2.5);
   CHECK(ReadyTimeout(profile) == absl::Milliseconds(2500));
 }
