@@ -17,6 +17,7 @@
 #include "agent/datasets/dataset_loader.h"
 #include "common/http/curl_http_client.h"
 #include "common/process/posix_process_launcher.h"
+#include "tests/component/runner/runner_process.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
@@ -68,20 +69,8 @@ std::vector<std::string> Args(const std::string& url, const TempDir& dir, const 
           dir.File("prompts.jsonl")};
 }
 
-std::unique_ptr<Process> Launch(const std::vector<std::string>& argv, const TempDir& dir) {
-  PosixProcessLauncher launcher;
-  ProcessSpec spec;
-  spec.name = "kv-runner";
-  spec.argv = argv;
-  spec.stdout_path = dir.File("runner.out");
-  spec.stderr_path = dir.File("runner.err");
-  auto process = launcher.Launch(spec);
-  REQUIRE(process.ok());
-  return std::move(*process);
-}
-
 void RunToExit(const std::vector<std::string>& argv, const TempDir& dir) {
-  auto process = Launch(argv, dir);
+  auto process = LaunchRunner(argv, dir);
   auto exit = process->Wait(absl::Seconds(100));
   REQUIRE(exit.ok());
   INFO(dir.ReadFile("runner.err"));
@@ -163,7 +152,7 @@ TEST_CASE("kv-runner with --ready-file waits after its warm-up until SIGUSR1", "
   TempDir dir;
   std::vector<std::string> args = Args(sim->url(), dir, "sammshen", kSammshen, 2, 0);
   args.insert(args.end(), {"--ready-file", dir.File("ready")});
-  auto runner = Launch(args, dir);
+  auto runner = LaunchRunner(args, dir);
   REQUIRE(WaitFor([&] { return std::filesystem::exists(dir.File("ready")); }, absl::Seconds(60)));
   // At the gate: the 4 warm-up requests are done, no replayed request was sent, the prompts
   // were counted, and the runner keeps waiting.
@@ -188,7 +177,7 @@ TEST_CASE("kv-runner with --ready-file stops cleanly on SIGTERM at the gate", "[
   TempDir dir;
   std::vector<std::string> args = Args(sim->url(), dir, "sammshen", kSammshen, 2, 0);
   args.insert(args.end(), {"--ready-file", dir.File("ready")});
-  auto runner = Launch(args, dir);
+  auto runner = LaunchRunner(args, dir);
   REQUIRE(WaitFor([&] { return std::filesystem::exists(dir.File("ready")); }, absl::Seconds(60)));
   REQUIRE(runner->Signal(SIGTERM).ok());
   auto exit = runner->Wait(absl::Seconds(30));

@@ -14,6 +14,7 @@
 #include "agent/runner/request_record.h"
 #include "common/http/curl_http_client.h"
 #include "common/process/posix_process_launcher.h"
+#include "tests/component/runner/runner_process.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
@@ -68,21 +69,9 @@ struct Run {
   std::string log;  // its stderr
 };
 
-std::unique_ptr<Process> Launch(const std::vector<std::string>& argv, const TempDir& dir) {
-  PosixProcessLauncher launcher;
-  ProcessSpec spec;
-  spec.name = "kv-runner";
-  spec.argv = argv;
-  spec.stdout_path = dir.File("runner.out");
-  spec.stderr_path = dir.File("runner.err");
-  auto process = launcher.Launch(spec);
-  REQUIRE(process.ok());
-  return std::move(*process);
-}
-
 // Launches kv-runner with `argv` and waits (up to `timeout`) for it to exit on its own.
 Run RunToExit(const std::vector<std::string>& argv, const TempDir& dir, absl::Duration timeout) {
-  auto process = Launch(argv, dir);
+  auto process = LaunchRunner(argv, dir);
   auto exit = process->Wait(timeout);
   REQUIRE(exit.ok());
   return Run{*exit, dir.ReadFile("runner.err")};
@@ -233,7 +222,7 @@ TEST_CASE("Runner on SIGTERM leaves valid JSONL and a summary with incomplete us
           "[Runner][Replay]") {
   auto sim = StartVllm("1");  // real-time simulated latencies: the replay takes a while
   TempDir dir;
-  auto process = Launch(RunnerArgs(sim->url(), dir, 12), dir);
+  auto process = LaunchRunner(RunnerArgs(sim->url(), dir, 12), dir);
   REQUIRE(WaitFor([&] { return !dir.ReadFile("requests.jsonl").empty(); }, absl::Seconds(60)));
   REQUIRE(process->Signal(SIGTERM).ok());
   auto exit = process->Wait(absl::Seconds(60));
