@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what kvbench needs to build and test on Debian 12, and nothing when it is all there.
-# Idempotent and quiet: prints one line only when it installs something. Runs as root (or with
+# Idempotent and quiet: prints a line only when it installs something. Runs as root (or with
 # sudo when available).
 set -euo pipefail
 
@@ -31,20 +31,39 @@ PACKAGES=(
   chromium
 )
 
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
 missing=()
 for package in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$package")
   fi
 done
-[ "${#missing[@]}" -eq 0 ] && exit 0
+# node and npm run the independent Parquet writer of e2e.sammshen_parquet. Checked by command, not
+# by package: a NodeSource nodejs (which bundles npm and conflicts with Debian's npm) serves too.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "setup: need root to install: ${missing[*]}" >&2; exit 1; }
-  sudo_cmd=(sudo)
+if [ "${#missing[@]}" -gt 0 ]; then
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root to install: ${missing[*]}" >&2; exit 1; }
+    sudo_cmd=(sudo)
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# The writer's npm packages, exactly as package-lock.json pins them (versions and integrity
+# hashes), into the clone's tests/tools/parquet-writer/node_modules (git-ignored). Reinstalled only
+# when the lock file changed; a failed install fails set-up (and so the test command).
+writer="$root/tests/tools/parquet-writer"
+stamp="$writer/node_modules/.kvbench-installed-lock"
+if ! cmp -s "$writer/package-lock.json" "$stamp"; then
+  echo "setup: installing the Parquet writer's npm packages (tests/tools/parquet-writer)"
+  npm ci --prefix "$writer" --no-audit --no-fund --loglevel=error >/dev/null ||
+    { echo "setup: npm ci in $writer failed" >&2; exit 1; }
+  cp "$writer/package-lock.json" "$stamp"
+fi

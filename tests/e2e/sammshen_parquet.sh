@@ -1,20 +1,16 @@
 #!/usr/bin/env bash
 # The sammshen rows of tests/data/datasets as Parquet written by an independent writer
 # (@dsnp/parquetjs from npm, run by node; snappy pages, nested repeated groups) read back by
-# kvbench's own reader into exactly the rows and the virtual users the JSONL gives. Skips (77)
-# only where node/npm or the npm registry are not there.
+# kvbench's own reader into exactly the rows and the virtual users the JSONL gives. deploy/setup.sh
+# installs node, npm and the writer's pinned packages (tests/tools/parquet-writer); without them this
+# fails: nothing else checks the reader against a writer that is not ours.
 source "$(dirname "$0")/lib.sh"
 jsonl="$KV_TEST_DATASETS/tau2_airline_gpt-4.1_lmcache_format.jsonl"
-command -v node >/dev/null && command -v npm >/dev/null || { echo "SKIP: node and npm are needed"; exit 77; }
-# Installed once per build dir (the registry is the only network this needs).
-npm_dir="$KV_BIN/../npm-parquet-writer"
-if [ ! -d "$npm_dir/node_modules/@dsnp/parquetjs" ]; then
-  mkdir -p "$npm_dir"
-  timeout 300 npm install --prefix "$npm_dir" --silent --no-audit --no-fund @dsnp/parquetjs@1.8.8 \
-    >"$WORK/npm.log" 2>&1 || { cat "$WORK/npm.log"; echo "SKIP: npm install @dsnp/parquetjs failed"; exit 77; }
-fi
-cp "$KV_SOURCE/tests/tools/write_sammshen_parquet.mjs" "$npm_dir/"
-node "$npm_dir/write_sammshen_parquet.mjs" "$jsonl" "$WORK/sammshen.parquet" ||
+writer="$KV_SOURCE/tests/tools/parquet-writer"
+command -v node >/dev/null || fail "node is not installed (deploy/setup.sh installs it)"
+[ -f "$writer/node_modules/@dsnp/parquetjs/package.json" ] ||
+  fail "the writer's npm packages are not in $writer/node_modules (deploy/setup.sh installs them)"
+node "$writer/write_sammshen_parquet.mjs" "$jsonl" "$WORK/sammshen.parquet" ||
   fail "the JS writer failed"
 [ "$(head -c 4 "$WORK/sammshen.parquet")" = "PAR1" ] || fail "not a Parquet file"
 

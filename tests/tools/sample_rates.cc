@@ -1,7 +1,8 @@
 // kv-sample-rates: the other half of tests/e2e/prometheus_crosscheck.sh. It reads a scenario's
 // samples.jsonl (one v1::Sample per line) and
-//   openmetrics  writes the replicas' prefix-cache counters as OpenMetrics text, one series per
-//                source, timestamps = --epoch_s + t_s, for `promtool tsdb create-blocks-from`;
+//   openmetrics  writes the replicas' prefix-cache counters (local and external) as OpenMetrics
+//                text, one series per source, timestamps = --epoch_s + t_s, for
+//                `promtool tsdb create-blocks-from`;
 //   range        prints the first and last sample time as --epoch_s + t_s ("START END", seconds
 //                with ms); with --step_s, the start and end of the steps last - --offset_s -
 //                k x --step_s instead: the PromQL range queries' start and end;
@@ -49,6 +50,9 @@ using kvbench::sampler::WindowEdge;
 
 constexpr char kHits[] = "vllm:prefix_cache_hits_total";
 constexpr char kQueries[] = "vllm:prefix_cache_queries_total";
+// LMCache's side as vLLM counts it (written for PromQL only; `compare` checks the local pair).
+constexpr char kExternalHits[] = "vllm:external_prefix_cache_hits_total";
+constexpr char kExternalQueries[] = "vllm:external_prefix_cache_queries_total";
 constexpr char kReplicaPrefix[] = "replica-";
 constexpr double kMsPerSecond = 1000;
 constexpr int kMismatchExitCode = 1;
@@ -116,7 +120,11 @@ std::optional<std::pair<int64_t, int64_t>> Span(const std::vector<Sample>& sampl
 }
 
 void WriteOpenMetrics(const std::vector<Sample>& samples, int64_t epoch_s) {
-  for (const char* name : {kHits, kQueries}) {
+  for (const char* name : {kHits, kQueries, kExternalHits, kExternalQueries}) {
+    const bool present = std::any_of(samples.begin(), samples.end(), [&](const Sample& sample) {
+      return sample.values.count(name) > 0;
+    });
+    if (!present) continue;
     // OpenMetrics names the counter family without "_total" and its sample with it.
     const std::string family(name, std::string(name).size() - std::string("_total").size());
     std::printf("# TYPE %s counter\n", family.c_str());
