@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The README's figures agree with what produces them and with their neighbours (issue #16):
+#   1. every program it names (build/bin/X, kv_bench_*) is one the build makes;
+#   2. the quick start's description of the demo (concurrency values, virtual users, GPU blocks,
+#      replicas) is deploy/examples/demo-sim.json's;
+#   3. the demo's printed table has the spec's concurrency values, tiers and sessions;
+#   4. the TTFT deltas the prose quotes for 16 users ("p50 +A% and +B%, p95 C% and D%") are the
+#      table's p50 and p95 columns as deltas against GPU, to the 0.1 printed.
+source "$(dirname "$0")/lib.sh"
+readme="$KV_SOURCE/README.md"
+spec="$KV_SOURCE/deploy/examples/demo-sim.json"
+flat="$(tr '\n' ' ' <"$readme" | tr -s ' ')"
+
+# 1. Programs.
+programs="$(grep -oE 'build/bin/[A-Za-z0-9_.-]+|kv_bench_[a-z_]+' "$readme" | sed 's|^build/bin/||' |
+  sed 's/[.]$//' | sort -u)"
+[ -n "$programs" ] || fail "the README names no program"
+for program in $programs; do
+  [ -x "$KV_BIN/$program" ] || fail "the README names $program, which the build does not make"
+done
+
+# 2. The quick start's demo.
+read -r c1 c2 users < <(printf '%s\n' "$flat" |
+  sed -nE 's/.*for each tier \(GPU, CPU_RAM, NVME\) at concurrency ([0-9]+) and ([0-9]+) \(([0-9]+) virtual users each\).*/\1 \2 \3/p') || true
+[ -n "${users:-}" ] || fail "the quick start does not say the demo's concurrency and users"
+[ "[$c1,$c2]" = "$(jq -c .concurrency "$spec")" ] ||
+  fail "the quick start says concurrency $c1 and $c2; demo-sim.json has $(jq -c .concurrency "$spec")"
+[ "$users" = "$(jq .sessions "$spec")" ] ||
+  fail "the quick start says $users virtual users; demo-sim.json has sessions $(jq .sessions "$spec")"
+read -r replicas blocks < <(printf '%s\n' "$flat" |
+  sed -nE 's/.*with `kvctl run`: for each tier [^:]*\), ([a-z]+) kvsim-vllm replicas \(([0-9,]+) GPU KV blocks each.*/\1 \2/p') || true
+[ -n "${blocks:-}" ] || fail "the quick start does not say the demo's replicas and GPU blocks"
+case "$replicas" in one) replicas=1 ;; two) replicas=2 ;; three) replicas=3 ;; four) replicas=4 ;; esac
+[ "$replicas" = "$(jq .replicas "$spec")" ] ||
+  fail "the quick start says $replicas replicas; demo-sim.json has $(jq .replicas "$spec")"
+[ "${blocks//,/}" = "$(jq .engine_overrides.num_gpu_blocks "$spec")" ] ||
+  fail "the quick start says $blocks GPU blocks; demo-sim.json has $(jq .engine_overrides.num_gpu_blocks "$spec")"
+
+# 3. The demo's table: the rows under the results header of the `kvctl run demo-sim.json` block.
+rows="$(sed -n '/^\$ build\/bin\/kvctl run deploy\/examples\/demo-sim.json$/,/^```$/p' "$readme" |
+  sed -n '/^CONCURRENCY  TIER/,/^[^ ]/p' | grep -E '^ +[0-9]+ ')"
+[ -n "$rows" ] || fail "no results table in the README's demo block"
+[ "$(printf '%s\n' "$rows" | awk '{ print $1 }' | sort -un | paste -sd, | sed 's/^/[/;s/$/]/')" = \
+  "$(jq -c '.concurrency | sort' "$spec")" ] || fail "the demo table's concurrency values are not the spec's"
+[ "$(printf '%s\n' "$rows" | awk '{ print $2 }' | sort -u | paste -sd,)" = \
+  "$(jq -r '.tiers | sort | join(",")' "$spec")" ] || fail "the demo table's tiers are not the spec's"
+sessions="$(jq .sessions "$spec")"
+printf '%s\n' "$rows" | awk -v want="/$sessions" '$3 !~ want "$" { bad = 1 } END { exit bad }' ||
+  fail "the demo table's SESSIONS are not .../$sessions"
+
+# 4. The prose's deltas at 16 users against the table.
+read -r p50_cpu p50_nvme p95_cpu p95_nvme < <(printf '%s\n' "$flat" |
+  sed -nE 's/.*for the run above, at 16 users, mean TTFT [^,]*, p50 ([-+−0-9.]+)% and ([-+−0-9.]+)%, p95 ([-+−0-9.]+)% and ([-+−0-9.]+)%.*/\1 \2 \3 \4/p' |
+  sed 's/−/-/g') || true
+[ -n "${p95_nvme:-}" ] || fail "the README does not quote the demo's 16-user p50/p95 deltas"
+column() { printf '%s\n' "$rows" | awk -v tier="$1" -v col="$2" '$1 == 16 && $2 == tier { print $col }'; }
+check_delta() {  # NAME QUOTED TIER COLUMN
+  local expected
+  expected="$(awk -v a="$(column "$3" "$4")" -v g="$(column GPU "$4")" \
+    'BEGIN { printf "%+.1f", (a / g - 1) * 100 }')"
+  [ "$(printf '%+.1f' "$2")" = "$expected" ] ||
+    fail "the README quotes $1 $2%; the table above it gives $expected%"
+}
+check_delta "CPU_RAM p50" "$p50_cpu" CPU_RAM 4
+check_delta "NVME p50" "$p50_nvme" NVME 4
+check_delta "CPU_RAM p95" "$p95_cpu" CPU_RAM 5
+check_delta "NVME p95" "$p95_nvme" NVME 5
+echo "PASS ($(printf '%s\n' "$programs" | wc -l) programs, $(printf '%s\n' "$rows" | wc -l) table rows)"
