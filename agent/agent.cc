@@ -57,8 +57,9 @@ absl::Status Agent::CreateLinkParts() {
   if (config_.heartbeat_interval_s() > 0) {
     options.heartbeat_interval = absl::Seconds(config_.heartbeat_interval_s());
   }
-  absl::StatusOr<std::unique_ptr<ControllerLink>> link = ControllerLink::Create(
-      options, DiscoverCapabilities(config_, profiles_), spool_.get(), runner_.get(), clock_);
+  absl::StatusOr<std::unique_ptr<ControllerLink>> link =
+      ControllerLink::Create(options, DiscoverCapabilities(config_, profiles_), spool_.get(),
+                             runner_.get(), clock_, executor_);
   if (!link.ok()) {
     return absl::Status(link.status().code(),
                         absl::StrCat("controller link: ", link.status().message()));

@@ -1,24 +1,16 @@
 #include "agent/link/controller_link.h"
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "agent/link/grpc_link_transport.h"
+#include "agent/link/reconnect_backoff.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::agent {
 namespace {
-
-using SteadyTime = std::chrono::steady_clock::time_point;
-
-SteadyTime SteadyAfter(absl::Duration delay) {
-  return std::chrono::steady_clock::now() +
-         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-             absl::ToChronoNanoseconds(delay));
-}
 
 bool IsAuthError(const absl::Status& status) {
   return status.code() == absl::StatusCode::kUnauthenticated ||
@@ -29,7 +21,7 @@ bool IsAuthError(const absl::Status& status) {
 
 absl::StatusOr<std::unique_ptr<ControllerLink>> ControllerLink::Create(
     ControllerLinkOptions options, v1::AgentCapabilities capabilities, EventSpool* spool,
-    ScenarioRunner* runner, Clock* clock) {
+    ScenarioRunner* runner, Clock* clock, Executor* executor) {
   if (options.controller_address.empty()) {
     return absl::InvalidArgumentError("controller_address is empty");
   }
@@ -37,171 +29,109 @@ absl::StatusOr<std::unique_ptr<ControllerLink>> ControllerLink::Create(
       std::unique_ptr<LinkTransport> transport,
       CreateGrpcLinkTransport(options.controller_address, options.tls, options.insecure));
   return CreateWithTransport(std::move(options), std::move(capabilities), spool, runner, clock,
-                             std::move(transport));
+                             executor, std::move(transport));
 }
 
 std::unique_ptr<ControllerLink> ControllerLink::CreateWithTransport(
     ControllerLinkOptions options, v1::AgentCapabilities capabilities, EventSpool* spool,
-    ScenarioRunner* runner, Clock* clock, std::unique_ptr<LinkTransport> transport) {
-  return std::unique_ptr<ControllerLink>(new ControllerLink(
-      std::move(options), std::move(capabilities), spool, runner, clock, std::move(transport)));
+    ScenarioRunner* runner, Clock* clock, Executor* executor,
+    std::unique_ptr<LinkTransport> transport) {
+  return std::unique_ptr<ControllerLink>(new ControllerLink(std::move(options),
+                                                            std::move(capabilities), spool, runner,
+                                                            clock, executor, std::move(transport)));
 }
 
 ControllerLink::ControllerLink(ControllerLinkOptions options, v1::AgentCapabilities capabilities,
                                EventSpool* spool, ScenarioRunner* runner, Clock* clock,
-                               std::unique_ptr<LinkTransport> transport)
+                               Executor* executor, std::unique_ptr<LinkTransport> transport)
     : options_(std::move(options)),
       capabilities_(std::move(capabilities)),
       spool_(spool),
       runner_(runner),
       clock_(clock),
+      executor_(executor),
       transport_(std::move(transport)),
-      heartbeat_interval_(options_.heartbeat_interval) {}
+      heartbeat_interval_(options_.heartbeat_interval) {
+  KV_CHECK(executor_ != nullptr && clock_ != nullptr);
+}
 
 ControllerLink::~ControllerLink() { Stop(); }
 
+Executor::Task ControllerLink::Guarded(std::function<void()> task) {
+  return [life = life_, task = std::move(task)] {
+    std::lock_guard<std::mutex> lock(life->mu);
+    if (!life->stopped) task();
+  };
+}
+
+void ControllerLink::PostGuarded(absl::string_view name, std::function<void()> task) {
+  executor_->Post(name, Guarded(std::move(task)));
+}
+
 void ControllerLink::Start() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (thread_.joinable() || stopping_) return;
+  std::lock_guard<std::mutex> lock(life_->mu);
+  if (life_->started || life_->stopped) return;
+  life_->started = true;
   KV_LOG(INFO) << "controller link starting agent_id=" << options_.agent_id
                << " controller=" << options_.controller_address
                << " insecure=" << (options_.insecure ? "true" : "false");
-  thread_ = std::thread([this] { Run(); });
+  PostGuarded("link.connect", [this] { Connect(); });
 }
 
 void ControllerLink::Stop() {
+  std::unique_ptr<LinkStream> stream;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    stopping_ = true;
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) {
-    thread_.join();
-    KV_LOG(INFO) << "controller link stopped agent_id=" << options_.agent_id;
-  }
-}
-
-bool ControllerLink::connected() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return registered_;
-}
-
-int64_t ControllerLink::acked_seq() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return acked_seq_;
-}
-
-int ControllerLink::connects() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return connects_;
-}
-
-void ControllerLink::Run() {
-  while (true) {
-    const int connects_before = connects();
-    const absl::Status status = RunStream();
-    std::unique_lock<std::mutex> lock(mu_);
-    if (stopping_) return;
-    const bool was_registered = connects_ > connects_before;
-    lock.unlock();
-    if (was_registered) failures_ = 0;
-    LogStreamEnd(status, was_registered);
-    const SteadyTime retry_at = SteadyAfter(NextBackoff(status));
-    lock.lock();
-    if (cv_.wait_until(lock, retry_at, [this] { return stopping_; })) return;
-  }
-}
-
-absl::Status ControllerLink::RunStream() {
-  std::unique_ptr<LinkStream> stream = OpenStream();
-  active_stream_ = stream.get();
-  stream->Write(MakeRegister());
-  absl::Status status = ServeStream(stream.get());
-  {
-    std::lock_guard<std::mutex> send_lock(send_mu_);
-    send_stream_ = nullptr;
-  }
-  active_stream_ = nullptr;
-  stream.reset();  // cancels if still live and waits until it is done
-  return status;
-}
-
-std::unique_ptr<LinkStream> ControllerLink::OpenStream() {
-  uint64_t id = 0;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    id = ++stream_id_;
-    stream_done_ = false;
-    stream_status_ = absl::OkStatus();
-    inbox_.clear();
+    std::lock_guard<std::mutex> lock(life_->mu);
+    if (life_->stopped) return;
+    life_->stopped = true;
+    CancelTimers();
+    executor_->Cancel(reconnect_task_);
+    reconnect_task_ = TaskId{};
+    stream = std::move(stream_);
     registered_ = false;
+    if (!life_->started) return;
   }
-  // The transport's threads only post to the link thread (tagged, so a late message of an old
-  // stream is dropped).
+  stream.reset();  // cancels if still live and waits until it is done; its callbacks are dropped
+  KV_LOG(INFO) << "controller link stopped agent_id=" << options_.agent_id;
+}
+
+bool ControllerLink::connected() const { return registered_.load(); }
+
+int64_t ControllerLink::acked_seq() const { return acked_seq_.load(); }
+
+int ControllerLink::connects() const { return connects_.load(); }
+
+void ControllerLink::Connect() {
+  reconnect_task_ = TaskId{};
+  const uint64_t id = ++stream_id_;
+  registered_ = false;
+  // The transport's threads only post to the executor, tagged so a late callback of an old
+  // stream is dropped.
   LinkStreamCallbacks callbacks;
   callbacks.on_message = [this, id](v1::ControllerMessage message) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (id != stream_id_) return;
-    inbox_.push_back(Inbound{id, std::move(message)});
-    cv_.notify_all();
+    PostGuarded("link.message",
+                [this, id, message = std::move(message)] { OnStreamMessage(id, message); });
   };
   callbacks.on_done = [this, id](absl::Status status) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (id != stream_id_) return;
-    stream_done_ = true;
-    stream_status_ = std::move(status);
-    cv_.notify_all();
+    PostGuarded("link.stream_done",
+                [this, id, status = std::move(status)] { OnStreamDone(id, status); });
   };
-  return transport_->Open(std::move(callbacks));
+  stream_ = transport_->Open(std::move(callbacks));
+  stream_->Write(MakeRegister());
+  register_timeout_ = executor_->RunAfter("link.register_timeout", kRegisterTimeout,
+                                          Guarded([this, id] { OnRegisterTimeout(id); }));
 }
 
-absl::Status ControllerLink::ServeStream(LinkStream* stream) {
-  const SteadyTime register_deadline = SteadyAfter(kRegisterTimeout);
-  SteadyTime next_heartbeat = register_deadline;
-  std::unique_lock<std::mutex> lock(mu_);
-  while (true) {
-    const SteadyTime wake = registered_ ? next_heartbeat : register_deadline;
-    cv_.wait_until(lock, wake, [&] { return stopping_ || stream_done_ || !inbox_.empty(); });
-    if (!inbox_.empty()) {
-      std::deque<Inbound> messages;
-      messages.swap(inbox_);
-      const bool was_registered = registered_;
-      lock.unlock();
-      for (const Inbound& inbound : messages) Handle(inbound.message);
-      lock.lock();
-      if (!was_registered && registered_) next_heartbeat = SteadyAfter(heartbeat_interval_);
-      continue;
-    }
-    if (stopping_ || stream_done_) break;
-    if (std::chrono::steady_clock::now() < wake) continue;
-    if (!registered_) {
-      KV_LOG(WARNING) << "controller did not answer Register in time controller="
-                      << options_.controller_address;
-      stream->Cancel();
-      cv_.wait(lock, [this] { return stopping_ || stream_done_; });
-      break;
-    }
-    next_heartbeat = SteadyAfter(heartbeat_interval_);
-    lock.unlock();
-    SendHeartbeat();
-    lock.lock();
-  }
-  registered_ = false;
-  return stream_done_ ? stream_status_ : absl::CancelledError("link stopping");
+void ControllerLink::OnRegisterTimeout(uint64_t stream_id) {
+  register_timeout_ = TaskId{};
+  if (stream_id != stream_id_ || registered_ || stream_ == nullptr) return;
+  KV_LOG(WARNING) << "controller did not answer Register in time controller="
+                  << options_.controller_address;
+  stream_->Cancel();  // on_done follows
 }
 
-v1::AgentMessage ControllerLink::MakeRegister() const {
-  v1::AgentMessage message;
-  v1::Register* reg = message.mutable_register_();
-  *reg->mutable_capabilities() = capabilities_;
-  std::set<std::string> running = spool_->ScenariosWithUnacknowledgedEvents();
-  const std::string now_running = runner_->running_scenario_id();
-  if (!now_running.empty()) running.insert(now_running);
-  for (const std::string& id : running) reg->add_running_scenario_ids(id);
-  return message;
-}
-
-void ControllerLink::Handle(const v1::ControllerMessage& message) {
+void ControllerLink::OnStreamMessage(uint64_t stream_id, const v1::ControllerMessage& message) {
+  if (stream_id != stream_id_ || stream_ == nullptr) return;
   switch (message.message_case()) {
     case v1::ControllerMessage::kRegistered:
       OnRegistered(message.registered());
@@ -223,33 +153,59 @@ void ControllerLink::Handle(const v1::ControllerMessage& message) {
   }
 }
 
+void ControllerLink::OnStreamDone(uint64_t stream_id, const absl::Status& status) {
+  if (stream_id != stream_id_ || stream_ == nullptr) return;
+  const bool was_registered = registered_.exchange(false);
+  CancelTimers();
+  stream_.reset();
+  LogStreamEnd(status, was_registered);
+  reconnect_task_ =
+      executor_->RunAfter("link.reconnect", NextBackoff(status), Guarded([this] { Connect(); }));
+}
+
+void ControllerLink::CancelTimers() {
+  executor_->Cancel(register_timeout_);
+  executor_->Cancel(heartbeat_task_);
+  register_timeout_ = TaskId{};
+  heartbeat_task_ = TaskId{};
+}
+
+v1::AgentMessage ControllerLink::MakeRegister() const {
+  v1::AgentMessage message;
+  v1::Register* reg = message.mutable_register_();
+  *reg->mutable_capabilities() = capabilities_;
+  std::set<std::string> running = spool_->ScenariosWithUnacknowledgedEvents();
+  const std::string now_running = runner_->running_scenario_id();
+  if (!now_running.empty()) running.insert(now_running);
+  for (const std::string& id : running) reg->add_running_scenario_ids(id);
+  return message;
+}
+
 void ControllerLink::OnRegistered(const v1::Registered& registered) {
   absl::Status acked = spool_->Acknowledge(registered.acked_seq());
   if (!acked.ok()) KV_LOG(ERROR) << "event spool acknowledge failed: " << acked;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    acked_seq_ = std::max(acked_seq_, registered.acked_seq());
-    if (registered.heartbeat_interval_s() > 0) {
-      heartbeat_interval_ = absl::Seconds(registered.heartbeat_interval_s());
-    }
+  acked_seq_ = std::max(acked_seq_.load(), registered.acked_seq());
+  if (registered.heartbeat_interval_s() > 0) {
+    heartbeat_interval_ = absl::Seconds(registered.heartbeat_interval_s());
   }
-  // Replay, then let new events through: under send_mu_, so none is sent twice or skipped.
+  // Replay everything spooled so far; an event whose send task is still queued is skipped by
+  // its seq (SendSpooled), one spooled after this is sent by it.
   size_t replayed = 0;
-  {
-    std::lock_guard<std::mutex> send_lock(send_mu_);
-    for (v1::Event& event : spool_->UnacknowledgedAfter(registered.acked_seq())) {
-      v1::AgentMessage message;
-      *message.mutable_event() = std::move(event);
-      active_stream_->Write(std::move(message));
-      ++replayed;
-    }
-    send_stream_ = active_stream_;
+  sent_seq_ = registered.acked_seq();
+  for (v1::Event& event : spool_->UnacknowledgedAfter(registered.acked_seq())) {
+    sent_seq_ = std::max(sent_seq_, event.seq());
+    v1::AgentMessage message;
+    *message.mutable_event() = std::move(event);
+    stream_->Write(std::move(message));
+    ++replayed;
   }
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    registered_ = true;
-    ++connects_;
-  }
+  executor_->Cancel(register_timeout_);
+  register_timeout_ = TaskId{};
+  executor_->Cancel(heartbeat_task_);
+  heartbeat_task_ = executor_->RunEvery("link.heartbeat", heartbeat_interval_,
+                                        Guarded([this] { SendHeartbeat(); }));
+  registered_ = true;
+  ++connects_;
   failures_ = 0;
   last_auth_error_.clear();
   KV_LOG(INFO) << "registered with controller controller=" << options_.controller_address
@@ -284,23 +240,31 @@ void ControllerLink::OnAck(int64_t acked_seq) {
   if (!acked.ok()) {
     KV_LOG_EVERY_N_SEC(ERROR, 60) << "event spool acknowledge failed: " << acked;
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  acked_seq_ = std::max(acked_seq_, acked_seq);
+  acked_seq_ = std::max(acked_seq_.load(), acked_seq);
 }
 
 void ControllerLink::SendHeartbeat() {
+  if (!registered_ || stream_ == nullptr) return;
   v1::AgentMessage message;
   message.mutable_heartbeat()->set_unix_ms(absl::ToUnixMillis(clock_->Now()));
   message.mutable_heartbeat()->set_running_scenario_id(runner_->running_scenario_id());
-  std::lock_guard<std::mutex> send_lock(send_mu_);
-  if (send_stream_ != nullptr) send_stream_->Write(std::move(message));
+  stream_->Write(std::move(message));
+}
+
+void ControllerLink::SendSpooled(v1::Event event) {
+  if (!registered_ || stream_ == nullptr || event.seq() <= sent_seq_) return;
+  sent_seq_ = event.seq();
+  v1::AgentMessage message;
+  *message.mutable_event() = std::move(event);
+  stream_->Write(std::move(message));
 }
 
 void ControllerLink::EmitEvent(v1::Event event) {
   event.set_agent_id(options_.agent_id);
   event.set_unix_ms(absl::ToUnixMillis(clock_->Now()));
-  // Spooled durably first, then sent; under send_mu_ so the stream sees seqs in order.
-  std::lock_guard<std::mutex> send_lock(send_mu_);
+  // Spooled durably first (even once stopped: the next start sends it), then sent from the
+  // executor; under emit_mu_ so the sends are posted in seq order.
+  std::lock_guard<std::mutex> lock(emit_mu_);
   absl::StatusOr<int64_t> seq = spool_->Append(&event);
   if (!seq.ok()) {
     // Without a seq the controller cannot store it once; it is lost (counted in the log).
@@ -308,22 +272,14 @@ void ControllerLink::EmitEvent(v1::Event event) {
                                   << ": " << seq.status();
     return;
   }
-  if (send_stream_ == nullptr) return;
-  v1::AgentMessage message;
-  *message.mutable_event() = std::move(event);
-  send_stream_->Write(std::move(message));
+  PostGuarded("link.event", [this, event = std::move(event)] { SendSpooled(event); });
 }
 
 absl::Duration ControllerLink::NextBackoff(const absl::Status& status) {
   if (IsAuthError(status)) return options_.backoff_max;
   ++failures_;
-  absl::Duration cap = options_.backoff_initial;
-  for (int i = 1; i < failures_ && cap < options_.backoff_max; ++i) cap *= 2;
-  cap = std::min(cap, options_.backoff_max);
-  const absl::Duration low = std::min(options_.backoff_initial, cap);
-  if (cap <= low) return low;
-  return low + absl::Nanoseconds(
-                   absl::Uniform<int64_t>(random_, 0, absl::ToInt64Nanoseconds(cap - low) + 1));
+  const absl::Duration cap = BackoffCap(options_.backoff_initial, options_.backoff_max, failures_);
+  return FullJitter(cap, absl::Uniform<double>(absl::IntervalClosed, random_, 0.0, 1.0));
 }
 
 void ControllerLink::LogStreamEnd(const absl::Status& status, bool was_registered) {

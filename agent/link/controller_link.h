@@ -1,13 +1,11 @@
 #pragma once
 
-#include <condition_variable>
+#include <atomic>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 
 #include "absl/random/random.h"
 #include "absl/status/status.h"
@@ -16,6 +14,7 @@
 #include "agent/link/event_spool.h"
 #include "agent/link/link_transport.h"
 #include "agent/link/scenario_runner.h"
+#include "common/loop/executor.h"
 #include "common/time/clock.h"
 #include "kvbench/v1/agent.pb.h"
 #include "kvbench/v1/agent_link.pb.h"
@@ -46,58 +45,74 @@ struct ControllerLinkOptions {
 // cancels to the runner, and numbers, spools and sends the runner's events. Reconnects with
 // exponential backoff and full jitter when the stream ends.
 //
-// Threads: one link thread owns the stream's life (connect, heartbeats, backoff) and handles the
-// controller's messages, which the transport's callbacks only post to it. The runner's sink
-// spools and sends on the runner's thread. The runner must not deliver events after the link is
-// destroyed (stop the runner, or let it finish, first).
+// Threads (STYLE.md rule 14): the link has no thread of its own. Everything about the stream's
+// life (connect, the register timeout, heartbeats, the backoff before a reconnect, the
+// controller's messages) runs as named tasks and timers on the injected Executor ("link.*"); the
+// transport's callbacks only post to it, tagged with their stream so a late one is dropped. The
+// runner's sink spools on the runner's thread (durable before anything is sent) and posts the
+// send. The runner must not deliver events after the link is destroyed (stop the runner, or let
+// it finish, first). The executor must outlive the link.
 class ControllerLink {
  public:
   // The gRPC transport from options (MakeAgentChannelCredentials(options.tls, options.insecure)).
-  // `spool`, `runner` and `clock` are borrowed and must outlive the link.
+  // `spool`, `runner`, `clock` and `executor` are borrowed and must outlive the link.
   static absl::StatusOr<std::unique_ptr<ControllerLink>> Create(ControllerLinkOptions options,
                                                                 v1::AgentCapabilities capabilities,
                                                                 EventSpool* spool,
                                                                 ScenarioRunner* runner,
-                                                                Clock* clock);
+                                                                Clock* clock, Executor* executor);
   // Same over any transport.
   static std::unique_ptr<ControllerLink> CreateWithTransport(
       ControllerLinkOptions options, v1::AgentCapabilities capabilities, EventSpool* spool,
-      ScenarioRunner* runner, Clock* clock, std::unique_ptr<LinkTransport> transport);
+      ScenarioRunner* runner, Clock* clock, Executor* executor,
+      std::unique_ptr<LinkTransport> transport);
+  // Stop().
   ~ControllerLink();
   ControllerLink(const ControllerLink&) = delete;
   ControllerLink& operator=(const ControllerLink&) = delete;
 
+  // Posts the first connect. Any thread; a no-op once started or stopped.
   void Start();
-  void Stop();  // idempotent; closes the stream, joins its threads
+  // Closes the stream and cancels the link's timers; a link task that has not run yet never will.
+  // Idempotent. Any thread (it waits for a link task that is running to finish), but not from
+  // inside a link task.
+  void Stop();
 
+  // Thread-safe.
   bool connected() const;  // registered on a live stream
   int64_t acked_seq() const;
   int connects() const;  // successful registrations so far
 
  private:
-  // One message from the controller, tagged with the stream it came on.
-  struct Inbound {
-    uint64_t stream;
-    v1::ControllerMessage message;
+  // Shared with every task the link schedules: a task runs only while the link is not stopped,
+  // under `mu`, so Stop from another thread never races one.
+  struct Life {
+    std::mutex mu;
+    bool started = false;
+    bool stopped = false;
   };
 
   ControllerLink(ControllerLinkOptions options, v1::AgentCapabilities capabilities,
-                 EventSpool* spool, ScenarioRunner* runner, Clock* clock,
+                 EventSpool* spool, ScenarioRunner* runner, Clock* clock, Executor* executor,
                  std::unique_ptr<LinkTransport> transport);
 
-  void Run();
-  // One stream from open to done; returns its final status.
-  absl::Status RunStream();
-  std::unique_ptr<LinkStream> OpenStream();
-  // Handles the controller's messages and heartbeats until the stream ends or Stop.
-  absl::Status ServeStream(LinkStream* stream);
+  // Wraps `task` so it runs only while the link is live.
+  Executor::Task Guarded(std::function<void()> task);
+  void PostGuarded(absl::string_view name, std::function<void()> task);
+
+  // Stream life, on the executor.
+  void Connect();
+  void OnStreamMessage(uint64_t stream_id, const v1::ControllerMessage& message);
+  void OnStreamDone(uint64_t stream_id, const absl::Status& status);
+  void OnRegisterTimeout(uint64_t stream_id);
+  void CancelTimers();
   v1::AgentMessage MakeRegister() const;
-  void Handle(const v1::ControllerMessage& message);
   void OnRegistered(const v1::Registered& registered);
   void OnAssignment(const v1::Assignment& assignment);
   void OnAck(int64_t acked_seq);
   void SendHeartbeat();
-  // The runner's sink (also used for events the link makes itself).
+  void SendSpooled(v1::Event event);
+  // The runner's sink (also used for events the link makes itself). Any thread.
   void EmitEvent(v1::Event event);
   absl::Duration NextBackoff(const absl::Status& status);
   void LogStreamEnd(const absl::Status& status, bool was_registered);
@@ -107,33 +122,29 @@ class ControllerLink {
   EventSpool* const spool_;
   ScenarioRunner* const runner_;
   Clock* const clock_;
+  Executor* const executor_;
   const std::unique_ptr<LinkTransport> transport_;
+  const std::shared_ptr<Life> life_ = std::make_shared<Life>();
 
-  // The link thread's state and what is posted to it.
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;              // guarded by mu_
-  uint64_t stream_id_ = 0;             // guarded by mu_: the current stream's tag
-  bool stream_done_ = false;           // guarded by mu_
-  absl::Status stream_status_;         // guarded by mu_
-  std::deque<Inbound> inbox_;          // guarded by mu_
-  int64_t acked_seq_ = 0;              // guarded by mu_
-  int connects_ = 0;                   // guarded by mu_
-  bool registered_ = false;            // guarded by mu_
-  absl::Duration heartbeat_interval_;  // guarded by mu_
+  // Read from any thread.
+  std::atomic<bool> registered_{false};
+  std::atomic<int64_t> acked_seq_{0};
+  std::atomic<int> connects_{0};
 
-  // What events are sent on: the live stream once registered. send_mu_ and mu_ are never held
-  // together.
-  std::mutex send_mu_;
-  LinkStream* send_stream_ = nullptr;  // guarded by send_mu_; null unless registered
-
-  // Link thread only.
-  LinkStream* active_stream_ = nullptr;  // the stream being run, registered or not
+  // Executor tasks only (or Stop, under life_->mu).
+  std::unique_ptr<LinkStream> stream_;  // the stream being run, registered or not
+  uint64_t stream_id_ = 0;              // the current stream's tag
+  int64_t sent_seq_ = 0;                // highest event seq written on the registered stream
+  absl::Duration heartbeat_interval_;
+  TaskId register_timeout_;
+  TaskId heartbeat_task_;
+  TaskId reconnect_task_;
   int failures_ = 0;
   std::string last_auth_error_;
   absl::BitGen random_;
 
-  std::thread thread_;
+  // Spool append and the post of its send, in seq order (the runner's thread and the executor's).
+  std::mutex emit_mu_;
 };
 
 }  // namespace kvbench::agent

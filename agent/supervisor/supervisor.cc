@@ -5,11 +5,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
-#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -111,10 +109,10 @@ bool KillOrphanGroup(const std::string& path, const PidFileRecord& file) {
   return false;
 }
 
-// Waits up to Supervisor::kOrphanKillTimeout for `groups` to be gone, reaping our children.
-void AwaitGroupsGone(std::vector<int> groups) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + absl::ToChronoNanoseconds(Supervisor::kOrphanKillTimeout);
+// Waits up to Supervisor::kOrphanKillTimeout of `clock` time for `groups` to be gone, reaping our
+// children.
+void AwaitGroupsGone(std::vector<int> groups, Clock& clock, Sleeper& sleeper) {
+  const absl::Duration deadline = clock.Monotonic() + Supervisor::kOrphanKillTimeout;
   for (;;) {
     groups.erase(std::remove_if(groups.begin(), groups.end(),
                                 [](int pgid) {
@@ -123,12 +121,12 @@ void AwaitGroupsGone(std::vector<int> groups) {
                                 }),
                  groups.end());
     if (groups.empty()) return;
-    if (std::chrono::steady_clock::now() >= deadline) {
+    if (clock.Monotonic() >= deadline) {
       KV_LOG(WARNING) << "orphaned process groups still present after SIGKILL pgids="
                       << absl::StrJoin(groups, ",");
       return;
     }
-    std::this_thread::sleep_for(absl::ToChronoNanoseconds(kOrphanPollInterval));
+    sleeper.SleepFor(kOrphanPollInterval);
   }
 }
 
@@ -136,10 +134,11 @@ void AwaitGroupsGone(std::vector<int> groups) {
 
 Supervisor::Supervisor(ProcessLauncher* launcher, HttpClient* http, Clock* clock,
                        std::string log_dir, std::string run_dir, absl::Duration stop_grace,
-                       const std::atomic<bool>* cancelled)
+                       const std::atomic<bool>* cancelled, Sleeper* sleeper)
     : launcher_(launcher),
       http_(http),
       clock_(clock),
+      sleeper_(sleeper != nullptr ? sleeper : RealSleeper::Default()),
       log_dir_(std::move(log_dir)),
       run_dir_(std::move(run_dir)),
       stop_grace_(stop_grace),
@@ -213,7 +212,7 @@ absl::Status Supervisor::AwaitReady(const std::string& name, const ReadinessProb
                                          " (GET ", probe.url, ": ", outcome, ")")));
     }
     // `cancelled` has no notification to wait on: it is checked again after one period.
-    std::this_thread::sleep_for(absl::ToChronoNanoseconds(std::min(kProbePeriod, remaining)));
+    sleeper_->SleepFor(std::min(kProbePeriod, remaining));
   }
 }
 
@@ -275,6 +274,11 @@ std::optional<int> Supervisor::pid(const std::string& name) const {
 }
 
 int Supervisor::KillOrphans(const std::string& run_dir) {
+  RealClock clock;
+  return KillOrphans(run_dir, &clock, RealSleeper::Default());
+}
+
+int Supervisor::KillOrphans(const std::string& run_dir, Clock* clock, Sleeper* sleeper) {
   std::vector<int> killed;
   for (const std::string& path : ListPidFiles(run_dir)) {
     absl::StatusOr<PidFileRecord> file = ReadPidFile(path);
@@ -285,7 +289,7 @@ int Supervisor::KillOrphans(const std::string& run_dir) {
     }
     RemovePidFile(path);
   }
-  AwaitGroupsGone(killed);
+  AwaitGroupsGone(killed, *clock, *sleeper);
   return static_cast<int>(killed.size());
 }
 

@@ -16,6 +16,7 @@
 #include "common/http/http_client.h"
 #include "common/process/process_launcher.h"
 #include "common/time/clock.h"
+#include "common/time/sleeper.h"
 
 namespace kvbench::agent {
 
@@ -52,9 +53,12 @@ class Supervisor {
   // How long KillOrphans waits for the groups it killed to be gone.
   static constexpr absl::Duration kOrphanKillTimeout = absl::Seconds(10);
 
-  // Borrowed seams must outlive the supervisor. `cancelled` (may be null) aborts waits.
+  // Borrowed seams must outlive the supervisor. `cancelled` (may be null) aborts waits. Waits
+  // take their time from `clock` and pass it in `sleeper` (null: RealSleeper::Default(), until
+  // every composer of a scenario passes one).
   Supervisor(ProcessLauncher* launcher, HttpClient* http, Clock* clock, std::string log_dir,
-             std::string run_dir, absl::Duration stop_grace, const std::atomic<bool>* cancelled);
+             std::string run_dir, absl::Duration stop_grace, const std::atomic<bool>* cancelled,
+             Sleeper* sleeper = nullptr);
   // StopAll().
   ~Supervisor();
 
@@ -67,9 +71,11 @@ class Supervisor {
                      const std::map<std::string, std::string>& env,
                      const std::vector<std::string>& unset_env = {});
 
-  // Waits until `probe` passes. FAILED_PRECONDITION "<name> exited with code 1 during start-up"
-  // when the child dies first; DEADLINE_EXCEEDED "<name> not ready after 30 s (GET url: ...)";
-  // CANCELLED when `cancelled` is raised. Each message ends with the child's last log lines.
+  // Waits until `probe` passes, probing every kProbePeriod of `clock` time (waiting in the
+  // sleeper) until `deadline` has passed on it. FAILED_PRECONDITION "<name> exited with code 1
+  // during start-up" when the child dies first; DEADLINE_EXCEEDED "<name> not ready after 30 s (GET
+  // url: ...)"; CANCELLED when `cancelled` is raised. Each message ends with the child's last log
+  // lines.
   absl::Status AwaitReady(const std::string& name, const ReadinessProbe& probe,
                           absl::Duration deadline);
 
@@ -95,7 +101,10 @@ class Supervisor {
   // kOrphanKillTimeout) for those groups to be gone, reaping members that are our children.
   // Never signals: a malformed file (logged, removed), a pid <= 1, this process's own group, or a
   // group whose leader started after the file was written (the pid was recycled, e.g. after a
-  // reboot). Call it before this agent starts children into `run_dir`.
+  // reboot). Call it before this agent starts children into `run_dir`. The wait is measured on
+  // `clock` and passed in `sleeper`.
+  static int KillOrphans(const std::string& run_dir, Clock* clock, Sleeper* sleeper);
+  // The same on real time (for composers that do not pass the seams yet).
   static int KillOrphans(const std::string& run_dir);
 
  private:
@@ -125,6 +134,7 @@ class Supervisor {
   ProcessLauncher* launcher_;
   HttpClient* http_;
   Clock* clock_;
+  Sleeper* sleeper_;
   std::string log_dir_;
   std::string run_dir_;
   absl::Duration stop_grace_;

@@ -32,6 +32,7 @@ ClusterHarness::ClusterHarness(absl::Duration heartbeat_timeout, int max_scenari
       max_scenario_attempts_(max_scenario_attempts),
       port_(UnusedLoopbackPort()) {
   REQUIRE(port_ > 0);
+  agent_loop_thread_ = std::thread([this] { agent_loop_.Run(); });
   StartController();
 }
 
@@ -40,6 +41,8 @@ ClusterHarness::~ClusterHarness() {
     if (agent->link != nullptr) agent->link->Stop();
     agent->runner.reset();
   }
+  agent_loop_.Stop();
+  agent_loop_thread_.join();
   StopController();
 }
 
@@ -104,7 +107,7 @@ ClusterHarness::Agent& ClusterHarness::AddAgent(const std::string& id, bool nvme
   options.backoff_initial = absl::Milliseconds(20);
   options.backoff_max = absl::Milliseconds(200);
   absl::StatusOr<std::unique_ptr<agent::ControllerLink>> link = agent::ControllerLink::Create(
-      options, capabilities, agent->spool.get(), agent->runner.get(), &clock_);
+      options, capabilities, agent->spool.get(), agent->runner.get(), &clock_, &agent_loop_);
   REQUIRE(link.ok());
   agent->link = *std::move(link);
   agent->link->Start();

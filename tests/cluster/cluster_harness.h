@@ -73,6 +73,9 @@ class ClusterHarness {
   std::unique_ptr<controller::Controller> controller_;
   std::thread loop_thread_;
   std::unique_ptr<v1::Controller::Stub> stub_;
+  // The agents' links run on one loop of their own (real timers).
+  EventLoop agent_loop_{"agents"};
+  std::thread agent_loop_thread_;
   std::map<std::string, std::unique_ptr<Agent>> agents_;
 };
 

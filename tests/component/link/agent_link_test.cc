@@ -39,7 +39,11 @@ TEST_CASE("An agent with a controller_address registers what the node offers", "
   REQUIRE(agent.ok());
   REQUIRE((*agent)->link() != nullptr);
   (*agent)->Start();
-  REQUIRE(WaitFor([&] { return (*agent)->link()->connected(); }));
+  // The link runs on the stepped executor: the test turns it while waiting.
+  REQUIRE(WaitFor([&] {
+    executor.RunUntilIdle();
+    return (*agent)->link()->connected();
+  }));
   const std::vector<v1::Register> registrations = server.service().registrations();
   REQUIRE(registrations.size() == 1);
   const v1::AgentCapabilities& capabilities = registrations[0].capabilities();
@@ -54,7 +58,10 @@ TEST_CASE("An agent with a controller_address registers what the node offers", "
   CHECK(capabilities.nvme_free_bytes() > 0);
   CHECK(capabilities.profiles_size() == 6);
   CHECK(capabilities.labels().at("zone") == "a");
-  REQUIRE(WaitFor([&] { return !server.service().heartbeats().empty(); }));
+  REQUIRE(WaitFor([&] {
+    executor.AdvanceTime(absl::Milliseconds(50));
+    return !server.service().heartbeats().empty();
+  }));
 
   (*agent)->Shutdown();
   CHECK_FALSE((*agent)->link()->connected());

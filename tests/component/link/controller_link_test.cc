@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/link/event_spool.h"
 #include "common/log/logging.h"
+#include "common/loop/event_loop.h"
 #include "tests/component/link/fake_agent_link_service.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_scenario_runner.h"
@@ -64,6 +65,7 @@ bool ConsecutiveSeqs(const std::vector<v1::Event>& events, int64_t first) {
 // One agent's link parts, dialing the fake controller.
 struct TestAgent {
   TestAgent(const std::string& spool_dir, const std::string& address, FakeClock* clock) {
+    loop_thread = std::thread([this] { loop.Run(); });
     absl::StatusOr<std::unique_ptr<EventSpool>> opened = EventSpool::Open(spool_dir);
     REQUIRE(opened.ok());
     spool = *std::move(opened);
@@ -82,14 +84,21 @@ struct TestAgent {
     capabilities.add_profiles("sim-vllm");
     (*capabilities.mutable_labels())["rack"] = "r1";
     absl::StatusOr<std::unique_ptr<ControllerLink>> created =
-        ControllerLink::Create(options, capabilities, spool.get(), runner.get(), clock);
+        ControllerLink::Create(options, capabilities, spool.get(), runner.get(), clock, &loop);
     REQUIRE(created.ok());
     link = *std::move(created);
   }
   ~TestAgent() {
     link->Stop();
     runner->Shutdown();
+    loop.Stop();
+    loop_thread.join();
   }
+
+  // The link's executor: real timers (the link's heartbeats and backoff), the fake clock only
+  // for the timestamps it writes.
+  EventLoop loop{"agent-link-test"};
+  std::thread loop_thread;
 
   std::unique_ptr<EventSpool> spool;
   std::unique_ptr<FakeScenarioRunner> runner;
