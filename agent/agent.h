@@ -18,8 +18,8 @@
 namespace kvbench::agent {
 
 // The per-node agent: owns the work dir, the event spool, the scenario runner and, when a
-// controller is configured, the controller link. Its own mutable state is touched on the
-// executor's thread only; the link and the runner have their own threads.
+// controller is configured, the controller link. Its own mutable state and the link's are
+// touched on the executor's thread only; the runner has its own threads.
 //
 // Members are declared in dependency order (config, borrowed seams, layout, metrics, spool,
 // runner, link); Shutdown() undoes Start() in reverse.
