@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/checksum/crc32.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -25,23 +25,6 @@ constexpr char kHighWaterRecord = 'H';
 constexpr size_t kHeaderBytes = 8;
 // A record longer than this is corruption, not an event.
 constexpr uint32_t kMaxRecordBytes = 64u << 20;
-
-uint32_t Crc32(const char* data, size_t size) {
-  static const std::array<uint32_t, 256> table = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  uint32_t crc = 0xFFFFFFFFu;
-  for (size_t i = 0; i < size; ++i) {
-    crc = table[(crc ^ static_cast<uint8_t>(data[i])) & 0xFF] ^ (crc >> 8);
-  }
-  return crc ^ 0xFFFFFFFFu;
-}
 
 void PutU32(std::string* out, uint32_t value) {
   for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
@@ -68,7 +51,7 @@ std::string Record(char type, const std::string& body) {
   payload += body;
   std::string record;
   PutU32(&record, static_cast<uint32_t>(payload.size()));
-  PutU32(&record, Crc32(payload.data(), payload.size()));
+  PutU32(&record, Crc32(payload));
   record += payload;
   return record;
 }
@@ -114,7 +97,8 @@ std::optional<ParsedRecord> ParseRecord(const std::string& data, size_t offset,
   const uint32_t size = GetU32(data.data() + offset);
   if (size < 1 || size > kMaxRecordBytes || left - kHeaderBytes < size) return std::nullopt;
   const char* payload = data.data() + offset + kHeaderBytes;
-  if (GetU32(data.data() + offset + 4) != Crc32(payload, size)) return std::nullopt;
+  if (GetU32(data.data() + offset + 4) != Crc32(absl::string_view(payload, size)))
+    return std::nullopt;
   ParsedRecord record;
   record.type = payload[0];
   record.bytes = kHeaderBytes + size;

@@ -3,23 +3,24 @@
 #include <grpcpp/grpcpp.h>
 
 #include <condition_variable>
-#include <deque>
 #include <mutex>
 
 #include "common/grpc/grpc_credentials.h"
 #include "common/grpc/grpc_status.h"
+#include "common/grpc/stream_write_queue.h"
 #include "common/status/status_macros.h"
 #include "kvbench/v1/agent_link.grpc.pb.h"
 
 namespace kvbench::agent {
 namespace {
 
-// One Attach call. Reads are always outstanding; writes go one at a time from queue_.
+// One Attach call. Reads are always outstanding; writes go one at a time from outbox_.
 class GrpcLinkStream : public LinkStream,
                        public grpc::ClientBidiReactor<v1::AgentMessage, v1::ControllerMessage> {
  public:
   GrpcLinkStream(v1::AgentLink::Stub* stub, LinkStreamCallbacks callbacks)
-      : callbacks_(std::move(callbacks)) {
+      : callbacks_(std::move(callbacks)),
+        outbox_([this](const v1::AgentMessage* message) { StartWrite(message); }) {
     stub->async()->Attach(&context_, this);
     StartRead(&incoming_);
     StartCall();
@@ -33,23 +34,15 @@ class GrpcLinkStream : public LinkStream,
 
   void Write(v1::AgentMessage message) override {
     std::lock_guard<std::mutex> lock(mu_);
-    if (done_ || write_failed_) return;
-    queue_.push_back(std::move(message));
-    if (!writing_) StartNextWriteLocked();
+    if (done_) return;
+    outbox_.Write(std::move(message));  // dropped once a write failed: OnDone brings the status
   }
 
   void Cancel() override { context_.TryCancel(); }
 
   void OnWriteDone(bool ok) override {
     std::lock_guard<std::mutex> lock(mu_);
-    writing_ = false;
-    if (!ok) {
-      // The stream is broken; OnDone brings the status.
-      write_failed_ = true;
-      queue_.clear();
-      return;
-    }
-    if (!queue_.empty()) StartNextWriteLocked();
+    outbox_.OnWriteDone(ok);  // a failed write: the stream is broken; OnDone brings the status
   }
 
   void OnReadDone(bool ok) override {
@@ -67,23 +60,13 @@ class GrpcLinkStream : public LinkStream,
   }
 
  private:
-  void StartNextWriteLocked() {
-    in_flight_ = std::move(queue_.front());
-    queue_.pop_front();
-    writing_ = true;
-    StartWrite(&in_flight_);
-  }
-
   LinkStreamCallbacks callbacks_;
   grpc::ClientContext context_;
   v1::ControllerMessage incoming_;
   std::mutex mu_;
   std::condition_variable done_cv_;
-  std::deque<v1::AgentMessage> queue_;  // guarded by mu_
-  v1::AgentMessage in_flight_;          // guarded by mu_ while writing_
-  bool writing_ = false;                // guarded by mu_
-  bool write_failed_ = false;           // guarded by mu_
-  bool done_ = false;                   // guarded by mu_
+  StreamWriteQueue<v1::AgentMessage> outbox_;  // guarded by mu_
+  bool done_ = false;                          // guarded by mu_
 };
 
 class GrpcLinkTransport : public LinkTransport {

@@ -7,46 +7,19 @@
 #include <string>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "common/http/curl_multi_http_client.h"
+#include "common/http/curl_policy.h"
 #include "common/http/curl_status.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench {
 namespace {
 
-// Schemes a URL may use; anything else (file://, ftp://...) is INVALID_ARGUMENT.
-constexpr char kAllowedProtocols[] = "http,https";
-// TCP keep-alive probes, so a long quiet stream (timeout zero) notices a vanished peer.
-constexpr long kTcpKeepAliveIdleSeconds = 60;
-constexpr long kTcpKeepAliveIntervalSeconds = 30;
-
-absl::Status AppendHeader(const std::string& line, curl_slist** list) {
-  curl_slist* appended = curl_slist_append(*list, line.c_str());
-  if (appended == nullptr) return absl::InternalError("curl_slist_append failed");
-  *list = appended;
-  return absl::OkStatus();
-}
-
-// The request headers, plus an empty "Expect:": curl would otherwise send "Expect: 100-continue"
-// before a large body and wait a round trip (or a second) for the 100 response.
-absl::Status BuildHeaders(const HttpHeaders& headers, curl_slist** list) {
-  bool has_expect = false;
-  for (const auto& [name, value] : headers) {
-    has_expect = has_expect || absl::EqualsIgnoreCase(name, "Expect");
-    // "Name:" would make curl drop the header; "Name;" sends it with an empty value.
-    KV_RETURN_IF_ERROR(AppendHeader(
-        value.empty() ? absl::StrCat(name, ";") : absl::StrCat(name, ": ", value), list));
-  }
-  return has_expect ? absl::OkStatus() : AppendHeader("Expect:", list);
-}
-
 // Calls curl_easy_setopt until one fails; `result` is the first failure.
 class OptionSetter {
  public:
-  explicit OptionSetter(CURL* easy) : easy_(easy) {}
+  explicit OptionSetter(CURL* easy, CURLcode result = CURLE_OK) : easy_(easy), result_(result) {}
   template <typename T>
   void operator()(CURLoption option, T value) {
     if (result_ == CURLE_OK) result_ = curl_easy_setopt(easy_, option, value);
@@ -58,7 +31,7 @@ class OptionSetter {
 
  private:
   CURL* easy_;
-  CURLcode result_ = CURLE_OK;
+  CURLcode result_;
 };
 
 }  // namespace
@@ -91,9 +64,9 @@ absl::Status CurlExchange::PrepareOrFail(const AsyncHttpRequest& request) {
   KV_ASSIGN_OR_RETURN(const long connect_timeout_ms,
                       ToCurlMillis(request.connect_timeout, "connect timeout"));
   if (easy_ == nullptr) KV_RETURN_IF_ERROR(MakeHandle());
-  KV_RETURN_IF_ERROR(BuildHeaders(request.headers, &headers_));
+  KV_RETURN_IF_ERROR(AppendCurlHeaders(request.headers, &headers_));
   const bool chunked = post_ && request.chunked_body;
-  if (chunked) KV_RETURN_IF_ERROR(AppendHeader("Transfer-Encoding: chunked", &headers_));
+  if (chunked) KV_RETURN_IF_ERROR(AppendCurlHeaderLine("Transfer-Encoding: chunked", &headers_));
   OptionSetter set(easy_);
   set(CURLOPT_URL, request.url.c_str());
   set(CURLOPT_TIMEOUT_MS, timeout_ms);
@@ -127,19 +100,9 @@ size_t CurlExchange::OnUploadBytes(char* buffer, size_t size, size_t count, void
 absl::Status CurlExchange::MakeHandle() {
   easy_ = curl_easy_init();
   if (easy_ == nullptr) return absl::InternalError("curl_easy_init failed");
-  OptionSetter set(easy_);
+  // Once, before the first transfer allocates the receive buffer (curl 7.88 refuses to resize it).
+  OptionSetter set(easy_, ApplyCurlPolicy(easy_, error_));
   set(CURLOPT_PRIVATE, static_cast<void*>(this));
-  set(CURLOPT_ERRORBUFFER, error_);
-  set(CURLOPT_PROTOCOLS_STR, kAllowedProtocols);
-  set(CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
-  set(CURLOPT_PROXY, "");  // "" overrides http_proxy and friends from the environment
-  set(CURLOPT_NOSIGNAL, 1L);
-  set(CURLOPT_TCP_NODELAY, 1L);
-  set(CURLOPT_TCP_KEEPALIVE, 1L);
-  set(CURLOPT_TCP_KEEPIDLE, kTcpKeepAliveIdleSeconds);
-  set(CURLOPT_TCP_KEEPINTVL, kTcpKeepAliveIntervalSeconds);
-  // Once, before the first transfer allocates the buffer (curl 7.88 refuses to resize it later).
-  set(CURLOPT_BUFFERSIZE, CurlMultiHttpClient::kReceiveBufferBytes);
   set(CURLOPT_HEADERFUNCTION, &CurlExchange::OnHeaderLine);
   set(CURLOPT_HEADERDATA, static_cast<void*>(this));
   set(CURLOPT_WRITEFUNCTION, &CurlExchange::OnBodyBytes);

@@ -12,18 +12,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "common/http/curl_policy.h"
 #include "common/http/curl_status.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench {
 namespace {
-
-// Schemes a URL may use; anything else (file://, ftp://...) is INVALID_ARGUMENT.
-constexpr char kAllowedProtocols[] = "http,https";
-// TCP keep-alive probes, so a long quiet stream (timeout zero) notices a vanished peer.
-constexpr long kTcpKeepAliveIdleSeconds = 60;
-constexpr long kTcpKeepAliveIntervalSeconds = 30;
 
 // What the callbacks of one transfer write into.
 struct Transfer {
@@ -64,39 +59,21 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   return bytes;
 }
 
-// The request headers as curl wants them, freed with the object.
+// The request headers as curl wants them (AppendCurlHeaders), freed with the object.
 class CurlHeaderList {
  public:
-  explicit CurlHeaderList(const HttpHeaders& headers) {
-    bool has_expect = false;
-    for (const auto& [name, value] : headers) {
-      has_expect = has_expect || absl::EqualsIgnoreCase(name, "Expect");
-      // "Name:" would make curl drop the header; "Name;" sends it with an empty value.
-      Append(value.empty() ? absl::StrCat(name, ";") : absl::StrCat(name, ": ", value));
-    }
-    // curl sends "Expect: 100-continue" before large POST bodies and then waits up to a second
-    // for a 100 response that many servers never send.
-    if (!has_expect) Append("Expect:");
-  }
+  explicit CurlHeaderList(const HttpHeaders& headers)
+      : status_(AppendCurlHeaders(headers, &list_)) {}
   ~CurlHeaderList() { curl_slist_free_all(list_); }
   CurlHeaderList(const CurlHeaderList&) = delete;
   CurlHeaderList& operator=(const CurlHeaderList&) = delete;
 
   curl_slist* get() const { return list_; }
-  bool ok() const { return ok_; }
+  const absl::Status& status() const { return status_; }
 
  private:
-  void Append(const std::string& line) {
-    curl_slist* appended = curl_slist_append(list_, line.c_str());
-    if (appended == nullptr) {
-      ok_ = false;
-      return;
-    }
-    list_ = appended;
-  }
-
   curl_slist* list_ = nullptr;
-  bool ok_ = true;
+  absl::Status status_;
 };
 
 struct CurlOptions {
@@ -109,23 +86,11 @@ struct CurlOptions {
 
 // Applies every option of one call to a freshly reset handle; the first failure wins.
 CURLcode ApplyOptions(CURL* curl, const HttpRequest& request, const CurlOptions& options) {
-  CURLcode result = CURLE_OK;
+  CURLcode result = ApplyCurlPolicy(curl, options.error_buffer);
   auto set = [&](CURLoption option, auto value) {
     if (result == CURLE_OK) result = curl_easy_setopt(curl, option, value);
   };
-  set(CURLOPT_ERRORBUFFER, options.error_buffer);
   set(CURLOPT_URL, request.url.c_str());
-  set(CURLOPT_PROTOCOLS_STR, kAllowedProtocols);
-  set(CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
-  set(CURLOPT_PROXY, "");  // "" overrides http_proxy and friends from the environment
-  set(CURLOPT_NOSIGNAL, 1L);
-  set(CURLOPT_TCP_NODELAY, 1L);
-  set(CURLOPT_TCP_KEEPALIVE, 1L);
-  set(CURLOPT_TCP_KEEPIDLE, kTcpKeepAliveIdleSeconds);
-  set(CURLOPT_TCP_KEEPINTVL, kTcpKeepAliveIntervalSeconds);
-  // Best effort: curl 7.88 refuses (BAD_FUNCTION_ARGUMENT) to resize a receive buffer that an
-  // earlier transfer on this handle left allocated, which happens after some failed transfers.
-  curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, CurlHttpClient::kReceiveBufferBytes);
   set(CURLOPT_TIMEOUT_MS, options.timeout_ms);
   set(CURLOPT_CONNECTTIMEOUT_MS, options.connect_timeout_ms);
   set(CURLOPT_HTTPHEADER, options.headers);
@@ -190,7 +155,7 @@ absl::StatusOr<HttpResponse> CurlHttpClient::Perform(const HttpRequest& request,
   KV_ASSIGN_OR_RETURN(options.connect_timeout_ms,
                       ToCurlMillis(request.connect_timeout, "connect timeout"));
   const CurlHeaderList headers(request.headers);
-  if (!headers.ok()) return absl::InternalError("curl_slist_append failed");
+  KV_RETURN_IF_ERROR(headers.status());
   options.headers = headers.get();
   char error_buffer[CURL_ERROR_SIZE] = {};
   options.error_buffer = error_buffer;

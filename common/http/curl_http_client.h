@@ -17,9 +17,9 @@ namespace kvbench {
 // A call holds one handle for its whole duration; calls from several threads run in parallel on
 // different handles.
 //
-// Environment proxies (http_proxy, HTTPS_PROXY, ALL_PROXY...) are ignored: kvbench talks to its
-// own peers and to the servers under test, where a proxy would both hijack loopback scrapes and
-// distort the latencies being measured.
+// Connection policy (http/https only, HTTP/1.1, redirects not followed, environment proxies
+// ignored, keep-alive probes, receive buffer): common/http/curl_policy.h, shared with
+// CurlMultiHttpClient.
 //
 // Failed Statuses, beyond those documented on HttpClient:
 //   INVALID_ARGUMENT  method other than GET/POST, a GET with a body, a header with CR/LF, a
@@ -31,8 +31,6 @@ class CurlHttpClient : public HttpClient {
   // Idle easy handles kept for reuse; a burst of more concurrent calls creates more handles and
   // closes the surplus (and its connections) when they finish.
   static constexpr size_t kMaxIdleHandles = 16;
-  // libcurl's receive buffer: large, so a streaming body arrives in few callbacks.
-  static constexpr long kReceiveBufferBytes = 256 * 1024;
 
   // Initializes libcurl once per process (thread-safe); INTERNAL if that fails.
   static absl::StatusOr<std::unique_ptr<CurlHttpClient>> Create();

@@ -22,8 +22,8 @@ namespace kvbench {
 //
 // Keep-alive: connections live in each multi handle's connection cache and are reused per
 // host:port by the next exchange on that thread. Easy handles are kept per I/O thread and reused
-// (one per concurrent exchange, never freed before the client), each with a receive buffer of
-// kReceiveBufferBytes. Environment proxies are ignored, as in CurlHttpClient.
+// (one per concurrent exchange, never freed before the client). Connection policy (environment
+// proxies ignored, receive buffer...): common/http/curl_policy.h, as in CurlHttpClient.
 //
 // Failed Statuses, beyond those documented on AsyncHttpObserver::OnComplete:
 //   INVALID_ARGUMENT  method other than GET/POST, a GET with a body, a header with CR/LF, a
@@ -36,8 +36,6 @@ class CurlMultiHttpClient : public AsyncHttpClient {
   static constexpr int kDefaultIoThreads = 1;
   // No limit on connections per host:port.
   static constexpr int kUnlimitedConnections = 0;
-  // libcurl's receive buffer: large, so a streaming body arrives in few callbacks.
-  static constexpr long kReceiveBufferBytes = 256 * 1024;
   // Idle connections each I/O thread keeps open for reuse (libcurl's default shrinks with the
   // number of exchanges in flight and would close warm connections between bursts).
   static constexpr long kMaxCachedConnectionsPerThread = 4096;

@@ -1,10 +1,9 @@
 #include "common/parquet/column_chunk_reader.h"
 
-#include <zlib.h>
-
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "common/checksum/crc32.h"
 #include "common/parquet/metadata_parser.h"
 #include "common/parquet/page_decompressor.h"
 #include "common/parquet/rle_bit_packed_decoder.h"
@@ -64,9 +63,7 @@ absl::Status ColumnChunkReader::ReadPages(absl::string_view chunk) {
 
 absl::Status ColumnChunkReader::CheckCrc(const PageHeader& header, absl::string_view page) const {
   if (!header.crc.has_value()) return absl::OkStatus();
-  uLong crc = crc32(0L, Z_NULL, 0);
-  crc = crc32(crc, reinterpret_cast<const Bytef*>(page.data()), static_cast<uInt>(page.size()));
-  if (static_cast<uint32_t>(crc) != static_cast<uint32_t>(*header.crc)) {
+  if (Crc32(page) != static_cast<uint32_t>(*header.crc)) {
     return absl::DataLossError(absl::StrCat("page CRC mismatch in column ", leaf_.path));
   }
   return absl::OkStatus();

@@ -9,51 +9,79 @@ namespace {
 using Reader = ThriftCompactReader;
 
 absl::Status ParseDataPageHeader(Reader& reader, DataPageHeader* out) {
-  int16_t last = 0;
-  while (true) {
-    ThriftField field;
-    KV_RETURN_IF_ERROR(reader.ReadFieldHeader(&last, &field));
-    switch (field.type == kThriftStop ? -1 : field.id) {
-      case -1: return absl::OkStatus();
-      case 1: KV_RETURN_IF_ERROR(reader.Read(field, &out->num_values)); break;
-      case 2: KV_RETURN_IF_ERROR(reader.Read(field, &out->encoding)); break;
-      case 3: KV_RETURN_IF_ERROR(reader.Read(field, &out->definition_level_encoding)); break;
-      case 4: KV_RETURN_IF_ERROR(reader.Read(field, &out->repetition_level_encoding)); break;
-      default: KV_RETURN_IF_ERROR(reader.Skip(field.type));
+  return reader.ForEachField([&](const ThriftField& field) {
+    switch (field.id) {
+      case 1:
+        return reader.Read(field, &out->num_values);
+      case 2:
+        return reader.Read(field, &out->encoding);
+      case 3:
+        return reader.Read(field, &out->definition_level_encoding);
+      case 4:
+        return reader.Read(field, &out->repetition_level_encoding);
+      default:
+        return reader.Skip(field.type);
     }
-  }
+  });
 }
 
 absl::Status ParseDataPageHeaderV2(Reader& reader, DataPageHeaderV2* out) {
-  int16_t last = 0;
-  while (true) {
-    ThriftField field;
-    KV_RETURN_IF_ERROR(reader.ReadFieldHeader(&last, &field));
-    switch (field.type == kThriftStop ? -1 : field.id) {
-      case -1: return absl::OkStatus();
-      case 1: KV_RETURN_IF_ERROR(reader.Read(field, &out->num_values)); break;
-      case 2: KV_RETURN_IF_ERROR(reader.Read(field, &out->num_nulls)); break;
-      case 3: KV_RETURN_IF_ERROR(reader.Read(field, &out->num_rows)); break;
-      case 4: KV_RETURN_IF_ERROR(reader.Read(field, &out->encoding)); break;
-      case 5: KV_RETURN_IF_ERROR(reader.Read(field, &out->definition_levels_byte_length)); break;
-      case 6: KV_RETURN_IF_ERROR(reader.Read(field, &out->repetition_levels_byte_length)); break;
-      case 7: KV_RETURN_IF_ERROR(reader.Read(field, &out->is_compressed)); break;
-      default: KV_RETURN_IF_ERROR(reader.Skip(field.type));
+  return reader.ForEachField([&](const ThriftField& field) {
+    switch (field.id) {
+      case 1:
+        return reader.Read(field, &out->num_values);
+      case 2:
+        return reader.Read(field, &out->num_nulls);
+      case 3:
+        return reader.Read(field, &out->num_rows);
+      case 4:
+        return reader.Read(field, &out->encoding);
+      case 5:
+        return reader.Read(field, &out->definition_levels_byte_length);
+      case 6:
+        return reader.Read(field, &out->repetition_levels_byte_length);
+      case 7:
+        return reader.Read(field, &out->is_compressed);
+      default:
+        return reader.Skip(field.type);
     }
-  }
+  });
 }
 
 absl::Status ParseDictionaryPageHeader(Reader& reader, DictionaryPageHeader* out) {
-  int16_t last = 0;
-  while (true) {
-    ThriftField field;
-    KV_RETURN_IF_ERROR(reader.ReadFieldHeader(&last, &field));
-    switch (field.type == kThriftStop ? -1 : field.id) {
-      case -1: return absl::OkStatus();
-      case 1: KV_RETURN_IF_ERROR(reader.Read(field, &out->num_values)); break;
-      case 2: KV_RETURN_IF_ERROR(reader.Read(field, &out->encoding)); break;
-      default: KV_RETURN_IF_ERROR(reader.Skip(field.type));
+  return reader.ForEachField([&](const ThriftField& field) {
+    switch (field.id) {
+      case 1:
+        return reader.Read(field, &out->num_values);
+      case 2:
+        return reader.Read(field, &out->encoding);
+      default:
+        return reader.Skip(field.type);
     }
+  });
+}
+
+absl::Status ParsePageHeaderField(Reader& reader, const ThriftField& field, PageHeader* out) {
+  switch (field.id) {
+    case 1:
+      return reader.Read(field, &out->type);
+    case 2:
+      return reader.Read(field, &out->uncompressed_page_size);
+    case 3:
+      return reader.Read(field, &out->compressed_page_size);
+    case 4:
+      return reader.Read(field, &out->crc);
+    case 5:
+      KV_RETURN_IF_ERROR(Reader::Expect(field, kThriftStruct));
+      return ParseDataPageHeader(reader, &out->data_page_header.emplace());
+    case 7:
+      KV_RETURN_IF_ERROR(Reader::Expect(field, kThriftStruct));
+      return ParseDictionaryPageHeader(reader, &out->dictionary_page_header.emplace());
+    case 8:
+      KV_RETURN_IF_ERROR(Reader::Expect(field, kThriftStruct));
+      return ParseDataPageHeaderV2(reader, &out->data_page_header_v2.emplace());
+    default:
+      return reader.Skip(field.type);
   }
 }
 
@@ -62,38 +90,10 @@ absl::Status ParseDictionaryPageHeader(Reader& reader, DictionaryPageHeader* out
 absl::StatusOr<PageHeader> ParsePageHeader(absl::string_view bytes, size_t* header_size) {
   Reader reader(bytes);
   PageHeader out;
-  int16_t last = 0;
-  while (true) {
-    ThriftField field;
-    KV_RETURN_IF_ERROR(reader.ReadFieldHeader(&last, &field));
-    int32_t crc = 0;
-    switch (field.type == kThriftStop ? -1 : field.id) {
-      case -1:
-        *header_size = reader.position();
-        return out;
-      case 1: KV_RETURN_IF_ERROR(reader.Read(field, &out.type)); break;
-      case 2: KV_RETURN_IF_ERROR(reader.Read(field, &out.uncompressed_page_size)); break;
-      case 3: KV_RETURN_IF_ERROR(reader.Read(field, &out.compressed_page_size)); break;
-      case 4:
-        KV_RETURN_IF_ERROR(reader.Read(field, &crc));
-        out.crc = crc;
-        break;
-      case 5:
-        KV_RETURN_IF_ERROR(Reader::Expect(field, kThriftStruct));
-        KV_RETURN_IF_ERROR(ParseDataPageHeader(reader, &out.data_page_header.emplace()));
-        break;
-      case 7:
-        KV_RETURN_IF_ERROR(Reader::Expect(field, kThriftStruct));
-        KV_RETURN_IF_ERROR(
-            ParseDictionaryPageHeader(reader, &out.dictionary_page_header.emplace()));
-        break;
-      case 8:
-        KV_RETURN_IF_ERROR(Reader::Expect(field, kThriftStruct));
-        KV_RETURN_IF_ERROR(ParseDataPageHeaderV2(reader, &out.data_page_header_v2.emplace()));
-        break;
-      default: KV_RETURN_IF_ERROR(reader.Skip(field.type));
-    }
-  }
+  KV_RETURN_IF_ERROR(reader.ForEachField(
+      [&](const ThriftField& field) { return ParsePageHeaderField(reader, field, &out); }));
+  *header_size = reader.position();
+  return out;
 }
 
 }  // namespace kvbench::parquet

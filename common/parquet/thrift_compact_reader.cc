@@ -82,8 +82,8 @@ absl::Status ThriftCompactReader::ReadListHeader(uint8_t* element_type, uint32_t
 
 absl::Status ThriftCompactReader::Expect(const ThriftField& field, uint8_t type) {
   if (field.type == type) return absl::OkStatus();
-  return Corrupt(absl::StrCat("field ", field.id, " has wire type ", field.type, ", expected ",
-                              type));
+  return Corrupt(
+      absl::StrCat("field ", field.id, " has wire type ", field.type, ", expected ", type));
 }
 
 absl::Status ThriftCompactReader::Read(const ThriftField& field, int32_t* out) {
@@ -162,8 +162,7 @@ absl::Status ThriftCompactReader::Read(const ThriftField& field, std::vector<std
   return absl::OkStatus();
 }
 
-absl::Status ThriftCompactReader::SkipListElements(uint8_t element_type, uint32_t size,
-                                                   int depth) {
+absl::Status ThriftCompactReader::SkipListElements(uint8_t element_type, uint32_t size, int depth) {
   for (uint32_t i = 0; i < size; ++i) {
     if (element_type == kThriftTrue || element_type == kThriftFalse) {
       absl::string_view byte;  // in collections a bool is one byte
@@ -219,17 +218,8 @@ absl::Status ThriftCompactReader::Skip(uint8_t type, int depth) {
       }
       return absl::OkStatus();
     }
-    case kThriftStruct: {
-      int16_t last_id = 0;
-      while (true) {
-        ThriftField field;
-        absl::Status status = ReadFieldHeader(&last_id, &field);
-        if (!status.ok()) return status;
-        if (field.type == kThriftStop) return absl::OkStatus();
-        status = Skip(field.type, depth + 1);
-        if (!status.ok()) return status;
-      }
-    }
+    case kThriftStruct:
+      return ForEachField([&](const ThriftField& field) { return Skip(field.type, depth + 1); });
     default:
       return Corrupt(absl::StrCat("cannot skip type ", type));
   }

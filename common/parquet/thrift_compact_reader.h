@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,22 @@ class ThriftCompactReader {
 
   size_t position() const { return position_; }
 
+  // Reads the fields of one struct up to its stop field, calling `on_field(field)` (returning
+  // absl::Status) for each; the callback reads the field's value, or Skips it when it does not
+  // know the id. The first error ends the loop and is returned.
+  template <typename OnField>
+  absl::Status ForEachField(OnField&& on_field) {
+    int16_t last_id = 0;
+    while (true) {
+      ThriftField field;
+      absl::Status status = ReadFieldHeader(&last_id, &field);
+      if (!status.ok()) return status;
+      if (field.type == kThriftStop) return absl::OkStatus();
+      status = on_field(static_cast<const ThriftField&>(field));
+      if (!status.ok()) return status;
+    }
+  }
+
   // The next field header of the struct being read; `last_id` is that struct's previous field id
   // (0 at its start). type == kThriftStop ends the struct.
   absl::Status ReadFieldHeader(int16_t* last_id, ThriftField* field);
@@ -61,6 +78,14 @@ class ThriftCompactReader {
   absl::Status Read(const ThriftField& field, std::string* out);
   absl::Status Read(const ThriftField& field, std::vector<int32_t>* out);
   absl::Status Read(const ThriftField& field, std::vector<std::string>* out);
+  // An optional field: set only when its value reads.
+  template <typename T>
+  absl::Status Read(const ThriftField& field, std::optional<T>* out) {
+    T value{};
+    absl::Status status = Read(field, &value);
+    if (status.ok()) *out = value;
+    return status;
+  }
 
   // Skips a value of `type` (field context: booleans carry their value in the type).
   absl::Status Skip(uint8_t type, int depth = 0);

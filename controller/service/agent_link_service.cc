@@ -1,12 +1,11 @@
 #include "controller/service/agent_link_service.h"
 
-#include <deque>
 #include <memory>
 #include <mutex>
-#include <optional>
 
 #include "common/grpc/grpc_credentials.h"
 #include "common/grpc/grpc_status.h"
+#include "common/grpc/stream_write_queue.h"
 #include "common/log/logging.h"
 
 namespace kvbench::controller {
@@ -18,16 +17,18 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
  public:
   class Link : public AgentChannel {
    public:
-    explicit Link(AttachReactor* reactor) : reactor_(reactor) {}
+    explicit Link(AttachReactor* reactor)
+        : reactor_(reactor),
+          outbox_([this](const v1::ControllerMessage* message) { reactor_->StartWrite(message); }) {
+    }
 
     // The read buffer: it lives as long as the Link, since the loop starts the next read.
     v1::AgentMessage incoming;
 
     void Send(v1::ControllerMessage message) override {
       std::lock_guard<std::mutex> lock(mu_);
-      if (reactor_ == nullptr || finishing_) return;
-      outbox_.push_back(std::move(message));
-      if (!writing_) WriteNextLocked();
+      if (reactor_ == nullptr) return;
+      outbox_.Write(std::move(message));
     }
 
     void Close(const absl::Status& status) override {
@@ -38,18 +39,8 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
     // The reactor's callbacks.
     void OnWriteDone(bool ok) {
       std::lock_guard<std::mutex> lock(mu_);
-      writing_ = false;
-      if (!ok) {
-        outbox_.clear();
-        FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE, "write failed"));
-        return;
-      }
-      if (pending_finish_) {
-        reactor_->Finish(*pending_finish_);
-        pending_finish_.reset();
-        return;
-      }
-      if (!outbox_.empty() && !finishing_) WriteNextLocked();
+      outbox_.OnWriteDone(ok);
+      if (!ok) FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE, "write failed"));
     }
     void Detach() {
       std::lock_guard<std::mutex> lock(mu_);
@@ -57,7 +48,7 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
     }
     void StartRead(v1::AgentMessage* message) {
       std::lock_guard<std::mutex> lock(mu_);
-      if (reactor_ != nullptr && !finishing_) reactor_->StartRead(message);
+      if (reactor_ != nullptr && !outbox_.closed()) reactor_->StartRead(message);
     }
     void Finish(const grpc::Status& status) {
       std::lock_guard<std::mutex> lock(mu_);
@@ -65,31 +56,17 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
     }
 
    private:
-    void WriteNextLocked() {
-      current_ = std::move(outbox_.front());
-      outbox_.pop_front();
-      writing_ = true;
-      reactor_->StartWrite(&current_);
-    }
     // Finish exactly once, after the write in flight (if any) completes.
     void FinishLocked(const grpc::Status& status) {
-      if (reactor_ == nullptr || finishing_) return;
-      finishing_ = true;
-      outbox_.clear();
-      if (writing_) {
-        pending_finish_ = status;
-      } else {
-        reactor_->Finish(status);
-      }
+      if (reactor_ == nullptr) return;
+      outbox_.Close([this, status] {
+        if (reactor_ != nullptr) reactor_->Finish(status);
+      });
     }
 
     std::mutex mu_;
-    AttachReactor* reactor_;  // null after OnDone
-    std::deque<v1::ControllerMessage> outbox_;
-    v1::ControllerMessage current_;
-    bool writing_ = false;
-    bool finishing_ = false;
-    std::optional<grpc::Status> pending_finish_;
+    AttachReactor* reactor_;                          // null after OnDone
+    StreamWriteQueue<v1::ControllerMessage> outbox_;  // guarded by mu_
   };
 
   AttachReactor(JobManager* manager, Executor* executor)

@@ -1,10 +1,10 @@
 #include "controller/service/controller_service.h"
 
-#include <deque>
 #include <memory>
 #include <mutex>
 
 #include "common/grpc/grpc_status.h"
+#include "common/grpc/stream_write_queue.h"
 #include "common/log/logging.h"
 
 namespace kvbench::controller {
@@ -15,13 +15,18 @@ namespace {
 class WatchReactor : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
  public:
   struct State {
+    State()
+        : outbox([this](const v1::WatchJobResponse* response) {
+            std::lock_guard<std::mutex> lock(mu);
+            if (reactor == nullptr || finished) return;
+            reactor->StartWrite(response);
+          }) {}
+
     std::mutex mu;
     WatchReactor* reactor = nullptr;  // null after OnDone
     bool finished = false;
     // Loop-thread only:
-    std::deque<v1::WatchJobResponse> pending;
-    v1::WatchJobResponse current;
-    bool writing = false;
+    StreamWriteQueue<v1::WatchJobResponse> outbox;
     bool done_after_pending = false;
     uint64_t watcher = 0;
     int64_t position = 0;
@@ -69,16 +74,17 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
     std::string job_id = job_id_;
     Executor* executor = executor_;
     executor_->Post("watch.pump", [state, manager, job_id, executor, after_write] {
-      if (after_write) state->writing = false;
+      if (after_write) state->outbox.OnWriteDone(/*ok=*/true);
       Advance(state, manager, job_id, executor);
     });
   }
 
-  // On the loop: write what is pending, else read more, else wait for the job's next event.
+  // On the loop: wait for the write in flight, else read more, else wait for the job's next event.
+  // Reading a batch queues it and starts its first write.
   static void Advance(const std::shared_ptr<State>& state, JobManager* manager,
                       const std::string& job_id, Executor* executor) {
-    if (state->writing) return;
-    if (state->pending.empty() && !state->done_after_pending) {
+    if (state->outbox.writing()) return;
+    if (!state->done_after_pending) {
       absl::StatusOr<WatchBatch> batch = manager->WatchEvents(job_id, state->position);
       if (!batch.ok()) {
         FinishCall(state, ToGrpcStatus(batch.status()));
@@ -86,10 +92,11 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
       }
       for (v1::WatchJobResponse& response : batch->events) {
         state->position = response.position();
-        state->pending.push_back(std::move(response));
+        state->outbox.Write(std::move(response));
       }
       state->done_after_pending = batch->job_done;
-      if (state->pending.empty() && !batch->job_done) {
+      if (state->outbox.writing()) return;
+      if (!batch->job_done) {
         state->watcher = manager->AddWatcher(job_id, [state, manager, job_id, executor] {
           state->watcher = 0;
           Advance(state, manager, job_id, executor);
@@ -97,16 +104,7 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
         return;
       }
     }
-    if (state->pending.empty()) {
-      FinishCall(state, grpc::Status::OK);  // the job has ended and everything was sent
-      return;
-    }
-    state->current = std::move(state->pending.front());
-    state->pending.pop_front();
-    std::lock_guard<std::mutex> lock(state->mu);
-    if (state->reactor == nullptr || state->finished) return;
-    state->writing = true;
-    state->reactor->StartWrite(&state->current);
+    FinishCall(state, grpc::Status::OK);  // the job has ended and everything was sent
   }
 
   static void FinishCall(const std::shared_ptr<State>& state, const grpc::Status& status) {

@@ -3,9 +3,9 @@
 #include <grpcpp/grpcpp.h>
 
 #include <cstdio>
-#include <deque>
 
 #include "absl/time/clock.h"
+#include "common/grpc/stream_write_queue.h"
 #include "kvbench/v1/agent_link.grpc.pb.h"
 
 namespace kvbench::bench {
@@ -25,7 +25,10 @@ int64_t UnixMillis() { return absl::ToUnixMillis(absl::Now()); }
 // One simulated agent: one Attach stream, reads always outstanding, one write in flight.
 class ScaleAgent : public grpc::ClientBidiReactor<v1::AgentMessage, v1::ControllerMessage> {
  public:
-  ScaleAgent(ScaleFleet* fleet, std::string agent_id) : fleet_(fleet), agent_id_(agent_id) {}
+  ScaleAgent(ScaleFleet* fleet, std::string agent_id)
+      : fleet_(fleet),
+        agent_id_(agent_id),
+        outbox_([this](const v1::AgentMessage* message) { StartWrite(message); }) {}
 
   void Start(v1::AgentLink::Stub* stub) {
     v1::AgentMessage message;
@@ -47,9 +50,7 @@ class ScaleAgent : public grpc::ClientBidiReactor<v1::AgentMessage, v1::Controll
 
   void Write(v1::AgentMessage message) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (finished_) return;
-    queue_.push_back(std::move(message));
-    if (!writing_) StartNextWriteLocked();
+    outbox_.Write(std::move(message));  // dropped once the stream is broken or done
   }
 
   void SendHeartbeats(int count) {
@@ -87,13 +88,7 @@ class ScaleAgent : public grpc::ClientBidiReactor<v1::AgentMessage, v1::Controll
 
   void OnWriteDone(bool ok) override {
     std::lock_guard<std::mutex> lock(mu_);
-    writing_ = false;
-    if (!ok) {  // the stream is broken; OnDone brings the status
-      finished_ = true;
-      queue_.clear();
-      return;
-    }
-    if (!queue_.empty()) StartNextWriteLocked();
+    outbox_.OnWriteDone(ok);  // a failed write: the stream is broken; OnDone brings the status
   }
 
   void OnReadDone(bool ok) override {
@@ -125,7 +120,7 @@ class ScaleAgent : public grpc::ClientBidiReactor<v1::AgentMessage, v1::Controll
     bool cancelled;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      finished_ = true;
+      outbox_.Close();
       cancelled = cancelled_;
     }
     fleet_->OnDone(cancelled, agent_id_ + ": " + std::to_string(status.error_code()) + " " +
@@ -133,26 +128,16 @@ class ScaleAgent : public grpc::ClientBidiReactor<v1::AgentMessage, v1::Controll
   }
 
  private:
-  void StartNextWriteLocked() {
-    in_flight_ = std::move(queue_.front());
-    queue_.pop_front();
-    writing_ = true;
-    StartWrite(&in_flight_);
-  }
-
   ScaleFleet* const fleet_;
   const std::string agent_id_;
   grpc::ClientContext context_;
   v1::ControllerMessage incoming_;  // touched only by the read chain
   int64_t acks_ = 0;                // touched only by the read chain
   std::mutex mu_;
-  std::deque<v1::AgentMessage> queue_;  // guarded by mu_
-  v1::AgentMessage in_flight_;          // guarded by mu_ while writing_
-  bool writing_ = false;                // guarded by mu_
-  bool finished_ = false;               // guarded by mu_
-  bool cancelled_ = false;              // guarded by mu_
-  std::string job_id_;                  // guarded by mu_: the last assignment's
-  std::string scenario_id_;             // guarded by mu_
+  StreamWriteQueue<v1::AgentMessage> outbox_;  // guarded by mu_
+  bool cancelled_ = false;                     // guarded by mu_
+  std::string job_id_;                         // guarded by mu_: the last assignment's
+  std::string scenario_id_;                    // guarded by mu_
 };
 
 struct ScaleFleet::Stubs {

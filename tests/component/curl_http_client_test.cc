@@ -21,6 +21,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "tests/support/http_client_test_helpers.h"
+#include "tests/support/scoped_env.h"
 #include "tests/support/test_http_server.h"
 #include "tests/support/unused_port.h"
 
@@ -45,25 +46,7 @@ HttpRequest GetRequest(const std::string& url) {
   return request;
 }
 
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using testing::ScopedEnv;
 
 TEST_CASE("CurlHttpClient: GET returns status, body and headers", "[http]") {
   auto server = StartTestHttpServer();

@@ -15,7 +15,9 @@
 #include "tests/component/async_http_client_contract.h"
 #include "tests/support/http_client_test_helpers.h"
 #include "tests/support/recording_http_observer.h"
+#include "tests/support/scoped_env.h"
 #include "tests/support/test_http_server.h"
+#include "tests/support/unused_port.h"
 #include "tests/support/wait_for.h"
 
 namespace kvbench {
@@ -108,6 +110,24 @@ TEST_CASE("CurlMultiHttpClient: HTTP error statuses are responses, not errors", 
   CHECK(failing.http_status() == 503);
   CHECK(failing.body() == "busy");
   CHECK(failing.events() == "HBC");
+}
+
+TEST_CASE("CurlMultiHttpClient: proxy variables in the environment are ignored", "[http]") {
+  // A proxy nobody listens on: a client that honoured it would fail with UNAVAILABLE.
+  const std::string proxy = absl::StrCat("http://127.0.0.1:", testing::UnusedLoopbackPort());
+  testing::ScopedEnv http_proxy("http_proxy", proxy);
+  testing::ScopedEnv all_proxy("ALL_PROXY", proxy);
+  testing::ScopedEnv no_proxy("no_proxy", "");
+  Recorder recorder;
+  auto server = StartTestHttpServer();
+  server->Handle("GET", "/metrics", [](const Request&) { return Response{200, {}, "up 1\n"}; });
+  auto client = MakeClient();
+
+  client->Start(AsyncGet(server->url("/metrics")), &recorder);
+
+  REQUIRE(recorder.Wait());
+  CHECK(recorder.status().ok());
+  CHECK(recorder.body() == "up 1\n");
 }
 
 TEST_CASE("CurlMultiHttpClient: POST body and headers reach the server exactly", "[http]") {

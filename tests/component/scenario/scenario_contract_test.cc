@@ -2,42 +2,18 @@
 // sliding-window model gets the same GPU KV capacity, and an AMD replica never inherits a
 // CUDA_VISIBLE_DEVICES that vLLM's ROCm platform would refuse.
 
-#include <stdlib.h>
-
 #include <catch2/catch.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "controller/results/validity.h"
 #include "tests/component/scenario/scenario_harness.h"
+#include "tests/support/scoped_env.h"
 
 namespace kvbench::testing {
 namespace {
 
 using agent::ScenarioExecutor;
-
-// Sets an environment variable of this process (which the agent's children inherit) for a scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = ::getenv(name)) old_ = old;
-    REQUIRE(::setenv(name, value, 1) == 0);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // Runs `tier` of `job` at concurrency 2 (2 sessions) as a comparison sees it afterwards.
 results::ScenarioRun RunTier(const v1::JobSpec& job, v1::Tier tier) {
@@ -102,7 +78,7 @@ std::vector<v1::Profile> AmdProfilesOnTheSimulator() {
 
 TEST_CASE("An AMD replica does not inherit the agent's CUDA_VISIBLE_DEVICES",
           "[Scenario][Contract]") {
-  ScopedEnv inherited("CUDA_VISIBLE_DEVICES", "0");
+  ScopedEnv inherited("CUDA_VISIBLE_DEVICES", "0");  // the agent's children inherit it
   ScenarioHarness harness(AmdProfilesOnTheSimulator());
   v1::JobSpec job = ScenarioHarness::SimJob(1, 0.02);
   job.set_engine(v1::VLLM);
