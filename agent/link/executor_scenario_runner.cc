@@ -85,8 +85,7 @@ void ExecutorScenarioRunner::RunScenario(const v1::Assignment& assignment, Event
         event.set_job_id(scenario.job_id());
         event.set_scenario_id(scenario.scenario_id());
         if (IsTerminalEvent(event)) {
-          // Idle before the controller can hear of the end, so its next
-          // assignment is taken.
+          // Idle before the controller can hear of the end, so its next assignment is taken.
           std::lock_guard<std::mutex> lock(mu_);
           running_.clear();
           executor_ = nullptr;
