@@ -1,5 +1,7 @@
 #include "agent/link/executor_scenario_runner.h"
 
+#include <cstdlib>
+
 #include "absl/strings/str_cat.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
@@ -18,27 +20,36 @@ std::vector<int> GpuIndices(const v1::AgentConfig& config) {
 absl::StatusOr<std::unique_ptr<ExecutorScenarioRunner>> ExecutorScenarioRunner::Create(
     const v1::AgentConfig& config, const WorkDirLayout& layout, const tiers::ProfileSet* profiles,
     Clock* clock) {
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<CurlHttpClient> http, CurlHttpClient::Create());
+  KV_ASSIGN_OR_RETURN(
+      std::unique_ptr<ScenarioEnvironmentFactory> environments,
+      ScenarioEnvironmentFactory::Create(EnvironmentOptions(config, layout, *profiles, clock)));
   return std::unique_ptr<ExecutorScenarioRunner>(
-      new ExecutorScenarioRunner(config, layout, profiles, clock, std::move(http)));
+      new ExecutorScenarioRunner(layout, std::move(environments)));
 }
 
-ExecutorScenarioRunner::ExecutorScenarioRunner(const v1::AgentConfig& config, WorkDirLayout layout,
-                                               const tiers::ProfileSet* profiles, Clock* clock,
-                                               std::unique_ptr<CurlHttpClient> http)
-    : layout_(std::move(layout)),
-      profiles_(profiles),
-      clock_(clock),
-      nvme_cache_dir_(config.nvme_cache_dir()),
-      gpus_(GpuIndices(config)),
-      stop_grace_(config.child_stop_grace_s() > 0 ? absl::Seconds(config.child_stop_grace_s())
-                                                  : kDefaultChildStopGrace),
-      http_(std::move(http)),
-      programs_(ProgramResolver::SelfBinDir()),
-      datasets_(
-          datasets::DatasetResolver::Roots(config.dataset_cache_dir(), config.dataset_mirror()),
-          /*allow_user_paths=*/false),
-      provisioner_(config.dataset_cache_dir(), MirrorOf(config)) {}
+ScenarioEnvironmentOptions ExecutorScenarioRunner::EnvironmentOptions(
+    const v1::AgentConfig& config, const WorkDirLayout& layout, const tiers::ProfileSet& profiles,
+    Clock* clock) {
+  ScenarioEnvironmentOptions options;
+  options.profiles = profiles;
+  options.dataset_roots =
+      datasets::DatasetResolver::Roots(config.dataset_cache_dir(), config.dataset_mirror());
+  options.allow_user_dataset_paths = false;
+  options.dataset_cache_dir = config.dataset_cache_dir();
+  options.dataset_mirror = MirrorOf(config);
+  options.run_dir = layout.run_dir();
+  options.nvme_cache_dir = config.nvme_cache_dir();
+  options.gpus = GpuIndices(config);
+  if (config.child_stop_grace_s() > 0) {
+    options.stop_grace = absl::Seconds(config.child_stop_grace_s());
+  }
+  options.clock = clock;
+  return options;
+}
+
+ExecutorScenarioRunner::ExecutorScenarioRunner(
+    WorkDirLayout layout, std::unique_ptr<ScenarioEnvironmentFactory> environments)
+    : layout_(std::move(layout)), environments_(std::move(environments)) {}
 
 // Where registry datasets come from: the config's mirror, else $KV_DATASET_MIRROR, else upstream.
 std::string ExecutorScenarioRunner::MirrorOf(const v1::AgentConfig& config) {
@@ -48,24 +59,6 @@ std::string ExecutorScenarioRunner::MirrorOf(const v1::AgentConfig& config) {
 }
 
 ExecutorScenarioRunner::~ExecutorScenarioRunner() { Shutdown(); }
-
-ScenarioEnvironment ExecutorScenarioRunner::Environment(const v1::Scenario& scenario) {
-  ScenarioEnvironment env;
-  env.launcher = &launcher_;
-  env.http = http_.get();
-  env.clock = clock_;
-  env.ports = &ports_;
-  env.profiles = profiles_;
-  env.programs = &programs_;
-  env.datasets = &datasets_;
-  env.dataset_provisioner = &provisioner_;
-  env.scenario_dir = layout_.ScenarioDir(scenario.job_id(), scenario.scenario_id());
-  env.run_dir = layout_.run_dir();
-  env.nvme_cache_dir = nvme_cache_dir_;
-  env.gpus = gpus_;
-  env.stop_grace = stop_grace_;
-  return env;
-}
 
 absl::Status ExecutorScenarioRunner::Start(const v1::Assignment& assignment, EventSink sink) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -86,20 +79,20 @@ absl::Status ExecutorScenarioRunner::Start(const v1::Assignment& assignment, Eve
 void ExecutorScenarioRunner::RunScenario(const v1::Assignment& assignment, EventSink sink) {
   const v1::Scenario& scenario = assignment.scenario();
   bool ended = false;
-  ScenarioExecutor executor(Environment(scenario), assignment.spec(), scenario,
-                            [&](v1::Event event) {
-                              event.set_job_id(scenario.job_id());
-                              event.set_scenario_id(scenario.scenario_id());
-                              if (IsTerminalEvent(event)) {
-                                // Idle before the controller can hear of the end, so its next
-                                // assignment is taken.
-                                std::lock_guard<std::mutex> lock(mu_);
-                                running_.clear();
-                                executor_ = nullptr;
-                                ended = true;
-                              }
-                              sink(std::move(event));
-                            });
+  ScenarioExecutor executor(
+      environments_->ForScenario(layout_.ScenarioDir(scenario.job_id(), scenario.scenario_id())),
+      assignment.spec(), scenario, [&](v1::Event event) {
+        event.set_job_id(scenario.job_id());
+        event.set_scenario_id(scenario.scenario_id());
+        if (IsTerminalEvent(event)) {
+          // Idle before the controller can hear of the end, so its next assignment is taken.
+          std::lock_guard<std::mutex> lock(mu_);
+          running_.clear();
+          executor_ = nullptr;
+          ended = true;
+        }
+        sink(std::move(event));
+      });
   {
     std::lock_guard<std::mutex> lock(mu_);
     executor_ = &executor;

@@ -13,12 +13,8 @@
 #include "agent/supervisor/supervisor.h"
 #include "agent/tiers/profile_set.h"
 #include "agent/tiers/tier_renderer.h"
-#include "common/http/curl_http_client.h"
 #include "common/log/logging.h"
-#include "common/net/port_allocator.h"
-#include "common/process/posix_process_launcher.h"
 #include "common/status/status_macros.h"
-#include "common/time/clock.h"
 
 namespace kvbench::agent {
 std::string LocalJobRun::FindProfilesDir(const std::string& configured) {
@@ -44,29 +40,14 @@ std::vector<std::string> LocalJobRun::DatasetRoots(const std::string& dataset_mi
 absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
     const v1::JobSpec& spec, const std::vector<v1::Scenario>& scenarios, const std::string& job_id,
     const LocalRunOptions& options, const EventCallback& on_event, std::atomic<bool>* cancel) {
-  KV_ASSIGN_OR_RETURN(tiers::ProfileSet profiles,
-                      tiers::ProfileSet::LoadDir(FindProfilesDir(options.profiles_dir)));
   const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);
-  std::error_code error;
-  std::filesystem::create_directories(job_dir, error);
-  if (error) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot create ", job_dir, ": ", error.message()));
-  }
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<ScenarioEnvironmentFactory> environments,
+                      Environments(options, job_dir, cancel));
   // Like the agent, adopt what children leave behind (their orphans are reaped, not zombies).
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  // The embedded agent's real seams (this is kvctl run's composition root).
-  PosixProcessLauncher launcher;
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<CurlHttpClient> http, CurlHttpClient::Create());
-  RealClock clock;
-  PortAllocator ports;
-  ProgramResolver programs(ProgramResolver::SelfBinDir());
-  datasets::DatasetResolver datasets(DatasetRoots(options.dataset_mirror),
-                                     /*allow_user_paths=*/true);
   // Pid files live beside all runs of this --out folder, so a run kills what a crashed earlier
   // run left behind (its replicas would hold ports, GPUs and memory).
-  const std::string run_dir = absl::StrCat(options.out_dir, "/.run");
-  if (const int orphans = Supervisor::KillOrphans(run_dir); orphans > 0) {
+  if (const int orphans = Supervisor::KillOrphans(RunDir(options)); orphans > 0) {
     KV_LOG(WARNING) << "killed processes a previous kvctl run left behind count=" << orphans;
   }
 
@@ -79,33 +60,45 @@ absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
       outcomes.push_back(std::move(outcome));
       continue;
     }
-    ScenarioEnvironment env;
-    env.launcher = &launcher;
-    env.http = http.get();
-    env.clock = &clock;
-    env.ports = &ports;
-    env.profiles = &profiles;
-    env.programs = &programs;
-    env.datasets = &datasets;
-    env.scenario_dir = absl::StrCat(job_dir, "/", scenario.scenario_id());
-    env.run_dir = run_dir;
-    env.nvme_cache_dir = options.nvme_cache_dir.empty() ? absl::StrCat(job_dir, "/nvme-cache")
-                                                        : options.nvme_cache_dir;
-    env.gpus = options.gpus;
-    env.stop_grace = absl::Seconds(options.stop_grace_s);
-    env.cancel = cancel;
-    ScenarioExecutor executor(env, spec, scenario, [&](v1::Event event) {
-      event.set_job_id(job_id);
-      event.set_scenario_id(scenario.scenario_id());
-      event.set_unix_ms(absl::ToUnixMillis(clock.Now()));
-      on_event(event);
-    });
+    ScenarioExecutor executor(
+        environments->ForScenario(absl::StrCat(job_dir, "/", scenario.scenario_id())), spec,
+        scenario, [&](v1::Event event) {
+          event.set_job_id(job_id);
+          event.set_scenario_id(scenario.scenario_id());
+          event.set_unix_ms(absl::ToUnixMillis(environments->clock()->Now()));
+          on_event(event);
+        });
     absl::StatusOr<v1::ScenarioResult> result = executor.Run();
     outcome.status = result.status();
     if (result.ok()) outcome.result = *std::move(result);
     outcomes.push_back(std::move(outcome));
   }
   return outcomes;
+}
+
+std::string LocalJobRun::RunDir(const LocalRunOptions& options) {
+  return absl::StrCat(options.out_dir, "/.run");
+}
+
+absl::StatusOr<std::unique_ptr<ScenarioEnvironmentFactory>> LocalJobRun::Environments(
+    const LocalRunOptions& options, const std::string& job_dir, std::atomic<bool>* cancel) {
+  ScenarioEnvironmentOptions environment;
+  KV_ASSIGN_OR_RETURN(environment.profiles,
+                      tiers::ProfileSet::LoadDir(FindProfilesDir(options.profiles_dir)));
+  std::error_code error;
+  std::filesystem::create_directories(job_dir, error);
+  if (error) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot create ", job_dir, ": ", error.message()));
+  }
+  environment.dataset_roots = DatasetRoots(options.dataset_mirror);
+  environment.allow_user_dataset_paths = true;
+  environment.run_dir = RunDir(options);
+  environment.nvme_cache_dir = options.nvme_cache_dir.empty() ? absl::StrCat(job_dir, "/nvme-cache")
+                                                              : options.nvme_cache_dir;
+  environment.gpus = options.gpus;
+  environment.cancel = cancel;
+  return ScenarioEnvironmentFactory::Create(std::move(environment));
 }
 
 }  // namespace kvbench::agent

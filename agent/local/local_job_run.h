@@ -2,10 +2,12 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent/scenario_environment_factory.h"
 #include "kvbench/v1/event.pb.h"
 #include "kvbench/v1/job.pb.h"
 #include "kvbench/v1/result.pb.h"
@@ -21,7 +23,6 @@ struct LocalRunOptions {
                                // beside the binaries (BundledFolders::ExampleDatasetsDir)
   std::string nvme_cache_dir;  // "" = <out_dir>/<job_id>/nvme-cache
   std::vector<int> gpus;       // GPU indices for vllm engines (simulators need none)
-  double stop_grace_s = 10;
 };
 
 // One scenario's outcome in a local run.
@@ -34,9 +35,11 @@ struct LocalScenarioOutcome {
 // Runs a whole job in this process, with an embedded agent and no daemons (DESIGN.md: `kvctl
 // run`): the scenarios one after the other through ScenarioExecutor, every event handed to
 // `on_event` (with job_id and scenario_id set) as it happens. `cancel` (may be null), when
-// raised, cancels the running scenario and skips the rest. Dataset paths of the user's own are
-// accepted (local runs only). Returns one outcome per scenario; fails only before any scenario
-// runs (profiles that do not load, an output dir that cannot be made).
+// raised, cancels the running scenario and skips the rest. The seams are the agent's own
+// (ScenarioEnvironmentFactory: the same stop grace and the rest); local choices: dataset paths of
+// the user's own are accepted and datasets are read in place (no cache to pull into). Returns one
+// outcome per scenario; fails only before any scenario runs (profiles that do not load, an output
+// dir that cannot be made).
 class LocalJobRun {
  public:
   using EventCallback = std::function<void(const v1::Event& event)>;
@@ -56,6 +59,14 @@ class LocalJobRun {
 
   // The profiles folder `options` selects (see LocalRunOptions::profiles_dir).
   static std::string FindProfilesDir(const std::string& configured);
+
+ private:
+  // Pid files of all runs of one --out folder: <out_dir>/.run.
+  static std::string RunDir(const LocalRunOptions& options);
+  // The agent's seams with kvctl run's local choices; makes `job_dir`. Errors naming the
+  // profiles or the folder that cannot be made.
+  static absl::StatusOr<std::unique_ptr<ScenarioEnvironmentFactory>> Environments(
+      const LocalRunOptions& options, const std::string& job_dir, std::atomic<bool>* cancel);
 };
 
 }  // namespace kvbench::agent

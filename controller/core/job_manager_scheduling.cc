@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/log/logging.h"
 #include "controller/core/job_manager.h"
+#include "controller/core/job_outcome.h"
 #include "controller/scheduler/scheduler.h"
 
 namespace kvbench::controller {
@@ -131,20 +132,16 @@ void JobManager::FinishJobIfDone(JobRecord& job) {
       job.state == v1::JOB_STATE_CANCELLED) {
     return;
   }
-  JobStatusUpdate update;
-  update.state = v1::JOB_STATE_SUCCEEDED;
+  std::vector<ScenarioOutcome> scenarios;
   for (const ScenarioRecord& scenario : job.scenarios) {
-    if (!IsTerminal(scenario.state)) return;
-    if (scenario.state == v1::SCENARIO_STATE_FAILED && update.state != v1::JOB_STATE_FAILED) {
-      update.state = v1::JOB_STATE_FAILED;
-      update.error =
-          absl::StrCat("scenario ", scenario.scenario.scenario_id(), " failed: ", scenario.reason);
-    }
-    if (scenario.state == v1::SCENARIO_STATE_CANCELLED && update.state == v1::JOB_STATE_SUCCEEDED) {
-      update.state = v1::JOB_STATE_CANCELLED;
-      update.error = scenario.reason;
-    }
+    scenarios.push_back({scenario.scenario.scenario_id(), scenario.state, scenario.reason});
   }
+  // The same rule as kvctl run's (job_outcome.h).
+  const JobOutcome outcome = DecideJobOutcome(scenarios);
+  if (outcome.state == v1::JOB_STATE_RUNNING) return;
+  JobStatusUpdate update;
+  update.state = outcome.state;
+  update.error = outcome.error;
   update.start_time = job.start_time;
   update.end_time = clock_->Now();
   absl::Status stored = store_->UpdateJob(job.job_id, update);

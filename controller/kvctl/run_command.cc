@@ -19,9 +19,10 @@
 #include "controller/client/local_job_files.h"
 #include "controller/kvctl/comparison_printer.h"
 #include "controller/kvctl/kvctl_command.h"
+#include "controller/kvctl/local_job_record.h"
 #include "controller/kvctl/run_progress.h"
 #include "controller/results/comparison.h"
-#include "controller/results/validity.h"
+#include "controller/results/scenario_run.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -36,53 +37,6 @@ absl::StatusOr<std::vector<int>> ParseGpus(const std::string& text) {
     gpus.push_back(gpu);
   }
   return gpus;
-}
-
-// The job as the local run's job.json records it (client/local_job_files.h): spec, scenarios,
-// their states and errors, times; `kvctl results|compare|report DIR` read it back.
-v1::Job LocalJob(const std::string& job_id, const client::JobPlan& plan, absl::Time submitted) {
-  v1::Job job;
-  job.set_job_id(job_id);
-  *job.mutable_spec() = plan.spec;
-  job.set_state(v1::JOB_STATE_RUNNING);
-  job.set_submit_unix_ms(absl::ToUnixMillis(submitted));
-  job.set_start_unix_ms(absl::ToUnixMillis(submitted));
-  for (const v1::Scenario& scenario : plan.scenarios) {
-    v1::ScenarioStatus* status = job.add_scenarios();
-    *status->mutable_scenario() = scenario;
-    status->set_state(v1::SCENARIO_STATE_PENDING);
-    status->set_agent_id("local");
-    status->set_attempt(1);
-  }
-  return job;
-}
-
-// The outcomes into the job: states, errors, results, the job's end and its verdicts.
-void RecordOutcomes(const std::vector<agent::LocalScenarioOutcome>& outcomes, bool cancelled,
-                    v1::Job* job) {
-  v1::JobState state = cancelled ? v1::JOB_STATE_CANCELLED : v1::JOB_STATE_SUCCEEDED;
-  for (size_t i = 0; i < outcomes.size() && i < static_cast<size_t>(job->scenarios_size()); ++i) {
-    const agent::LocalScenarioOutcome& outcome = outcomes[i];
-    v1::ScenarioStatus* status = job->mutable_scenarios(static_cast<int>(i));
-    if (outcome.status.ok()) {
-      status->set_state(v1::SCENARIO_STATE_SUCCEEDED);
-      *status->mutable_result() = outcome.result;
-      continue;
-    }
-    const bool was_cancelled = absl::IsCancelled(outcome.status);
-    status->set_state(was_cancelled ? v1::SCENARIO_STATE_CANCELLED : v1::SCENARIO_STATE_FAILED);
-    status->set_error(std::string(outcome.status.message()));
-    if (!was_cancelled && state == v1::JOB_STATE_SUCCEEDED) {
-      state = v1::JOB_STATE_FAILED;
-      job->set_error(absl::StrCat("scenario ", status->scenario().scenario_id(),
-                                  " failed: ", outcome.status.message()));
-    }
-  }
-  job->set_state(state);
-  job->set_end_unix_ms(absl::ToUnixMillis(absl::Now()));
-  for (v1::Validity& validity : results::ComputeValidity(results::RunsOfJob(*job))) {
-    *job->add_validity() = std::move(validity);
-  }
 }
 
 struct RunFlags {
@@ -123,21 +77,16 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
       [&progress](const v1::Event& event) { progress.OnEvent(event); }, cancel);
   SetLogSink(previous_sink);
   if (!outcomes.ok()) return outcomes.status();
-  RecordOutcomes(*outcomes, cancel->load(), &job);
+  RecordOutcomes(*outcomes, absl::Now(), &job);
   if (absl::Status written = client::WriteLocalJob(job_dir, job); !written.ok()) return written;
   progress.End(*outcomes);
   // The tier comparison under each group's verdict (as `kvctl compare` prints it).
   PrintComparison(results::BuildComparison(results::RunsOfJob(job),
                                            {job.validity().begin(), job.validity().end()}),
                   *context->out);
-  if (cancel->load()) return absl::CancelledError("cancelled; finished scenarios are written");
-  for (const agent::LocalScenarioOutcome& outcome : *outcomes) {
-    if (!outcome.status.ok()) {
-      return absl::AbortedError(absl::StrCat("scenario ", outcome.scenario.scenario_id(),
-                                             " failed: ", outcome.status.message()));
-    }
-  }
-  return absl::OkStatus();
+  // Exit 7 when cancelled; a failed scenario fails the run even when it was cancelled as well (the
+  // controller's rule, controller/core/job_outcome.h).
+  return RunExitStatus(job);
 }
 
 }  // namespace

@@ -44,11 +44,19 @@ std::vector<int> ProcPids() {
 }  // namespace
 
 ScenarioHarness::ScenarioHarness(std::optional<std::vector<v1::Profile>> profiles,
-                                 std::optional<std::string> search_path)
-    : http_(*CurlHttpClient::Create()),
-      profiles_(LoadProfiles(std::move(profiles))),
-      programs_(KV_BIN_DIR, std::move(search_path)),
-      datasets_({KV_DEMO_DATASETS}, /*allow_user_paths=*/false) {}
+                                 std::optional<std::string> search_path) {
+  agent::ScenarioEnvironmentOptions options;
+  options.profiles = LoadProfiles(std::move(profiles));
+  options.bin_dir = KV_BIN_DIR;
+  options.search_path = std::move(search_path);
+  options.dataset_roots = {KV_DEMO_DATASETS};
+  options.run_dir = run_dir();
+  options.nvme_cache_dir = dir_.File("nvme");
+  absl::StatusOr<std::unique_ptr<agent::ScenarioEnvironmentFactory>> environments =
+      agent::ScenarioEnvironmentFactory::Create(std::move(options));
+  if (!environments.ok()) throw std::runtime_error(std::string(environments.status().message()));
+  environments_ = *std::move(environments);
+}
 
 v1::JobSpec ScenarioHarness::SimJob(int replicas, double time_scale) {
   v1::JobSpec job;
@@ -86,19 +94,7 @@ std::string ScenarioHarness::ScenarioDir(const v1::Scenario& scenario) const {
 }
 
 agent::ScenarioEnvironment ScenarioHarness::Environment(const v1::Scenario& scenario) {
-  agent::ScenarioEnvironment env;
-  env.launcher = &launcher_;
-  env.http = http_.get();
-  env.clock = &clock_;
-  env.ports = &ports_;
-  env.profiles = &profiles_;
-  env.programs = &programs_;
-  env.datasets = &datasets_;
-  env.scenario_dir = ScenarioDir(scenario);
-  env.run_dir = run_dir();
-  env.nvme_cache_dir = dir_.File("nvme");
-  env.stop_grace = absl::Seconds(5);
-  return env;
+  return environments_->ForScenario(ScenarioDir(scenario));
 }
 
 agent::ScenarioEventSink ScenarioHarness::Sink() {

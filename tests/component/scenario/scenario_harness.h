@@ -8,21 +8,16 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "agent/datasets/dataset_resolver.h"
-#include "agent/scenario/program_resolver.h"
 #include "agent/scenario/scenario_executor.h"
-#include "agent/tiers/profile_set.h"
-#include "common/http/curl_http_client.h"
-#include "common/net/port_allocator.h"
-#include "common/process/posix_process_launcher.h"
-#include "common/time/clock.h"
+#include "agent/scenario_environment_factory.h"
 #include "kvbench/v1/job.pb.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::testing {
 
-// Real seams for running one scenario in a test: the profiles (the shipped ones unless the test
-// gives its own), this build's binaries, the demo's datasets read in place from deploy/examples/datasets, a temp
+// The agent's real seams (ScenarioEnvironmentFactory, as kv-agent and kvctl run compose them) for
+// running one scenario in a test: the profiles (the shipped ones unless the test gives its own),
+// this build's binaries, the demo's datasets read in place from deploy/examples/datasets, a temp
 // work dir, and every event recorded.
 class ScenarioHarness {
  public:
@@ -48,13 +43,7 @@ class ScenarioHarness {
 
  private:
   TempDir dir_;
-  PosixProcessLauncher launcher_;
-  std::unique_ptr<CurlHttpClient> http_;
-  RealClock clock_;
-  PortAllocator ports_;
-  agent::tiers::ProfileSet profiles_;
-  agent::ProgramResolver programs_;
-  datasets::DatasetResolver datasets_;
+  std::unique_ptr<agent::ScenarioEnvironmentFactory> environments_;
   mutable std::mutex mu_;
   std::vector<v1::Event> events_;  // guarded by mu_
 };
