@@ -18,7 +18,6 @@ class MetricsServer {
   static absl::StatusOr<std::unique_ptr<MetricsServer>> Create(const std::string& listen_address);
 
   prometheus::Registry& registry() { return *registry_; }
-  std::shared_ptr<prometheus::Registry> shared_registry() { return registry_; }
   // Registers another collectable (e.g. a LoopMetricsCollector) on the endpoint.
   void RegisterCollectable(const std::weak_ptr<prometheus::Collectable>& collectable);
   int port() const { return port_; }

@@ -181,16 +181,6 @@ void PrintResultsTable(const std::vector<ResultsRow>& rows, std::ostream& out) {
   table.Print(out);
 }
 
-void PrintResultsCsv(const std::vector<ResultsRow>& rows, std::ostream& out) {
-  std::vector<std::vector<std::string>> cells = ResultsTableCells(rows);
-  for (auto& row : cells) {
-    for (std::string& cell : row) {
-      if (cell == kNull) cell.clear();
-    }
-  }
-  PrintCsv(ResultsTableHeaders(rows), cells, out);
-}
-
 void PrintCsv(const std::vector<std::string>& headers,
               const std::vector<std::vector<std::string>>& rows, std::ostream& out) {
   auto line = [&out](const std::vector<std::string>& cells) {

@@ -51,8 +51,6 @@ std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<Result
 
 // The table for people, after the simulated-time note when there is one.
 void PrintResultsTable(const std::vector<ResultsRow>& rows, std::ostream& out);
-// The same columns and cells as CSV, with nulls empty instead of "-".
-void PrintResultsCsv(const std::vector<ResultsRow>& rows, std::ostream& out);
 
 // RFC 4180 CSV: a header line, then one line per row; cells with commas, quotes or newlines
 // quoted. (Shared by kvctl's --output csv.)

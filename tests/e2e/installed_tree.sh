@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # kvbench as installed (`cmake --install`): the programs in P/bin find the profiles and the demo's
 # dataset in P/share/kvbench, so the shipped demo spec runs from any folder with no environment
-# variable and no flag naming them. A reduced sweep (GPU and NVME at 2 users) keeps it short.
+# variable and no flag naming them; the systemd units name P/bin. The demo runs with the source
+# and build trees hidden (an empty tmpfs over each, in a mount namespace of its own), so the
+# installed tree stands alone. A reduced sweep (GPU and NVME at 2 users) keeps it short.
 source "$(dirname "$0")/lib.sh"
 : "${KV_BUILD_DIR:?KV_BUILD_DIR must point at the build folder}"
 unset KV_DATASET_MIRROR KV_PROFILES_DIR KV_DATASET_CACHE
@@ -15,12 +17,35 @@ for file in profiles/sim-vllm.json profiles/vllm-nvidia.json datasets/tau2_airli
   datasets/LICENSE-tau2-bench.txt examples/demo-sim.json; do
   [ -s "$prefix/share/kvbench/$file" ] || fail "share/kvbench/$file not installed"
 done
+for unit in kv-agent kv-controller; do
+  file="$prefix/lib/systemd/system/$unit.service"
+  [ -s "$file" ] || fail "lib/systemd/system/$unit.service not installed"
+  grep -q "^ExecStart=$prefix/bin/$unit " "$file" || fail "$unit.service does not start $prefix/bin/$unit:
+$(grep -n Exec "$file")"
+  ! grep -n '@[A-Z_]*@\|/usr/local/bin' "$file" || fail "$unit.service has a path not of the prefix"
+done
 sed -e 's/"concurrency": \[2, 16\]/"concurrency": [2]/' \
   -e 's/"tiers": \["GPU", "CPU_RAM", "NVME"\]/"tiers": ["GPU", "NVME"]/' \
   "$prefix/share/kvbench/examples/demo-sim.json" > "$WORK/small.json"
 grep -q '"concurrency": \[2\]' "$WORK/small.json" || fail "the demo spec changed shape"
 mkdir -p "$WORK/elsewhere"
-out="$(cd "$WORK/elsewhere" && "$prefix/bin/kvctl" run "$WORK/small.json" --out results 2>"$WORK/err")" ||
+# Runs "$@" from $WORK/elsewhere with the source and build trees out of reach.
+run_standalone() {
+  local source build
+  source="$(cd "$KV_SOURCE" && pwd -P)"
+  build="$(cd "$KV_BUILD_DIR" && pwd -P)"
+  if unshare --mount --propagation private true 2>/dev/null; then
+    unshare --mount --propagation private bash -c \
+      'mount -t tmpfs kv-hidden "$2" && mount -t tmpfs kv-hidden "$1" &&
+       [ ! -e "$1/README.md" ] && [ ! -e "$2/bin" ] && shift 2 && cd "$WORK/elsewhere" && exec "$@"' \
+      hide "$source" "$build" "$@"
+  else
+    echo "NOTE: unshare --mount is not allowed here; the source tree stays visible" >&2
+    (cd "$WORK/elsewhere" && exec "$@")
+  fi
+}
+export WORK
+out="$(run_standalone "$prefix/bin/kvctl" run "$WORK/small.json" --out results 2>"$WORK/err")" ||
   { cat "$WORK/err" >&2; echo "$out" >&2; fail "the installed kvctl run failed"; }
 for tier in GPU NVME; do
   echo "$out" | grep -Eq "^ *2 +$tier +32/32 .* ok" || fail "no ok row for $tier in:
