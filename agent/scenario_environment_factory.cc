@@ -15,6 +15,7 @@ ScenarioEnvironmentFactory::ScenarioEnvironmentFactory(ScenarioEnvironmentOption
                                                        std::unique_ptr<CurlHttpClient> http)
     : options_(std::move(options)),
       clock_(options_.clock != nullptr ? options_.clock : &real_clock_),
+      sleeper_(options_.sleeper != nullptr ? options_.sleeper : &real_sleeper_),
       http_(std::move(http)),
       programs_(options_.bin_dir.empty() ? ProgramResolver::SelfBinDir() : options_.bin_dir,
                 options_.search_path),
@@ -26,6 +27,7 @@ ScenarioEnvironment ScenarioEnvironmentFactory::ForScenario(const std::string& s
   env.launcher = &launcher_;
   env.http = http_.get();
   env.clock = clock_;
+  env.sleeper = sleeper_;
   env.ports = &ports_;
   env.profiles = &options_.profiles;
   env.programs = &programs_;

@@ -18,6 +18,7 @@
 #include "common/net/port_allocator.h"
 #include "common/process/posix_process_launcher.h"
 #include "common/time/clock.h"
+#include "common/time/sleeper.h"
 
 namespace kvbench::agent {
 
@@ -40,6 +41,7 @@ struct ScenarioEnvironmentOptions {
   std::vector<int> gpus;                   // GPU indices for vllm engines
   absl::Duration stop_grace = kDefaultChildStopGrace;
   Clock* clock = nullptr;               // borrowed; null = the factory's RealClock
+  Sleeper* sleeper = nullptr;           // borrowed; null = the factory's RealSleeper
   std::atomic<bool>* cancel = nullptr;  // shared cancel flag (a signal handler's); may be null
 };
 
@@ -57,6 +59,7 @@ class ScenarioEnvironmentFactory {
   ScenarioEnvironment ForScenario(const std::string& scenario_dir);
 
   Clock* clock() const { return clock_; }
+  Sleeper* sleeper() const { return sleeper_; }
   const tiers::ProfileSet& profiles() const { return options_.profiles; }
 
  private:
@@ -66,6 +69,8 @@ class ScenarioEnvironmentFactory {
   const ScenarioEnvironmentOptions options_;
   RealClock real_clock_;
   Clock* const clock_;
+  RealSleeper real_sleeper_;
+  Sleeper* const sleeper_;
   PosixProcessLauncher launcher_;
   std::unique_ptr<CurlHttpClient> http_;
   PortAllocator ports_;

@@ -365,7 +365,7 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Run() {
   fs::create_directories(env_.run_dir, error);
   supervisor_ =
       std::make_unique<Supervisor>(env_.launcher, env_.http, env_.clock, ScenarioFile("logs"),
-                                   env_.run_dir, env_.stop_grace, cancelled_);
+                                   env_.run_dir, env_.stop_grace, cancelled_, env_.sleeper);
   absl::StatusOr<Plan> plan = Resolve();
   absl::StatusOr<v1::ScenarioResult> result = absl::UnknownError("not run");
   if (!plan.ok()) {

@@ -21,6 +21,7 @@
 #include "common/net/port_allocator.h"
 #include "common/process/process_launcher.h"
 #include "common/time/clock.h"
+#include "common/time/sleeper.h"
 #include "kvbench/v1/event.pb.h"
 #include "kvbench/v1/job.pb.h"
 #include "kvbench/v1/result.pb.h"
@@ -41,6 +42,7 @@ struct ScenarioEnvironment {
   ProcessLauncher* launcher = nullptr;
   HttpClient* http = nullptr;
   Clock* clock = nullptr;
+  Sleeper* sleeper = nullptr;  // start-up polling waits through it (time from `clock`)
   PortAllocator* ports = nullptr;
   const tiers::ProfileSet* profiles = nullptr;
   const ProgramResolver* programs = nullptr;

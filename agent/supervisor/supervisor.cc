@@ -138,12 +138,12 @@ Supervisor::Supervisor(ProcessLauncher* launcher, HttpClient* http, Clock* clock
     : launcher_(launcher),
       http_(http),
       clock_(clock),
-      sleeper_(sleeper != nullptr ? sleeper : RealSleeper::Default()),
+      sleeper_(sleeper),
       log_dir_(std::move(log_dir)),
       run_dir_(std::move(run_dir)),
       stop_grace_(stop_grace),
       cancelled_(cancelled) {
-  KV_CHECK(launcher_ != nullptr && http_ != nullptr && clock_ != nullptr);
+  KV_CHECK(launcher_ != nullptr && http_ != nullptr && clock_ != nullptr && sleeper_ != nullptr);
 }
 
 Supervisor::~Supervisor() {

@@ -54,11 +54,10 @@ class Supervisor {
   static constexpr absl::Duration kOrphanKillTimeout = absl::Seconds(10);
 
   // Borrowed seams must outlive the supervisor. `cancelled` (may be null) aborts waits. Waits
-  // take their time from `clock` and pass it in `sleeper` (null: RealSleeper::Default(), until
-  // every composer of a scenario passes one).
+  // take their time from `clock` and pass it in `sleeper`.
   Supervisor(ProcessLauncher* launcher, HttpClient* http, Clock* clock, std::string log_dir,
              std::string run_dir, absl::Duration stop_grace, const std::atomic<bool>* cancelled,
-             Sleeper* sleeper = nullptr);
+             Sleeper* sleeper);
   // StopAll().
   ~Supervisor();
 

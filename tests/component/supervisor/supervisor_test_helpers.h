@@ -101,7 +101,7 @@ class SupervisorWorld {
 
   std::unique_ptr<Supervisor> Make(absl::Duration stop_grace = kLongWait, Clock* clock = nullptr) {
     return std::make_unique<Supervisor>(&launcher_, http_.get(), clock != nullptr ? clock : &clock_,
-                                        log_dir(), run_dir(), stop_grace, &cancelled);
+                                        log_dir(), run_dir(), stop_grace, &cancelled, &sleeper_);
   }
 
   std::string log_dir() const { return dir.File("logs"); }
@@ -117,6 +117,7 @@ class SupervisorWorld {
   PosixProcessLauncher launcher_;
   std::unique_ptr<CurlHttpClient> http_;
   RealClock clock_;
+  RealSleeper sleeper_;
 };
 
 }  // namespace kvbench::agent::testing
