@@ -47,8 +47,8 @@ absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   // Pid files live beside all runs of this --out folder, so a run kills what a crashed earlier
   // run left behind (its replicas would hold ports, GPUs and memory).
-  if (const int orphans = Supervisor::KillOrphans(RunDir(options), environments->clock(),
-                                                       environments->sleeper());
+  if (const int orphans =
+          Supervisor::KillOrphans(RunDir(options), environments->clock(), environments->sleeper());
       orphans > 0) {
     KV_LOG(WARNING) << "killed processes a previous kvctl run left behind count=" << orphans;
   }
