@@ -188,9 +188,23 @@ TEST_CASE("Offload: with a tiny L1 the chunks go to disk files and come back fro
   CacheServer cache(/*l1_gb=*/0.1, l2);  // ~3 chunks of 32 MiB (256 tokens x 128 KiB)
   Replica replica(/*gpu_blocks=*/160, &cache);
   const auto conversations = Conversations(/*users=*/4, /*rounds=*/2);
-  std::string metrics = Replay(replica, conversations);
+  auto client = Client();
+  for (const auto& user : conversations) replica.Chat(user[0]);
+  // L2 stores complete asynchronously after the responses. A user's next turn comes seconds
+  // later; here it must wait until every chunk written into L1 has reached L2, or a loaded
+  // machine replays round 2 before the chunks L1 evicted are on disk (they are then neither in L1
+  // nor in L2: a miss, and nothing to load).
+  auto stored_everything = [&] {
+    const std::string text = cache.Metrics(*client);
+    const double written = SumOfSamples(text, "lmcache_mp_l1_write_chunks_total");
+    return written > 0 &&
+           SumOfSamples(text, "lmcache_mp_l2_store_completed_objects_chunks_total") >= written;
+  };
+  REQUIRE(WaitFor(stored_everything, absl::Seconds(10)));
+  for (const auto& user : conversations) replica.Chat(user[1]);
+  std::string metrics = replica.Metrics();
 
-  // L2 stores complete asynchronously after the responses: wait for the files, bounded.
+  // Round 2's stores complete asynchronously too: wait for the files, bounded.
   auto files = [&] {
     size_t count = 0;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(l2)) {
@@ -200,7 +214,6 @@ TEST_CASE("Offload: with a tiny L1 the chunks go to disk files and come back fro
   };
   CHECK(WaitFor([&] { return files() >= 8; }, absl::Seconds(10)));
   INFO("files: " << files());
-  auto client = Client();
   std::string cache_metrics = cache.Metrics(*client);
   CHECK(SumOfSamples(cache_metrics, "lmcache_mp_lookup_hit_l2_tokens_total") > 0);
   CHECK(SumOfSamples(cache_metrics, "lmcache_mp_l2_load_completed_requests_total") > 0);
