@@ -22,6 +22,11 @@ class GrpcLinkStream : public LinkStream,
       : callbacks_(std::move(callbacks)),
         outbox_([this](const v1::AgentMessage* message) { StartWrite(message); }) {
     stub->async()->Attach(&context_, this);
+    // A hold keeps the call (and so gRPC's call object) alive while Write may still start a
+    // write: gRPC destroys the call object before it runs OnDone, so a write racing with the
+    // call's end would touch freed memory. Released once the call is over for us (the read
+    // stream ended or a write failed: cancel, a controller that finished, a failed connect).
+    AddHold();
     StartRead(&incoming_);
     StartCall();
   }
@@ -34,7 +39,7 @@ class GrpcLinkStream : public LinkStream,
 
   void Write(v1::AgentMessage message) override {
     std::lock_guard<std::mutex> lock(mu_);
-    if (done_) return;
+    if (released_) return;
     outbox_.Write(std::move(message));  // dropped once a write failed: OnDone brings the status
   }
 
@@ -42,11 +47,17 @@ class GrpcLinkStream : public LinkStream,
 
   void OnWriteDone(bool ok) override {
     std::lock_guard<std::mutex> lock(mu_);
+    if (released_) return;    // no write may start once the hold is gone
     outbox_.OnWriteDone(ok);  // a failed write: the stream is broken; OnDone brings the status
+    if (!ok) ReleaseHoldLocked();
   }
 
   void OnReadDone(bool ok) override {
-    if (!ok) return;  // the controller finished its side; OnDone follows
+    if (!ok) {  // the call is over (finished, cancelled, never connected); OnDone follows
+      std::lock_guard<std::mutex> lock(mu_);
+      ReleaseHoldLocked();
+      return;
+    }
     callbacks_.on_message(std::move(incoming_));
     incoming_.Clear();
     StartRead(&incoming_);
@@ -60,12 +71,19 @@ class GrpcLinkStream : public LinkStream,
   }
 
  private:
+  void ReleaseHoldLocked() {
+    if (released_) return;
+    released_ = true;
+    RemoveHold();  // schedules OnDone (never runs it inline), so holding mu_ is fine
+  }
+
   LinkStreamCallbacks callbacks_;
   grpc::ClientContext context_;
   v1::ControllerMessage incoming_;
   std::mutex mu_;
   std::condition_variable done_cv_;
   StreamWriteQueue<v1::AgentMessage> outbox_;  // guarded by mu_
+  bool released_ = false;                      // guarded by mu_: no write may start
   bool done_ = false;                          // guarded by mu_
 };
 
