@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "tests/support/sim_job_spec.h"
 #include "tests/support/unused_port.h"
 #include "tests/support/wait_for.h"
 
@@ -12,18 +13,7 @@ namespace kvbench::testing {
 
 v1::JobSpec SimJob(const std::string& name, std::vector<v1::Tier> tiers,
                    std::vector<int> concurrency) {
-  v1::JobSpec spec;
-  spec.set_name(name);
-  spec.set_model("meta-llama/Llama-3.1-8B-Instruct");
-  spec.set_build(v1::NVIDIA);
-  spec.set_engine(v1::SIM);
-  for (v1::Tier tier : tiers) spec.add_tiers(tier);
-  for (int users : concurrency) spec.add_concurrency(users);
-  spec.mutable_dataset()->set_code("tau2-bench-v1");
-  spec.mutable_dataset()->set_path("tau2_airline_gpt-4.1_results.json");
-  spec.set_num_rounds(5);
-  spec.set_sessions(16);
-  return spec;
+  return testing::SimJobSpec(name, tiers, concurrency);
 }
 
 ClusterHarness::ClusterHarness(absl::Duration heartbeat_timeout, int max_scenario_attempts)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/sim_job_spec.h"
 #include "controller/core/job_manager.h"
 #include "controller/store/sqlite_store.h"
 #include "tests/fakes/fake_clock.h"
@@ -20,18 +21,7 @@ namespace kvbench::controller {
 using testing::FakeAgentChannel;
 
 inline v1::JobSpec SimSpec(std::vector<v1::Tier> tiers, std::vector<int> concurrency) {
-  v1::JobSpec spec;
-  spec.set_name("sweep");
-  spec.set_model("meta-llama/Llama-3.1-8B-Instruct");
-  spec.set_build(v1::NVIDIA);
-  spec.set_engine(v1::SIM);
-  for (v1::Tier tier : tiers) spec.add_tiers(tier);
-  for (int users : concurrency) spec.add_concurrency(users);
-  spec.mutable_dataset()->set_code("tau2-bench-v1");
-  spec.mutable_dataset()->set_path("tau2_airline_gpt-4.1_results.json");
-  spec.set_num_rounds(5);
-  spec.set_sessions(16);
-  return spec;
+  return testing::SimJobSpec("sweep", tiers, concurrency);
 }
 
 inline v1::Register Registration(const std::string& agent_id, bool nvme) {
