@@ -75,7 +75,7 @@ for spec in 00:GPU:2 01:CPU_RAM:2 02:NVME:2 03:GPU:16 04:CPU_RAM:16 05:NVME:16; 
   p50="$(awk -v s="$(number ttft_p50_s "$result")" 'BEGIN { printf "%.1f", s * 1000 }')"
   p95="$(awk -v s="$(number ttft_p95_s "$result")" 'BEGIN { printf "%.1f", s * 1000 }')"
   rps="$(awk -v s="$(number requests_per_s "$result")" 'BEGIN { printf "%.2f", s }')"
-  echo "$table" | grep -Eq "^ *$users +$tier +32/32 +$p50 +$p95 +[-+0-9%]+ +$rps +0 +.* +ok +[a-z_,-]+ *$" ||
+  grep -Eq "^ *$users +$tier +32/32 +$p50 +$p95 +[-+0-9%]+ +$rps +0 +.* +ok +[a-z_,-]+ *$" <<<"$table" ||
     fail "kvctl results has no row '$users $tier 32/32 $p50 $p95 ... $rps 0 ok' (from $result)"
 done
 csv="$("$kvctl" results "$job" --output csv)"

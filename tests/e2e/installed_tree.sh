@@ -48,7 +48,7 @@ export WORK
 out="$(run_standalone "$prefix/bin/kvctl" run "$WORK/small.json" --out results 2>"$WORK/err")" ||
   { cat "$WORK/err" >&2; echo "$out" >&2; fail "the installed kvctl run failed"; }
 for tier in GPU NVME; do
-  echo "$out" | grep -Eq "^ *2 +$tier +32/32 .* ok" || fail "no ok row for $tier in:
+  grep -Eq "^ *2 +$tier +32/32 .* ok" <<<"$out" || fail "no ok row for $tier in:
 $out"
 done
 echo "PASS"

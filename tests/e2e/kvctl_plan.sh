@@ -17,7 +17,7 @@ expect_contains "$json" '"scenario_id": "05-nvme-c16"'
 unset KV_DATASET_MIRROR
 expect_contains "$out" "routing over 2 replicas: GPU sticky, CPU_RAM least_conn, NVME least_conn (offload_routing LEAST_CONN)"
 expect_contains "$out" "ceiling 32 virtual users at num_rounds 5"
-echo "$out" | grep -Eq '^02-nvme-c2 +NVME +2 +32 +least_conn +32 +32 +c2$' ||
+grep -Eq '^02-nvme-c2 +NVME +2 +32 +least_conn +32 +32 +c2$' <<<"$out" ||
   fail "no NVME c2 row with routing, ceiling and sessions to run in:
 $out"
 jq '.offload_routing = "sticky"' "$KV_SOURCE/deploy/examples/demo-sim.json" > "$WORK/sticky.json"
@@ -68,7 +68,7 @@ plan_out="$("$kvctl" plan "$WORK/isl.json")"
 under="$("$kvctl" plan "$WORK/isl.json" --output json | jq '.dataset_ceiling.virtual_users_under_isl')"
 expect_contains "$plan_out" "; $under with every prompt within isl $isl"
 [ "$under" -gt 0 ] && [ "$under" -lt 32 ] || fail "isl $isl should cut some users, not all: $under"
-echo "$plan_out" | grep -Eq "^00-gpu-c8 +GPU +8 +64 +32 +$under +$under +c8$" ||
+grep -Eq "^00-gpu-c8 +GPU +8 +64 +32 +$under +$under +c8$" <<<"$plan_out" ||
   fail "no cell with ceiling 32, under ISL $under, $under to run in:
 $plan_out"
 "$kvctl" run "$WORK/isl.json" --out "$WORK/isl-results" >"$WORK/isl-run.txt" 2>&1 ||

@@ -16,7 +16,7 @@ for phase in starting_cache_server starting_replicas starting_proxy replay colle
 done
 for tier in GPU CPU_RAM NVME; do
   for concurrency in 2 16; do
-    echo "$out" | grep -Eq "^ *$concurrency +$tier +32/32 +[0-9.]+ +[0-9.]+ .* ok +[a-z_,-]+ *$" ||
+    grep -Eq "^ *$concurrency +$tier +32/32 +[0-9.]+ +[0-9.]+ .* ok +[a-z_,-]+ *$" <<<"$out" ||
       fail "no ok row for $tier at concurrency $concurrency in:
 $out"
   done

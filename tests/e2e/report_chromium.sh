@@ -45,10 +45,10 @@ while IFS= read -r chart; do
   title="$(printf '%s' "$chart" | sed -E 's/.*class="chart-title"[^>]*>([^<]*)<.*/\1/')"
   # The demo samples often enough (sampling.period_s 4, scaled) for every series to have points.
   [ "$points" -gt 0 ] || fail "chart '$title' has no data points"
-  printf '%s' "$chart" | grep -q '<circle\|<rect' || fail "chart '$title' draws no marks"
+  grep -q '<circle\|<rect' <<<"$chart" || fail "chart '$title' draws no marks"
   drawn=$((drawn + 1))
   for axis in x-label y-label; do
-    printf '%s' "$chart" | grep -Eq "class=\"axis-label $axis\"[^>]*>[^<]*\([^)<]+\)<" ||
+    grep -Eq "class=\"axis-label $axis\"[^>]*>[^<]*\([^)<]+\)<" <<<"$chart" ||
       fail "chart '$title' has no $axis with a unit"
   done
 done <<<"$charts"

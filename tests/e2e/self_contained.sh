@@ -22,7 +22,7 @@ $hits"
 # Every data folder says where its files come from and under which license.
 for folder in deploy/examples/datasets tests/data tests/data/datasets/lmcache-agent-trace \
   tests/data/parquet-testing; do
-  ls "$folder" | grep -qiE '^(README|LICENSE)' || fail "$folder has no README or LICENSE"
+  grep -qiE '^(README|LICENSE)' <<<"$(ls "$folder")" || fail "$folder has no README or LICENSE"
 done
 grep -q "LICENSE-tau2-bench.txt" deploy/examples/datasets/README.md || fail "tau2 license not named"
 [ -s deploy/examples/datasets/LICENSE-tau2-bench.txt ] || fail "no tau2 license"
