@@ -114,8 +114,8 @@ absl::StatusOr<v1::Job> JobStateMachine::Cancel(const v1::CancelJobRequest& requ
   return ToJobProto(*job, table_, store_, /*with_results=*/true);
 }
 
-bool JobStateMachine::Assign(JobRecord& job, ScenarioRecord& scenario,
-                             const std::string& agent_id) {
+bool JobStateMachine::Assign(JobRecord& job, ScenarioRecord& scenario, const std::string& agent_id,
+                             const std::function<void(v1::Assignment)>& send) {
   absl::Status stored =
       store_->SetScenarioState(job.job_id, scenario.scenario.scenario_id(),
                                v1::SCENARIO_STATE_ASSIGNED, "", scenario.attempt + 1, agent_id);
@@ -136,6 +136,11 @@ bool JobStateMachine::Assign(JobRecord& job, ScenarioRecord& scenario,
       job.start_time = update.start_time;
     }
   }
+  v1::Assignment assignment;
+  *assignment.mutable_scenario() = scenario.scenario;
+  *assignment.mutable_spec() = job.spec;
+  assignment.set_attempt(scenario.attempt);
+  send(std::move(assignment));
   KV_LOG(INFO) << "assigned job=" << job.job_id << " scenario=" << scenario.scenario.scenario_id()
                << " agent=" << agent_id << " attempt=" << scenario.attempt;
   RecordControllerEvent(

@@ -46,9 +46,11 @@ class JobStateMachine {
 
   absl::StatusOr<v1::SubmitJobResponse> Submit(const v1::SubmitJobRequest& request);
   absl::StatusOr<v1::Job> Cancel(const v1::CancelJobRequest& request);
-  // Records the scenario ASSIGNED to `agent_id` (next attempt) and its job RUNNING; false if the
-  // store refused (the scenario stays PENDING).
-  bool Assign(JobRecord& job, ScenarioRecord& scenario, const std::string& agent_id);
+  // Records the scenario ASSIGNED to `agent_id` (next attempt) and its job RUNNING, hands the
+  // Assignment to `send`, then stores the controller's "assigned" event; false if the store
+  // refused (the scenario stays PENDING and nothing is sent).
+  bool Assign(JobRecord& job, ScenarioRecord& scenario, const std::string& agent_id,
+              const std::function<void(v1::Assignment)>& send);
   // The scenario's agent is gone: requeued while attempts remain, else FAILED.
   void Lose(JobRecord& job, ScenarioRecord& scenario, const std::string& why);
   // A stored agent event: moves its scenario if it comes from the scenario's agent.

@@ -45,16 +45,14 @@ ScenarioDispatcher::Round ScenarioDispatcher::RunRound() {
 }
 
 bool ScenarioDispatcher::Assign(JobRecord& job, ScenarioRecord& scenario, AgentEntry& agent) {
-  if (!jobs_->Assign(job, scenario, agent.capabilities.agent_id())) return false;
-  agent.running_job_id = job.job_id;
-  agent.running_scenario_id = scenario.scenario.scenario_id();
-  v1::ControllerMessage message;
-  v1::Assignment* assignment = message.mutable_assignment();
-  *assignment->mutable_scenario() = scenario.scenario;
-  *assignment->mutable_spec() = job.spec;
-  assignment->set_attempt(scenario.attempt);
-  agent.channel->Send(std::move(message));
-  return true;
+  return jobs_->Assign(job, scenario, agent.capabilities.agent_id(),
+                       [&](v1::Assignment assignment) {
+                         agent.running_job_id = job.job_id;
+                         agent.running_scenario_id = scenario.scenario.scenario_id();
+                         v1::ControllerMessage message;
+                         *message.mutable_assignment() = std::move(assignment);
+                         agent.channel->Send(std::move(message));
+                       });
 }
 
 }  // namespace kvbench::controller
