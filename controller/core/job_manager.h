@@ -2,18 +2,19 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
-#include <random>
 #include <string>
-#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/loop/executor.h"
 #include "common/time/clock.h"
 #include "controller/core/agent_channel.h"
-#include "controller/core/agent_registry.h"
+#include "controller/core/agent_reconciler.h"
+#include "controller/core/event_ingest.h"
+#include "controller/core/job_state_machine.h"
+#include "controller/core/scenario_dispatcher.h"
+#include "controller/core/watcher_set.h"
 #include "controller/store/store.h"
 #include "kvbench/v1/agent_link.pb.h"
 #include "kvbench/v1/controller_service.pb.h"
@@ -22,10 +23,6 @@ namespace kvbench::controller {
 
 // Defaults of JobManagerOptions, documented where the config fields are (config.proto).
 inline constexpr absl::Duration kDefaultHeartbeatInterval = absl::Seconds(5);
-// Most events one WatchEvents call returns.
-inline constexpr int kWatchBatch = 256;
-// The agent id the controller's own events (lost, requeued, cancelled) are stored under.
-inline constexpr char kControllerEventSource[] = "controller";
 
 struct JobManagerOptions {
   absl::Duration heartbeat_interval = kDefaultHeartbeatInterval;
@@ -33,16 +30,17 @@ struct JobManagerOptions {
   int max_scenario_attempts = 3;
 };
 
-// A batch of a job's stored events for a watcher.
-struct WatchBatch {
-  std::vector<v1::WatchJobResponse> events;
-  bool job_done = false;  // the job is terminal and `events` reach the end of its log
-};
-
-// The control plane's logic (DESIGN.md "The flow of one job", steps 1-2 and 4): jobs and their
-// scenarios, the agents attached over AgentLink, scheduling, event ingest, lost agents and
-// requeues, cancels and watchers. Everything runs on the executor's thread: the gRPC services
-// post to it and hand answers back (STYLE.md rule 14), so nothing here locks or sees gRPC.
+// The control plane's logic (DESIGN.md "The flow of one job", steps 1-2 and 4), composed of one
+// part per responsibility, each testable alone:
+// - JobStateMachine (with its JobTable): jobs and scenarios, durable-first transitions, the job's
+//   outcome, requeues of lost scenarios, cancels, recovery from the store;
+// - EventIngest: agents' events stored by group commit, acknowledged per stream, then applied;
+// - WatcherSet: WatchJob wake-ups;
+// - AgentReconciler (with its AgentRegistry): registrations, heartbeats, lost agents;
+// - ScenarioDispatcher: a scheduling round over the pending scenarios only.
+// This class wires them and owns the coalesced scheduling request and the agent check timer.
+// Everything runs on the executor's thread: the gRPC services post to it and hand answers back
+// (STYLE.md rule 14), so nothing here locks or sees gRPC.
 //
 // Durable first: a job, a scenario's state, an event and a result are in the Store before the
 // caller is answered or the agent acknowledged; memory mirrors the store and is rebuilt from it at
@@ -94,60 +92,33 @@ class JobManager {
     int64_t event_commits = 0;
     int64_t scheduling_rounds = 0;
     absl::Duration last_scheduling_duration;
+    // The scenarios the last round looked at: the pending ones, never finished jobs.
+    int64_t last_round_scenarios_visited = 0;
     size_t agents_connected = 0;
   };
-  const Stats& stats() const { return stats_; }
+  const Stats& stats() const;
 
  private:
   JobManager(Store* store, Clock* clock, Executor* executor, JobManagerOptions options);
   absl::Status Recover();
-
   // Scheduling: coalesced, runs on the loop after the current task.
   void RequestSchedule();
   void ScheduleNow();
-  void Assign(JobRecord& job, ScenarioRecord& scenario, AgentEntry& agent);
-  void CheckAgents();
-
-  // Scenario transitions (durable first, then memory), with the job's own transitions.
-  absl::Status SetScenario(JobRecord& job, ScenarioRecord& scenario, v1::ScenarioState state,
-                           const std::string& reason);
-  void LoseScenario(JobRecord& job, ScenarioRecord& scenario, const std::string& why);
-  void ApplyAgentEvent(const v1::Event& event);
-  // Stores every queued event in one transaction, then acknowledges and applies them.
-  void FlushEvents();
-  void FinishJobIfDone(JobRecord& job);
-  void FreeAgentOf(const ScenarioRecord& scenario);
-  // Stores an event of the controller's own about `scenario` (what a watcher sees).
-  void RecordControllerEvent(const JobRecord& job, const ScenarioRecord& scenario,
-                             v1::ScenarioState state, const std::string& reason);
-  void Notify(const std::string& job_id);
-
-  JobRecord* FindJob(const std::string& job_id);
-  ScenarioRecord* FindScenario(JobRecord& job, const std::string& scenario_id);
-  v1::Job ToJobProto(const JobRecord& job, bool with_results) const;
-  std::string NewJobId(const std::string& name);
+  void ApplyEvent(const v1::Event& event);
 
   Store* const store_;
   Clock* const clock_;
   Executor* const executor_;
   const JobManagerOptions options_;
-  std::map<std::string, JobRecord> jobs_;         // every job, by id
-  std::vector<std::string> submit_order_;         // job ids, oldest first
-  std::map<std::string, int64_t> submit_seq_;     // job id -> its index in submit_order_
-  std::map<std::string, v1::Progress> progress_;  // "job/scenario" -> latest progress
-  AgentRegistry agents_;
-  std::multimap<std::string, std::pair<uint64_t, std::function<void()>>> watchers_;
-  // Events received and not yet committed, with the stream each came on (kept alive by the
-  // service until its disconnect, which the loop runs after the flush).
-  std::vector<std::pair<AgentChannel*, v1::Event>> pending_events_;
-  bool flush_posted_ = false;
-  uint64_t next_watcher_id_ = 1;
-  int64_t controller_seq_ = 0;
+  WatcherSet watchers_;
+  JobStateMachine jobs_;
+  AgentReconciler agents_;
+  EventIngest ingest_;
+  ScenarioDispatcher dispatcher_;
   bool schedule_posted_ = false;
   bool shutting_down_ = false;
   TaskId check_task_;
-  std::mt19937_64 random_;
-  Stats stats_;
+  mutable Stats stats_;
 };
 
 }  // namespace kvbench::controller

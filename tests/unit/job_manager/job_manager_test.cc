@@ -47,6 +47,27 @@ TEST_CASE("a sweep is spread over agents by capability, one scenario per agent",
   CHECK(done.validity(0).verdict() != v1::VERDICT_UNSPECIFIED);
 }
 
+TEST_CASE("a scheduling round looks only at pending scenarios, not at finished jobs",
+          "[job_manager]") {
+  Harness h;
+  FakeAgentChannel channel;
+  h.Register(&channel, Registration("a", false));
+  int64_t seq = 1;
+  for (int i = 0; i < 3; ++i) {
+    const std::string done = h.Submit(SimSpec({v1::GPU}, {2, 4}));
+    for (int scenario = 0; scenario < 2; ++scenario) {
+      seq = h.Complete(&channel, "a", channel.Assignments().back(), seq);
+    }
+    REQUIRE(h.Job(done).state() == v1::JOB_STATE_SUCCEEDED);
+  }
+  const int64_t rounds = h.manager->stats().scheduling_rounds;
+  h.Submit(SimSpec({v1::GPU}, {2, 4}));
+  // Six finished scenarios in the store; the round after the submit saw the two new ones only.
+  CHECK(h.manager->stats().scheduling_rounds == rounds + 1);
+  CHECK(h.manager->stats().last_round_scenarios_visited == 2);
+  CHECK(channel.Assignments().size() == 7);
+}
+
 TEST_CASE("a resent event is acknowledged again and applied once", "[job_manager]") {
   Harness h;
   const std::string job = h.Submit(SimSpec({v1::GPU}, {4}));

@@ -1,0 +1,177 @@
+#include "controller/core/agent_reconciler.h"
+
+#include <set>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/log/logging.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::controller {
+
+AgentReconciler::AgentReconciler(Store* store, Clock* clock, JobStateMachine* jobs,
+                                 AgentTimeouts timeouts, std::function<void()> request_schedule)
+    : store_(store),
+      clock_(clock),
+      jobs_(jobs),
+      timeouts_(timeouts),
+      request_schedule_(std::move(request_schedule)) {}
+
+void AgentReconciler::Hold(AgentEntry& agent, const std::string& job_id,
+                           const std::string& scenario_id) {
+  agent.running_job_id = job_id;
+  agent.running_scenario_id = scenario_id;
+}
+
+absl::Status AgentReconciler::Recover() {
+  KV_ASSIGN_OR_RETURN(std::vector<AgentRecord> agents, store_->ListAgents());
+  const absl::Duration now = clock_->Monotonic();
+  for (const AgentRecord& agent : agents) agents_.Remember(agent.capabilities, now);
+  for (const auto& [agent_id, ref] : jobs_->table().AllActive()) {
+    // It waits one heartbeat timeout for its agent to come back (CheckAgents).
+    v1::AgentCapabilities unknown;
+    unknown.set_agent_id(agent_id);
+    agents_.Remember(unknown, now);
+    Hold(*agents_.Find(agent_id), ref.first, jobs_->table().Resolve(ref)->scenario.scenario_id());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AgentReconciler::OnRegister(AgentChannel* channel, const v1::Register& message) {
+  const std::string& agent_id = message.capabilities().agent_id();
+  if (agent_id.empty()) {
+    return absl::InvalidArgumentError("Register without capabilities.agent_id");
+  }
+  const absl::Time now = clock_->Now();
+  KV_RETURN_IF_ERROR(store_->UpsertAgent(message.capabilities(), now));
+  KV_ASSIGN_OR_RETURN(int64_t acked, store_->MaxEventSeq(agent_id));
+  AgentChannel* replaced =
+      agents_.Attach(channel, message.capabilities(), clock_->Monotonic(), now);
+  if (replaced != nullptr) {
+    replaced->Close(absl::AbortedError("replaced by a newer stream of the same agent"));
+  }
+  KV_LOG(INFO) << "agent registered agent=" << agent_id
+               << " gpus=" << message.capabilities().gpus_size()
+               << " running=" << message.running_scenario_ids_size() << " acked_seq=" << acked;
+  v1::ControllerMessage registered;
+  registered.mutable_registered()->set_heartbeat_interval_s(
+      absl::ToDoubleSeconds(timeouts_.heartbeat_interval));
+  registered.mutable_registered()->set_acked_seq(acked);
+  channel->Send(std::move(registered));
+  Reconcile(channel, *agents_.Find(agent_id), message);
+  request_schedule_();
+  return absl::OkStatus();
+}
+
+void AgentReconciler::Reconcile(AgentChannel* channel, AgentEntry& agent,
+                                const v1::Register& message) {
+  const std::string& agent_id = agent.capabilities.agent_id();
+  const std::set<std::string> held(message.running_scenario_ids().begin(),
+                                   message.running_scenario_ids().end());
+  std::set<std::string> ours;
+  // Only the scenarios active on this agent (the table's index), not every job.
+  for (const ScenarioRef& ref : jobs_->table().ActiveOn(agent_id)) {
+    JobRecord& job = *jobs_->table().Find(ref.first);
+    ScenarioRecord& scenario = job.scenarios[ref.second];
+    const std::string& scenario_id = scenario.scenario.scenario_id();
+    if (held.count(scenario_id) > 0) {
+      ours.insert(scenario_id);
+      Hold(agent, job.job_id, scenario_id);
+      continue;
+    }
+    if (agent.running_scenario_id == scenario_id) Hold(agent, "", "");
+    jobs_->Lose(job, scenario,
+                absl::StrCat("agent ", agent_id, " came back without it (restarted)"));
+  }
+  for (const std::string& scenario_id : held) {
+    if (ours.count(scenario_id) > 0) continue;
+    // Finished with events still to replay, or cancelled/reassigned meanwhile: the agent stops
+    // it if it still runs it (a no-op otherwise).
+    v1::ControllerMessage cancel;
+    cancel.mutable_cancel()->set_scenario_id(scenario_id);
+    cancel.mutable_cancel()->set_reason("not assigned to this agent any more");
+    channel->Send(std::move(cancel));
+  }
+}
+
+void AgentReconciler::OnHeartbeat(AgentChannel* channel, const v1::Heartbeat& message) {
+  AgentEntry* agent = agents_.FindByChannel(channel);
+  if (agent == nullptr) return;  // a stale stream
+  ++heartbeats_;
+  agent->last_contact = clock_->Monotonic();
+  agent->last_heartbeat = clock_->Now();
+  // An agent idle by its own word whose scenario we already consider ended (cancelled) is free.
+  if (!message.running_scenario_id().empty() || agent->running_scenario_id.empty()) return;
+  JobRecord* job = jobs_->table().Find(agent->running_job_id);
+  ScenarioRecord* scenario =
+      job == nullptr ? nullptr : JobTable::FindScenario(*job, agent->running_scenario_id);
+  if (scenario == nullptr || !IsActiveScenarioState(scenario->state) ||
+      scenario->agent_id != agent->capabilities.agent_id()) {
+    Hold(*agent, "", "");
+    request_schedule_();
+  }
+}
+
+absl::Status AgentReconciler::AcceptEvent(AgentChannel* channel, const v1::Event& event) {
+  AgentEntry* agent = agents_.FindByChannel(channel);
+  if (agent == nullptr) return absl::FailedPreconditionError("event on a stale stream");
+  if (event.agent_id() != agent->capabilities.agent_id()) {
+    return absl::InvalidArgumentError(absl::StrCat("event seq ", event.seq(), " names agent \"",
+                                                   event.agent_id(), "\" on the stream of ",
+                                                   agent->capabilities.agent_id()));
+  }
+  agent->last_contact = clock_->Monotonic();
+  return absl::OkStatus();
+}
+
+void AgentReconciler::OnDisconnect(AgentChannel* channel) {
+  const std::string agent_id = agents_.Detach(channel);
+  if (!agent_id.empty()) KV_LOG(WARNING) << "agent disconnected agent=" << agent_id;
+}
+
+void AgentReconciler::CheckAgents() {
+  const absl::Duration now = clock_->Monotonic();
+  for (const std::string& agent_id : agents_.Silent(now, timeouts_.heartbeat_timeout)) {
+    AgentEntry* agent = agents_.Find(agent_id);
+    if (agent->channel != nullptr) {
+      KV_LOG(WARNING) << "agent missed heartbeats agent=" << agent_id;
+      AgentChannel* channel = agent->channel;
+      agents_.Detach(channel);
+      channel->Close(absl::UnavailableError("heartbeats missed past the timeout"));
+    }
+    if (agent->running_scenario_id.empty()) continue;
+    JobRecord* job = jobs_->table().Find(agent->running_job_id);
+    ScenarioRecord* scenario =
+        job == nullptr ? nullptr : JobTable::FindScenario(*job, agent->running_scenario_id);
+    Hold(*agent, "", "");
+    if (scenario != nullptr && IsActiveScenarioState(scenario->state) &&
+        scenario->agent_id == agent_id) {
+      jobs_->Lose(*job, *scenario,
+                  absl::StrCat("agent ", agent_id, " silent for over ",
+                               absl::FormatDuration(timeouts_.heartbeat_timeout)));
+    }
+  }
+}
+
+void AgentReconciler::Release(const std::string& agent_id, const std::string& scenario_id) {
+  AgentEntry* agent = agents_.Find(agent_id);
+  if (agent == nullptr || agent->running_scenario_id != scenario_id) return;
+  Hold(*agent, "", "");
+  request_schedule_();
+}
+
+void AgentReconciler::StopOnAgent(const std::string& agent_id, const std::string& scenario_id,
+                                  const std::string& reason) {
+  AgentEntry* agent = agents_.Find(agent_id);
+  if (agent == nullptr || agent->channel == nullptr) return;
+  v1::ControllerMessage message;
+  message.mutable_cancel()->set_scenario_id(scenario_id);
+  message.mutable_cancel()->set_reason(reason);
+  agent->channel->Send(std::move(message));
+}
+
+void AgentReconciler::CloseAll(const absl::Status& status) {
+  for (AgentChannel* channel : agents_.Channels()) channel->Close(status);
+}
+
+}  // namespace kvbench::controller

@@ -1,0 +1,270 @@
+#include "controller/core/job_state_machine.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/log/logging.h"
+#include "common/status/status_macros.h"
+#include "controller/core/job_outcome.h"
+#include "controller/core/job_views.h"
+#include "controller/spec/job_spec_loader.h"
+#include "controller/spec/scenario_expander.h"
+
+namespace kvbench::controller {
+namespace {
+
+bool IsEndedJobState(v1::JobState state) {
+  return state == v1::JOB_STATE_SUCCEEDED || state == v1::JOB_STATE_FAILED ||
+         state == v1::JOB_STATE_CANCELLED;
+}
+
+}  // namespace
+
+JobStateMachine::JobStateMachine(Store* store, Clock* clock, int max_scenario_attempts,
+                                 JobStateHooks hooks)
+    : store_(store),
+      clock_(clock),
+      max_scenario_attempts_(max_scenario_attempts),
+      hooks_(std::move(hooks)),
+      random_(static_cast<uint64_t>(absl::ToUnixNanos(clock->Now()))) {}
+
+absl::Status JobStateMachine::Recover() {
+  std::string token;
+  do {
+    KV_ASSIGN_OR_RETURN(JobPage page, store_->ListJobs(JobFilter{}, kMaxJobPageSize, token));
+    for (JobRecord& job : page.jobs) table_.Add(std::move(job));
+    token = page.next_page_token;
+  } while (!token.empty());
+  KV_ASSIGN_OR_RETURN(controller_seq_, store_->MaxEventSeq(kControllerEventSource));
+  if (table_.size() > 0) KV_LOG(INFO) << "recovered jobs=" << table_.size();
+  return absl::OkStatus();
+}
+
+std::string JobStateMachine::NewJobId(const std::string& name) {
+  std::string id;
+  do {
+    id = absl::StrFormat("%s-%s-%04x", name,
+                         absl::FormatTime("%Y%m%dT%H%M%S", clock_->Now(), absl::UTCTimeZone()),
+                         static_cast<unsigned>(random_() & 0xffff));
+  } while (table_.Find(id) != nullptr);
+  return id;
+}
+
+absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Resubmitted(const std::string& request_id) {
+  KV_ASSIGN_OR_RETURN(std::string existing, store_->JobIdForRequest(request_id));
+  v1::SubmitJobResponse response;
+  if (existing.empty()) return response;
+  response.set_job_id(existing);
+  for (const ScenarioRecord& scenario : table_.Find(existing)->scenarios) {
+    *response.add_scenarios() = scenario.scenario;
+  }
+  return response;
+}
+
+absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Submit(const v1::SubmitJobRequest& request) {
+  if (!request.request_id().empty()) {
+    KV_ASSIGN_OR_RETURN(v1::SubmitJobResponse existing, Resubmitted(request.request_id()));
+    if (!existing.job_id().empty()) return existing;
+  }
+  KV_ASSIGN_OR_RETURN(v1::JobSpec spec, spec::NormalizeJobSpec(request.spec(), "job spec"));
+  const std::string job_id = NewJobId(spec.name());
+  std::vector<v1::Scenario> scenarios = spec::ExpandScenarios(spec, job_id);
+  const absl::Time now = clock_->Now();
+  KV_RETURN_IF_ERROR(
+      store_->PutJob(job_id, spec, scenarios, spec.priority(), now, request.request_id()));
+  JobRecord job;
+  job.job_id = job_id;
+  job.spec = spec;
+  job.priority = spec.priority();
+  job.submit_time = now;
+  job.request_id = request.request_id();
+  v1::SubmitJobResponse response;
+  response.set_job_id(job_id);
+  for (const v1::Scenario& scenario : scenarios) {
+    job.scenarios.emplace_back().scenario = scenario;
+    *response.add_scenarios() = scenario;
+  }
+  table_.Add(std::move(job));
+  KV_LOG(INFO) << "job submitted job=" << job_id << " scenarios=" << scenarios.size();
+  hooks_.request_schedule();
+  return response;
+}
+
+absl::StatusOr<v1::Job> JobStateMachine::Cancel(const v1::CancelJobRequest& request) {
+  JobRecord* job = table_.Find(request.job_id());
+  if (job == nullptr) return absl::NotFoundError(absl::StrCat("no job ", request.job_id()));
+  if (IsEndedJobState(job->state)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("job ", job->job_id, " already ended: ", v1::JobState_Name(job->state)));
+  }
+  const std::string reason = request.reason().empty()
+                                 ? "cancelled by the user"
+                                 : absl::StrCat("cancelled: ", request.reason());
+  for (ScenarioRecord& scenario : job->scenarios) {
+    if (IsEndedScenarioState(scenario.state)) continue;
+    // The agent stays busy until it reports the scenario torn down (or goes silent).
+    if (IsActiveScenarioState(scenario.state)) {
+      hooks_.stop_on_agent(scenario.agent_id, scenario.scenario.scenario_id(), reason);
+    }
+    KV_RETURN_IF_ERROR(SetScenario(*job, scenario, v1::SCENARIO_STATE_CANCELLED, reason));
+    RecordControllerEvent(*job, scenario, v1::SCENARIO_STATE_CANCELLED, reason);
+  }
+  KV_LOG(INFO) << "job cancelled job=" << job->job_id;
+  return ToJobProto(*job, table_, store_, /*with_results=*/true);
+}
+
+bool JobStateMachine::Assign(JobRecord& job, ScenarioRecord& scenario, const std::string& agent_id,
+                             const std::function<void(v1::Assignment)>& send) {
+  absl::Status stored =
+      store_->SetScenarioState(job.job_id, scenario.scenario.scenario_id(),
+                               v1::SCENARIO_STATE_ASSIGNED, "", scenario.attempt + 1, agent_id);
+  if (!stored.ok()) {
+    KV_LOG(ERROR) << "cannot record an assignment job=" << job.job_id
+                  << " scenario=" << scenario.scenario.scenario_id() << " error=" << stored;
+    return false;
+  }
+  scenario.reason.clear();
+  scenario.attempt += 1;
+  table_.Move(job, scenario, v1::SCENARIO_STATE_ASSIGNED, agent_id);
+  if (job.state == v1::JOB_STATE_QUEUED) {
+    JobStatusUpdate update;
+    update.state = v1::JOB_STATE_RUNNING;
+    update.start_time = clock_->Now();
+    if (store_->UpdateJob(job.job_id, update).ok()) {
+      job.state = update.state;
+      job.start_time = update.start_time;
+    }
+  }
+  v1::Assignment assignment;
+  *assignment.mutable_scenario() = scenario.scenario;
+  *assignment.mutable_spec() = job.spec;
+  assignment.set_attempt(scenario.attempt);
+  send(std::move(assignment));
+  KV_LOG(INFO) << "assigned job=" << job.job_id << " scenario=" << scenario.scenario.scenario_id()
+               << " agent=" << agent_id << " attempt=" << scenario.attempt;
+  RecordControllerEvent(
+      job, scenario, v1::SCENARIO_STATE_ASSIGNED,
+      absl::StrCat("assigned to ", agent_id, " (attempt ", scenario.attempt, ")"));
+  return true;
+}
+
+absl::Status JobStateMachine::SetScenario(JobRecord& job, ScenarioRecord& scenario,
+                                          v1::ScenarioState state, const std::string& reason) {
+  KV_RETURN_IF_ERROR(store_->SetScenarioState(job.job_id, scenario.scenario.scenario_id(), state,
+                                              reason, scenario.attempt, scenario.agent_id));
+  scenario.reason = reason;
+  table_.Move(job, scenario, state, scenario.agent_id);
+  if (IsEndedScenarioState(state)) FinishJobIfDone(job);
+  return absl::OkStatus();
+}
+
+void JobStateMachine::Lose(JobRecord& job, ScenarioRecord& scenario, const std::string& why) {
+  const bool retry = scenario.attempt < max_scenario_attempts_;
+  const std::string reason =
+      retry ? absl::StrCat(why, "; requeued (attempt ", scenario.attempt, " of ",
+                           max_scenario_attempts_, ")")
+            : absl::StrCat(why, "; failed after ", scenario.attempt, " attempts");
+  KV_LOG(WARNING) << "scenario lost job=" << job.job_id
+                  << " scenario=" << scenario.scenario.scenario_id()
+                  << " agent=" << scenario.agent_id << " reason=\"" << reason << "\"";
+  RecordControllerEvent(job, scenario, v1::SCENARIO_STATE_LOST, reason);
+  absl::Status stored = SetScenario(
+      job, scenario, retry ? v1::SCENARIO_STATE_PENDING : v1::SCENARIO_STATE_FAILED, reason);
+  if (!stored.ok()) {
+    KV_LOG(ERROR) << "cannot record a lost scenario job=" << job.job_id << " error=" << stored;
+  }
+  hooks_.request_schedule();
+}
+
+void JobStateMachine::ApplyAgentEvent(const v1::Event& event) {
+  JobRecord* job = table_.Find(event.job_id());
+  ScenarioRecord* scenario =
+      job == nullptr ? nullptr : JobTable::FindScenario(*job, event.scenario_id());
+  // Only the agent the scenario is assigned to moves it (a late event of a requeued attempt is
+  // kept in the log but changes nothing).
+  if (scenario == nullptr || scenario->agent_id != event.agent_id() ||
+      !IsActiveScenarioState(scenario->state)) {
+    return;
+  }
+  switch (event.payload_case()) {
+    case v1::Event::kProgress:
+      table_.SetProgress(job->job_id, event.scenario_id(), event.progress());
+      return;
+    case v1::Event::kResult: {
+      absl::Status stored = store_->PutResult(job->job_id, event.scenario_id(), event.result());
+      if (!stored.ok()) {
+        KV_LOG(ERROR) << "cannot store a result job=" << job->job_id
+                      << " scenario=" << event.scenario_id() << " error=" << stored;
+      }
+      return;
+    }
+    case v1::Event::kStateChange:
+      ApplyStateChange(*job, *scenario, event.state_change());
+      return;
+    default:
+      return;
+  }
+}
+
+void JobStateMachine::ApplyStateChange(JobRecord& job, ScenarioRecord& scenario,
+                                       const v1::StateChange& change) {
+  if (change.state() != v1::SCENARIO_STATE_RUNNING && !IsEndedScenarioState(change.state())) {
+    return;
+  }
+  absl::Status stored = SetScenario(job, scenario, change.state(), change.reason());
+  if (!stored.ok()) {
+    KV_LOG(ERROR) << "cannot record a scenario state job=" << job.job_id << " error=" << stored;
+    return;
+  }
+  if (change.state() != v1::SCENARIO_STATE_RUNNING) {
+    hooks_.released(scenario.agent_id, scenario.scenario.scenario_id());
+  }
+}
+
+void JobStateMachine::FinishJobIfDone(JobRecord& job) {
+  if (IsEndedJobState(job.state)) return;
+  std::vector<ScenarioOutcome> scenarios;
+  for (const ScenarioRecord& scenario : job.scenarios) {
+    scenarios.push_back({scenario.scenario.scenario_id(), scenario.state, scenario.reason});
+  }
+  // The same rule as kvctl run's (job_outcome.h).
+  const JobOutcome outcome = DecideJobOutcome(scenarios);
+  if (outcome.state == v1::JOB_STATE_RUNNING) return;
+  JobStatusUpdate update;
+  update.state = outcome.state;
+  update.error = outcome.error;
+  update.start_time = job.start_time;
+  update.end_time = clock_->Now();
+  absl::Status stored = store_->UpdateJob(job.job_id, update);
+  if (!stored.ok()) {
+    KV_LOG(ERROR) << "cannot record the end of a job job=" << job.job_id << " error=" << stored;
+    return;
+  }
+  job.state = update.state;
+  job.end_time = update.end_time;
+  job.error = update.error;
+  KV_LOG(INFO) << "job ended job=" << job.job_id << " state=" << v1::JobState_Name(job.state);
+  hooks_.notify(job.job_id);
+}
+
+void JobStateMachine::RecordControllerEvent(const JobRecord& job, const ScenarioRecord& scenario,
+                                            v1::ScenarioState state, const std::string& reason) {
+  v1::Event event;
+  event.set_seq(++controller_seq_);
+  event.set_agent_id(kControllerEventSource);
+  event.set_job_id(job.job_id);
+  event.set_scenario_id(scenario.scenario.scenario_id());
+  event.set_unix_ms(absl::ToUnixMillis(clock_->Now()));
+  event.mutable_state_change()->set_state(state);
+  event.mutable_state_change()->set_reason(reason);
+  absl::StatusOr<bool> stored = store_->AppendEvent(event);
+  if (!stored.ok()) {
+    KV_LOG(ERROR) << "cannot store a controller event job=" << job.job_id
+                  << " error=" << stored.status();
+    return;
+  }
+  hooks_.notify(job.job_id);
+}
+
+}  // namespace kvbench::controller

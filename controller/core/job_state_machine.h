@@ -1,0 +1,81 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "common/time/clock.h"
+#include "controller/core/job_table.h"
+#include "controller/store/store.h"
+#include "kvbench/v1/agent_link.pb.h"
+#include "kvbench/v1/controller_service.pb.h"
+
+namespace kvbench::controller {
+
+// The agent id the controller's own events (lost, requeued, cancelled) are stored under.
+inline constexpr char kControllerEventSource[] = "controller";
+
+// What the state machine tells the rest of the JobManager. Every hook is set.
+struct JobStateHooks {
+  // The job has a new stored event or ended (its watchers wake).
+  std::function<void(const std::string& job_id)> notify;
+  // A scenario went back to PENDING (a scheduling round should run).
+  std::function<void()> request_schedule;
+  // The agent reported the scenario ended: the agent is free of it.
+  std::function<void(const std::string& agent_id, const std::string& scenario_id)> released;
+  // A cancelled scenario an agent holds: tell the agent to stop it.
+  std::function<void(const std::string& agent_id, const std::string& scenario_id,
+                     const std::string& reason)>
+      stop_on_agent;
+};
+
+// Jobs and their scenarios' states (DESIGN.md "The flow of one job"): submit, assignment, agent
+// events, lost scenarios requeued up to the attempt limit, cancels, and the job's own end by the
+// one outcome rule (job_outcome.h). Durable first: each transition is in the Store before memory
+// (the JobTable) changes; Recover rebuilds memory from the store. Knows no agents or channels:
+// it speaks through JobStateHooks. On the loop thread; no locking.
+class JobStateMachine {
+ public:
+  // `store` and `clock` are borrowed and must outlive this.
+  JobStateMachine(Store* store, Clock* clock, int max_scenario_attempts, JobStateHooks hooks);
+
+  // Loads every job from the store and the controller's last event seq.
+  absl::Status Recover();
+
+  absl::StatusOr<v1::SubmitJobResponse> Submit(const v1::SubmitJobRequest& request);
+  absl::StatusOr<v1::Job> Cancel(const v1::CancelJobRequest& request);
+  // Records the scenario ASSIGNED to `agent_id` (next attempt) and its job RUNNING, hands the
+  // Assignment to `send`, then stores the controller's "assigned" event; false if the store
+  // refused (the scenario stays PENDING and nothing is sent).
+  bool Assign(JobRecord& job, ScenarioRecord& scenario, const std::string& agent_id,
+              const std::function<void(v1::Assignment)>& send);
+  // The scenario's agent is gone: requeued while attempts remain, else FAILED.
+  void Lose(JobRecord& job, ScenarioRecord& scenario, const std::string& why);
+  // A stored agent event: moves its scenario if it comes from the scenario's agent.
+  void ApplyAgentEvent(const v1::Event& event);
+
+  JobTable& table() { return table_; }
+  const JobTable& table() const { return table_; }
+
+ private:
+  absl::Status SetScenario(JobRecord& job, ScenarioRecord& scenario, v1::ScenarioState state,
+                           const std::string& reason);
+  void ApplyStateChange(JobRecord& job, ScenarioRecord& scenario, const v1::StateChange& change);
+  void FinishJobIfDone(JobRecord& job);
+  void RecordControllerEvent(const JobRecord& job, const ScenarioRecord& scenario,
+                             v1::ScenarioState state, const std::string& reason);
+  absl::StatusOr<v1::SubmitJobResponse> Resubmitted(const std::string& request_id);
+  std::string NewJobId(const std::string& name);
+
+  Store* const store_;
+  Clock* const clock_;
+  const int max_scenario_attempts_;
+  const JobStateHooks hooks_;
+  JobTable table_;
+  int64_t controller_seq_ = 0;
+  std::mt19937_64 random_;
+};
+
+}  // namespace kvbench::controller

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstddef>
+
+#include "controller/core/agent_registry.h"
+#include "controller/core/job_state_machine.h"
+
+namespace kvbench::controller {
+
+// One scheduling round: the PENDING scenarios (the JobTable's index, never a walk over finished
+// jobs) are placed on the agents by the scheduler (scheduler.h), each placement is recorded by
+// the JobStateMachine and sent to its agent as an Assignment; a scenario no agent can run keeps
+// waiting with the reason. On the loop thread.
+class ScenarioDispatcher {
+ public:
+  // Both borrowed; they must outlive this.
+  ScenarioDispatcher(JobStateMachine* jobs, AgentRegistry* agents);
+
+  struct Round {
+    size_t scenarios_visited = 0;  // the pending scenarios the round looked at
+    size_t assigned = 0;
+  };
+  Round RunRound();
+
+ private:
+  bool Assign(JobRecord& job, ScenarioRecord& scenario, AgentEntry& agent);
+
+  JobStateMachine* const jobs_;
+  AgentRegistry* const agents_;
+};
+
+}  // namespace kvbench::controller

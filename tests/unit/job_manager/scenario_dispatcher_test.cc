@@ -1,0 +1,93 @@
+// A scheduling round over a table holding 10,000 finished jobs looks only at the pending
+// scenarios (the JobTable's index), places them by the scheduler and records the assignment.
+
+#include "controller/core/scenario_dispatcher.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "controller/core/agent_registry.h"
+#include "controller/core/job_state_machine.h"
+#include "controller/store/sqlite_store.h"
+#include "tests/fakes/fake_clock.h"
+#include "tests/support/temp_dir.h"
+#include "tests/unit/job_manager/fake_agent_channel.h"
+#include "tests/unit/job_manager/job_manager_harness.h"
+
+namespace kvbench::controller {
+namespace {
+
+using testing::FakeAgentChannel;
+
+constexpr int kFinishedJobs = 10000;
+
+// A job that ended long ago, in memory only (as a controller recovers it from a large store).
+JobRecord FinishedJob(int index) {
+  JobRecord job;
+  job.job_id = "old-" + std::to_string(index);
+  job.state = v1::JOB_STATE_SUCCEEDED;
+  ScenarioRecord& scenario = job.scenarios.emplace_back();
+  scenario.scenario.set_job_id(job.job_id);
+  scenario.scenario.set_scenario_id("s0");
+  scenario.state = v1::SCENARIO_STATE_SUCCEEDED;
+  scenario.agent_id = "a";
+  scenario.attempt = 1;
+  return job;
+}
+
+struct Fixture {
+  Fixture() {
+    for (int i = 0; i < kFinishedJobs; ++i) jobs.table().Add(FinishedJob(i));
+    agents.Attach(&channel, Registration("a", false).capabilities(), absl::ZeroDuration(),
+                  clock.Now());
+  }
+
+  kvbench::testing::TempDir dir;
+  std::unique_ptr<SqliteStore> store = *SqliteStore::Open(dir.path() + "/controller.db");
+  kvbench::testing::FakeClock clock;
+  int notified = 0;
+  JobStateMachine jobs{
+      store.get(), &clock, /*max_scenario_attempts=*/2,
+      JobStateHooks{[this](const std::string&) { ++notified; }, [] {},
+                    [](const std::string&, const std::string&) {},
+                    [](const std::string&, const std::string&, const std::string&) {}}};
+  AgentRegistry agents;
+  FakeAgentChannel channel;
+  ScenarioDispatcher dispatcher{&jobs, &agents};
+};
+
+TEST_CASE("a round visits only the pending scenarios, not the finished jobs",
+          "[scenario_dispatcher]") {
+  Fixture f;
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = SimSpec({v1::GPU}, {2, 4});
+  const std::string job_id = f.jobs.Submit(request)->job_id();
+
+  ScenarioDispatcher::Round round = f.dispatcher.RunRound();
+  CHECK(round.scenarios_visited == 2);
+  CHECK(round.assigned == 1);  // one scenario per agent
+  REQUIRE(f.channel.Assignments().size() == 1);
+  CHECK(f.channel.Assignments()[0].scenario().job_id() == job_id);
+  CHECK(f.channel.Assignments()[0].attempt() == 1);
+  CHECK(f.agents.Find("a")->running_job_id == job_id);
+  CHECK(f.jobs.table().Find(job_id)->state == v1::JOB_STATE_RUNNING);
+  CHECK(f.jobs.table().ActiveOn("a").size() == 1);
+
+  // The agent is busy: the next round sees the one scenario still pending and places nothing.
+  round = f.dispatcher.RunRound();
+  CHECK(round.scenarios_visited == 1);
+  CHECK(round.assigned == 0);
+  CHECK(f.channel.Assignments().size() == 1);
+}
+
+TEST_CASE("a round with nothing pending visits nothing", "[scenario_dispatcher]") {
+  Fixture f;
+  const ScenarioDispatcher::Round round = f.dispatcher.RunRound();
+  CHECK(round.scenarios_visited == 0);
+  CHECK(round.assigned == 0);
+  CHECK(f.channel.sent.empty());
+}
+
+}  // namespace
+}  // namespace kvbench::controller
