@@ -23,8 +23,16 @@ absl::StatusOr<std::unique_ptr<ExecutorScenarioRunner>> ExecutorScenarioRunner::
   KV_ASSIGN_OR_RETURN(
       std::unique_ptr<ScenarioEnvironmentFactory> environments,
       ScenarioEnvironmentFactory::Create(EnvironmentOptions(config, layout, *profiles, clock)));
+  return CreateWith(std::move(environments),
+                    [layout](const std::string& job_id, const std::string& scenario_id) {
+                      return layout.ScenarioDir(job_id, scenario_id);
+                    });
+}
+
+std::unique_ptr<ExecutorScenarioRunner> ExecutorScenarioRunner::CreateWith(
+    std::unique_ptr<ScenarioEnvironmentFactory> environments, ScenarioDirFn scenario_dir) {
   return std::unique_ptr<ExecutorScenarioRunner>(
-      new ExecutorScenarioRunner(layout, std::move(environments)));
+      new ExecutorScenarioRunner(std::move(scenario_dir), std::move(environments)));
 }
 
 ScenarioEnvironmentOptions ExecutorScenarioRunner::EnvironmentOptions(
@@ -48,8 +56,8 @@ ScenarioEnvironmentOptions ExecutorScenarioRunner::EnvironmentOptions(
 }
 
 ExecutorScenarioRunner::ExecutorScenarioRunner(
-    WorkDirLayout layout, std::unique_ptr<ScenarioEnvironmentFactory> environments)
-    : layout_(std::move(layout)), environments_(std::move(environments)) {}
+    ScenarioDirFn scenario_dir, std::unique_ptr<ScenarioEnvironmentFactory> environments)
+    : scenario_dir_(std::move(scenario_dir)), environments_(std::move(environments)) {}
 
 // Where registry datasets come from: the config's mirror, else $KV_DATASET_MIRROR, else upstream.
 std::string ExecutorScenarioRunner::MirrorOf(const v1::AgentConfig& config) {
@@ -80,7 +88,7 @@ void ExecutorScenarioRunner::RunScenario(const v1::Assignment& assignment, Event
   const v1::Scenario& scenario = assignment.scenario();
   bool ended = false;
   ScenarioExecutor executor(
-      environments_->ForScenario(layout_.ScenarioDir(scenario.job_id(), scenario.scenario_id())),
+      environments_->ForScenario(scenario_dir_(scenario.job_id(), scenario.scenario_id())),
       assignment.spec(), scenario, [&](v1::Event event) {
         event.set_job_id(scenario.job_id());
         event.set_scenario_id(scenario.scenario_id());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -23,11 +24,19 @@ namespace kvbench::agent {
 // cache (no user paths: a spec cannot name a path outside the agent's own directories).
 class ExecutorScenarioRunner : public ScenarioRunner {
  public:
+  // Where a scenario's files go.
+  using ScenarioDirFn =
+      std::function<std::string(const std::string& job_id, const std::string& scenario_id)>;
+
   // `profiles` and `clock` are borrowed and must outlive the runner. UNAVAILABLE when curl
   // cannot be initialised.
   static absl::StatusOr<std::unique_ptr<ExecutorScenarioRunner>> Create(
       const v1::AgentConfig& config, const WorkDirLayout& layout, const tiers::ProfileSet* profiles,
       Clock* clock);
+  // The same runner over seams composed elsewhere (`kvctl run`'s embedded agent: its local
+  // choices of ScenarioEnvironmentOptions, scenario dirs under its --out folder).
+  static std::unique_ptr<ExecutorScenarioRunner> CreateWith(
+      std::unique_ptr<ScenarioEnvironmentFactory> environments, ScenarioDirFn scenario_dir);
   // Shutdown().
   ~ExecutorScenarioRunner() override;
 
@@ -44,11 +53,11 @@ class ExecutorScenarioRunner : public ScenarioRunner {
                                                        const WorkDirLayout& layout,
                                                        const tiers::ProfileSet& profiles,
                                                        Clock* clock);
-  ExecutorScenarioRunner(WorkDirLayout layout,
+  ExecutorScenarioRunner(ScenarioDirFn scenario_dir,
                          std::unique_ptr<ScenarioEnvironmentFactory> environments);
   void RunScenario(const v1::Assignment& assignment, EventSink sink);
 
-  const WorkDirLayout layout_;
+  const ScenarioDirFn scenario_dir_;
   const std::unique_ptr<ScenarioEnvironmentFactory> environments_;  // the real seams
 
   mutable std::mutex mu_;

@@ -1,7 +1,5 @@
 #include "agent/local/local_job_run.h"
 
-#include <sys/prctl.h>
-
 #include <filesystem>
 #include <memory>
 
@@ -9,11 +7,8 @@
 #include "agent/datasets/dataset_resolver.h"
 #include "agent/scenario/bundled_folders.h"
 #include "agent/scenario/program_resolver.h"
-#include "agent/scenario/scenario_executor.h"
-#include "agent/supervisor/supervisor.h"
 #include "agent/tiers/profile_set.h"
 #include "agent/tiers/tier_renderer.h"
-#include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::agent {
@@ -37,53 +32,12 @@ std::vector<std::string> LocalJobRun::DatasetRoots(const std::string& dataset_mi
   return roots;
 }
 
-absl::StatusOr<std::vector<LocalScenarioOutcome>> LocalJobRun::Run(
-    const v1::JobSpec& spec, const std::vector<v1::Scenario>& scenarios, const std::string& job_id,
-    const LocalRunOptions& options, const EventCallback& on_event, std::atomic<bool>* cancel) {
-  const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<ScenarioEnvironmentFactory> environments,
-                      Environments(options, job_dir, cancel));
-  // Like the agent, adopt what children leave behind (their orphans are reaped, not zombies).
-  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  // Pid files live beside all runs of this --out folder, so a run kills what a crashed earlier
-  // run left behind (its replicas would hold ports, GPUs and memory).
-  if (const int orphans =
-          Supervisor::KillOrphans(RunDir(options), environments->clock(), environments->sleeper());
-      orphans > 0) {
-    KV_LOG(WARNING) << "killed processes a previous kvctl run left behind count=" << orphans;
-  }
-
-  std::vector<LocalScenarioOutcome> outcomes;
-  for (const v1::Scenario& scenario : scenarios) {
-    LocalScenarioOutcome outcome;
-    outcome.scenario = scenario;
-    if (cancel != nullptr && cancel->load()) {
-      outcome.status = absl::CancelledError("not started: the run was cancelled");
-      outcomes.push_back(std::move(outcome));
-      continue;
-    }
-    ScenarioExecutor executor(
-        environments->ForScenario(absl::StrCat(job_dir, "/", scenario.scenario_id())), spec,
-        scenario, [&](v1::Event event) {
-          event.set_job_id(job_id);
-          event.set_scenario_id(scenario.scenario_id());
-          event.set_unix_ms(absl::ToUnixMillis(environments->clock()->Now()));
-          on_event(event);
-        });
-    absl::StatusOr<v1::ScenarioResult> result = executor.Run();
-    outcome.status = result.status();
-    if (result.ok()) outcome.result = *std::move(result);
-    outcomes.push_back(std::move(outcome));
-  }
-  return outcomes;
-}
-
 std::string LocalJobRun::RunDir(const LocalRunOptions& options) {
   return absl::StrCat(options.out_dir, "/.run");
 }
 
 absl::StatusOr<std::unique_ptr<ScenarioEnvironmentFactory>> LocalJobRun::Environments(
-    const LocalRunOptions& options, const std::string& job_dir, std::atomic<bool>* cancel) {
+    const LocalRunOptions& options, const std::string& job_dir) {
   ScenarioEnvironmentOptions environment;
   KV_ASSIGN_OR_RETURN(environment.profiles,
                       tiers::ProfileSet::LoadDir(FindProfilesDir(options.profiles_dir)));
@@ -99,7 +53,6 @@ absl::StatusOr<std::unique_ptr<ScenarioEnvironmentFactory>> LocalJobRun::Environ
   environment.nvme_cache_dir = options.nvme_cache_dir.empty() ? absl::StrCat(job_dir, "/nvme-cache")
                                                               : options.nvme_cache_dir;
   environment.gpus = options.gpus;
-  environment.cancel = cancel;
   return ScenarioEnvironmentFactory::Create(std::move(environment));
 }
 

@@ -1,10 +1,11 @@
-// kvctl run SPEC.json [--out DIR]: runs a whole job here, in one process, with an embedded agent
-// and no daemons (DESIGN.md "The flow of one job"): progress as it goes, results under
-// DIR/<job>/<scenario>/, and a tier comparison table at the end.
+// kvctl run SPEC.json [--out DIR]: runs a whole job here, in one process, with an embedded
+// controller and agent and no daemons (DESIGN.md "The flow of one job"): the real JobManager
+// (EmbeddedController, its store at DIR/<job>/job.db) schedules the job on the embedded agent
+// (agent/local LocalAgent) over an in-process AgentLink; progress as it goes, results under
+// DIR/<job>/<scenario>/, job.json from the manager's job, and a tier comparison table at the end.
 
 #include <unistd.h>
 
-#include <atomic>
 #include <filesystem>
 #include <memory>
 
@@ -12,13 +13,19 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "agent/local/dataset_ceiling.h"
-#include "agent/local/local_job_run.h"
+#include "agent/local/local_agent.h"
 #include "common/cli/stop_flag.h"
 #include "common/log/file_log_sink.h"
+#include "common/status/status_macros.h"
+#include "common/time/clock.h"
 #include "controller/client/job_plan.h"
 #include "controller/client/local_job_files.h"
 #include "controller/kvctl/comparison_printer.h"
+#include "controller/kvctl/embedded_controller.h"
+#include "controller/kvctl/held_log_sink.h"
+#include "controller/kvctl/job_folder_store.h"
 #include "controller/kvctl/kvctl_command.h"
+#include "controller/kvctl/local_capabilities.h"
 #include "controller/kvctl/local_job_record.h"
 #include "controller/kvctl/run_progress.h"
 #include "controller/results/comparison.h"
@@ -45,6 +52,37 @@ struct RunFlags {
   agent::LocalRunOptions options;
 };
 
+// The job's folder, its log and the embedded agent, once the embedded controller has named the
+// job; then the job runs to its end (or Ctrl-C's cancel). Returns the ended job.
+absl::StatusOr<v1::Job> RunSubmitted(const client::JobPlan& plan,
+                                     const agent::LocalRunOptions& options,
+                                     const v1::SubmitJobResponse& submitted,
+                                     EmbeddedController* embedded, HeldLogSink* held,
+                                     RunProgress* progress) {
+  const std::string& job_id = submitted.job_id();
+  const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);
+  // The embedded agent's and controller's log goes beside the results; the terminal is for
+  // progress.
+  KV_ASSIGN_OR_RETURN(std::shared_ptr<FileLogSink> log, FileLogSink::Open(job_dir + "/kvctl.log"));
+  held->HandTo(log.get());
+  SetLogSink(log);
+  KV_ASSIGN_OR_RETURN(v1::Job queued, embedded->GetJob(job_id));
+  KV_RETURN_IF_ERROR(client::WriteLocalJob(job_dir, queued));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<agent::LocalAgent> local,
+                      agent::LocalAgent::Create(options, job_id));
+  const std::vector<v1::Scenario> scenarios(submitted.scenarios().begin(),
+                                            submitted.scenarios().end());
+  progress->Begin(job_id, plan, options.out_dir);
+  embedded->Attach(LocalCapabilities(local->capabilities(), plan.spec, scenarios), local->spool(),
+                   local->runner());
+  absl::StatusOr<v1::Job> job = embedded->Follow(
+      job_id, [progress](const v1::Event& event) { progress->OnEvent(event); }, InstallStopFlag());
+  // A cancelled scenario's teardown ends before the link (ControllerLink's rule).
+  local->Shutdown();
+  embedded->Stop();
+  return job;
+}
+
 absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
   absl::StatusOr<client::JobPlan> plan = client::PlanJobFile(flags.spec_path);
   if (!plan.ok()) return plan.status();
@@ -58,35 +96,35 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
   absl::StatusOr<std::vector<int>> gpus = ParseGpus(flags.gpus);
   if (!gpus.ok()) return gpus.status();
   options.gpus = *gpus;
-  const std::string job_id = absl::StrCat(
-      plan->spec.name(), "-", absl::FormatTime("%Y%m%dT%H%M%S", absl::Now(), absl::UTCTimeZone()));
-  // The embedded agent's own log goes beside the results; the terminal is for progress.
-  const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);
-  std::error_code error;
-  std::filesystem::create_directories(job_dir, error);
-  absl::StatusOr<std::shared_ptr<FileLogSink>> log = FileLogSink::Open(job_dir + "/kvctl.log");
-  if (!log.ok()) return log.status();
-  std::shared_ptr<LogSink> previous_sink = SetLogSink(*log);
-  v1::Job job = LocalJob(job_id, *plan, absl::Now());
-  if (absl::Status written = client::WriteLocalJob(job_dir, job); !written.ok()) return written;
-  RunProgress progress(context->out, ::isatty(STDOUT_FILENO) == 1 && context->out == &std::cout);
-  progress.Begin(job_id, *plan, options.out_dir);
-  std::atomic<bool>* cancel = InstallStopFlag();
-  absl::StatusOr<std::vector<agent::LocalScenarioOutcome>> outcomes = agent::LocalJobRun::Run(
-      plan->spec, plan->scenarios, job_id, options,
-      [&progress](const v1::Event& event) { progress.OnEvent(event); }, cancel);
-  SetLogSink(previous_sink);
-  if (!outcomes.ok()) return outcomes.status();
-  RecordOutcomes(*outcomes, absl::Now(), &job);
-  if (absl::Status written = client::WriteLocalJob(job_dir, job); !written.ok()) return written;
-  progress.End(*outcomes);
+  // The real controller in this process, its store in the job's folder (<out>/<job>/job.db).
+  auto held = std::make_shared<HeldLogSink>();
+  std::shared_ptr<LogSink> previous_sink = SetLogSink(held);
+  JobFolderStore store(options.out_dir);
+  RealClock clock;
+  absl::StatusOr<v1::Job> job = absl::UnknownError("not run");
+  {
+    absl::StatusOr<std::unique_ptr<EmbeddedController>> embedded =
+        EmbeddedController::Start(&store, &clock);
+    absl::StatusOr<v1::SubmitJobResponse> submitted =
+        embedded.ok() ? (*embedded)->Submit(plan->spec)
+                      : absl::StatusOr<v1::SubmitJobResponse>(embedded.status());
+    RunProgress progress(context->out, ::isatty(STDOUT_FILENO) == 1 && context->out == &std::cout);
+    job = submitted.ok()
+              ? RunSubmitted(*plan, options, *submitted, embedded->get(), held.get(), &progress)
+              : absl::StatusOr<v1::Job>(submitted.status());
+    SetLogSink(previous_sink);
+    if (!job.ok()) return job.status();
+    const std::string job_dir = absl::StrCat(options.out_dir, "/", job->job_id());
+    if (absl::Status written = client::WriteLocalJob(job_dir, *job); !written.ok()) return written;
+    progress.End(*job);
+  }
   // The tier comparison under each group's verdict (as `kvctl compare` prints it).
-  PrintComparison(results::BuildComparison(results::RunsOfJob(job),
-                                           {job.validity().begin(), job.validity().end()}),
+  PrintComparison(results::BuildComparison(results::RunsOfJob(*job),
+                                           {job->validity().begin(), job->validity().end()}),
                   *context->out);
   // Exit 7 when cancelled; a failed scenario fails the run even when it was cancelled as well (the
   // controller's rule, controller/core/job_outcome.h).
-  return RunExitStatus(job);
+  return RunExitStatus(*job);
 }
 
 }  // namespace

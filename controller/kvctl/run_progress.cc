@@ -53,10 +53,10 @@ void RunProgress::OnEvent(const v1::Event& event) {
   }
 }
 
-void RunProgress::End(const std::vector<agent::LocalScenarioOutcome>& outcomes) {
+void RunProgress::End(const v1::Job& job) {
   std::vector<ResultsRow> rows;
-  for (const auto& outcome : outcomes) {
-    rows.push_back(ResultsRowFromOutcome(outcome.scenario, outcome.status, outcome.result));
+  for (const v1::ScenarioStatus& status : job.scenarios()) {
+    rows.push_back(ResultsRowFromScenarioStatus(status));
   }
   *out_ << "\n";
   PrintResultsTable(rows, *out_);

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "agent/local/local_job_run.h"
 #include "controller/client/job_plan.h"
+#include "kvbench/v1/controller_service.pb.h"
 #include "kvbench/v1/event.pb.h"
 
 namespace kvbench::kvctl {
@@ -20,7 +20,8 @@ class RunProgress {
 
   void Begin(const std::string& job_id, const client::JobPlan& plan, const std::string& out_dir);
   void OnEvent(const v1::Event& event);
-  void End(const std::vector<agent::LocalScenarioOutcome>& outcomes);
+  // The results table of the ended job (its scenarios in the job's order) and where results went.
+  void End(const v1::Job& job);
 
  private:
   std::string Line(const std::string& scenario_id) const;

@@ -70,6 +70,20 @@ done
 expect_contains "$out" "comparison c2:"
 expect_contains "$out" "TTFT p95 (sim ms)"
 [ -s "$job_dir/job.json" ] || fail "no job.json"
+# The embedded controller's store is the job's own, in its folder, and says what job.json says;
+# the embedded agent's event spool is gone.
+[ -s "$job_dir/job.db" ] || fail "no job.db in $job_dir"
+python3 - "$job_dir" <<'PY' || fail "job.db does not hold the job of job.json"
+import json, os, sqlite3, sys
+job = json.load(open(os.path.join(sys.argv[1], "job.json")))
+db = sqlite3.connect(os.path.join(sys.argv[1], "job.db"))
+tables = {row[0] for row in db.execute("select name from sqlite_master where type='table'")}
+assert "jobs" in tables, tables
+ids = [row[0] for row in db.execute("select job_id from jobs")]
+assert ids == [job["job_id"]], (ids, job["job_id"])
+assert job["state"] == "JOB_STATE_SUCCEEDED", job["state"]
+PY
+[ -z "$(ls -d "$WORK"/results/.run/*.spool 2>/dev/null)" ] || fail "the embedded agent's spool was left"
 again="$("$kvctl" results "$WORK/results")"
 for tier in GPU CPU_RAM NVME; do
   row="$(echo "$out" | grep -E "^ *16 +$tier +32/32 ")"

@@ -14,7 +14,10 @@ cd "$root"
 
 # Agent headers the kvctl app layer may include: "header|why".
 kvctl_agent_headers=(
-  "agent/local/local_job_run.h|kvctl run embeds the agent (DESIGN.md: an embedded agent), and plan prints the same plan"
+  "agent/local/local_job_run.h|kvctl plan prints the routing and finds the datasets as kvctl run's embedded agent does"
+  "agent/local/local_agent.h|kvctl run embeds the agent (DESIGN.md: an embedded controller and agent): the agent's real runner with the run's local choices"
+  "agent/link/link_transport.h|kvctl run's in-process AgentLink (in_process_agent_bridge.h) is a transport of the embedded agent's ControllerLink"
+  "agent/link/controller_link.h|kvctl run connects the embedded agent to the embedded JobManager through the agent's own ControllerLink"
   "agent/local/dataset_ceiling.h|kvctl plan and run refuse a job whose dataset gives no cell a user, before anything starts"
   "agent/datasets/dataset_resolver.h|kvctl dataset finds a dataset where kvctl run and the agent find it"
   "agent/datasets/registry/dataset_registry.h|kvctl dataset pull/list name the agent's dataset registry"
@@ -24,7 +27,7 @@ kvctl_agent_headers=(
 )
 # Agent libraries the kvctl app layer may link: "library|why".
 kvctl_agent_libraries=(
-  "kv_local_run|the embedded agent of kvctl run, and DatasetCeiling (the headers above)"
+  "kv_local_run|the embedded agent of kvctl run (LocalAgent, with the agent's link), and DatasetCeiling (the headers above)"
   "kv_dataset_registry|kvctl dataset: the agent's dataset registry, cache and fetcher"
 )
 kvctl_targets=" kv_kvctl_lib kvctl "

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "absl/strings/str_split.h"
-#include "agent/local/local_job_run.h"
 #include "common/json/proto_json.h"
 #include "controller/kvctl/results_table.h"
 #include "controller/kvctl/run_progress.h"
@@ -53,10 +52,17 @@ v1::ScenarioResult MakeResult(const v1::Scenario& scenario, double ttft_p50_s, b
   return result;
 }
 
+// One scenario's end, as a fixture.
+struct ScenarioOutcome {
+  v1::Scenario scenario;
+  absl::Status status;        // OK, or why it failed / was cancelled
+  v1::ScenarioResult result;  // when OK
+};
+
 // Four scenarios of one job, as `kvctl run` ends them: two with results (one whose process
 // died), one failed, one cancelled; concurrency out of order to exercise the grouping.
-std::vector<agent::LocalScenarioOutcome> RunOutcomes() {
-  std::vector<agent::LocalScenarioOutcome> outcomes(4);
+std::vector<ScenarioOutcome> RunOutcomes() {
+  std::vector<ScenarioOutcome> outcomes(4);
   outcomes[0].scenario = MakeScenario("00-gpu-c4", v1::GPU, 4);
   outcomes[0].result = MakeResult(outcomes[0].scenario, 0.01234, true);
   outcomes[1].scenario = MakeScenario("01-cpu-ram-c4", v1::CPU_RAM, 4);
@@ -70,7 +76,7 @@ std::vector<agent::LocalScenarioOutcome> RunOutcomes() {
 }
 
 // The same outcomes as the controller stores them.
-v1::Job JobOf(const std::vector<agent::LocalScenarioOutcome>& outcomes) {
+v1::Job JobOf(const std::vector<ScenarioOutcome>& outcomes) {
   v1::Job job;
   job.set_job_id("job-1");
   job.mutable_spec()->set_name("t");
@@ -94,10 +100,10 @@ v1::Job JobOf(const std::vector<agent::LocalScenarioOutcome>& outcomes) {
 }
 
 // The tier table `kvctl run` prints at its end (between its leading blank line and "results:").
-std::string RunTable(const std::vector<agent::LocalScenarioOutcome>& outcomes) {
+std::string RunTable(const std::vector<ScenarioOutcome>& outcomes) {
   std::ostringstream out;
   kvctl::RunProgress progress(&out, /*terminal=*/false);
-  progress.End(outcomes);
+  progress.End(JobOf(outcomes));
   const std::string text = out.str();
   const size_t end = text.find("\nresults: ");
   REQUIRE(end != std::string::npos);
@@ -236,7 +242,7 @@ TEST_CASE("kvctl jobs sends its filters and --all follows every page") {
 
 TEST_CASE("kvctl results prints the same table as kvctl run for the same results") {
   FakeController controller;
-  const std::vector<agent::LocalScenarioOutcome> outcomes = RunOutcomes();
+  const std::vector<ScenarioOutcome> outcomes = RunOutcomes();
   controller.SetJob(JobOf(outcomes));
   const std::string run_table = RunTable(outcomes);
   // A sanity check of the fixture: grouped by concurrency, nulls as "-".

@@ -1,6 +1,7 @@
-// One table of scenario outcomes drives the three places a job's outcome is decided and asserts
-// they agree: the pure rule (controller/core/job_outcome.h), the controller's JobManager (through
-// its events and CancelJob) and `kvctl run`'s recording (controller/kvctl/local_job_record.h).
+// One table of scenario outcomes (job_outcome_table.h) drives the places a job's outcome is
+// decided and asserts they agree: the pure rule (controller/core/job_outcome.h) and the
+// controller's JobManager (through its events and CancelJob) here; `kvctl run`, which embeds the
+// same JobManager, in tests/component/kvctl/kvctl_run_outcome_test.cc.
 
 #include "controller/core/job_outcome.h"
 
@@ -9,40 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "controller/kvctl/local_job_record.h"
 #include "tests/unit/job_manager/job_manager_harness.h"
+#include "tests/unit/job_manager/job_outcome_table.h"
 
 namespace kvbench::controller {
 namespace {
 
-constexpr v1::ScenarioState kOk = v1::SCENARIO_STATE_SUCCEEDED;
-constexpr v1::ScenarioState kFailed = v1::SCENARIO_STATE_FAILED;
-// Caught by the cancel: the first one cancelled while it ran, the rest before they started.
-constexpr v1::ScenarioState kCancelled = v1::SCENARIO_STATE_CANCELLED;
-constexpr char kFailure[] = "replica-0 never became healthy";
-
-struct Row {
-  std::string name;
-  std::vector<v1::ScenarioState> states;  // in the order the scenarios run; cancelled ones last
-  v1::JobState job_state;
-};
-
-std::vector<Row> Table() {
-  return {
-      {"every scenario succeeded", {kOk, kOk, kOk}, v1::JOB_STATE_SUCCEEDED},
-      {"one scenario failed", {kOk, kFailed, kOk}, v1::JOB_STATE_FAILED},
-      {"cancelled during the first scenario",
-       {kCancelled, kCancelled, kCancelled},
-       v1::JOB_STATE_CANCELLED},
-      {"cancelled after one succeeded", {kOk, kCancelled, kCancelled}, v1::JOB_STATE_CANCELLED},
-      {"cancelled during the last scenario", {kOk, kOk, kCancelled}, v1::JOB_STATE_CANCELLED},
-      // The case the two used to disagree on: a failure is not hidden by a later cancel.
-      {"cancelled after one failed", {kFailed, kCancelled, kCancelled}, v1::JOB_STATE_FAILED},
-      {"cancelled after one succeeded and one failed",
-       {kOk, kFailed, kCancelled},
-       v1::JOB_STATE_FAILED},
-  };
-}
+using testing::kCancelled;
+using testing::kFailed;
+using testing::kFailure;
+using testing::kOk;
+using testing::Row;
+using testing::Table;
 
 struct ControllerRun {
   v1::Job job;
@@ -79,34 +58,7 @@ ControllerRun RunOnController(const Row& row) {
   return run;
 }
 
-// kvctl run records the same scenarios (the controller's plan) ending the same way; those the
-// controller never assigned were not started when the cancel came.
-v1::Job LocalRunJob(const ControllerRun& run) {
-  client::JobPlan plan;
-  plan.spec = run.job.spec();
-  for (const v1::ScenarioStatus& status : run.job.scenarios()) {
-    plan.scenarios.push_back(status.scenario());
-  }
-  std::vector<agent::LocalScenarioOutcome> outcomes;
-  for (const v1::Scenario& scenario : plan.scenarios) {
-    agent::LocalScenarioOutcome outcome;
-    outcome.scenario = scenario;
-    auto it = run.ended_as.find(scenario.scenario_id());
-    if (it == run.ended_as.end()) {
-      outcome.status = absl::CancelledError("not started: the run was cancelled");
-    } else if (it->second == kFailed) {
-      outcome.status = absl::UnavailableError(kFailure);
-    } else if (it->second == kCancelled) {
-      outcome.status = absl::CancelledError("cancelled during the replay; output written");
-    }
-    outcomes.push_back(std::move(outcome));
-  }
-  v1::Job job = kvctl::LocalJob("local-job", plan, absl::Now());
-  kvctl::RecordOutcomes(outcomes, absl::Now(), &job);
-  return job;
-}
-
-TEST_CASE("one rule decides a job's outcome for the controller and kvctl run", "[job_outcome]") {
+TEST_CASE("one rule decides a job's outcome for the controller", "[job_outcome]") {
   for (const Row& row : Table()) {
     INFO(row.name);
     // The pure rule.
@@ -118,31 +70,18 @@ TEST_CASE("one rule decides a job's outcome for the controller and kvctl run", "
     const JobOutcome decided = DecideJobOutcome(scenarios);
     CHECK(decided.state == row.job_state);
 
-    // The controller and kvctl run, scenario by scenario.
+    // The controller, scenario by scenario.
     const ControllerRun run = RunOnController(row);
     const v1::Job& controller = run.job;
-    const v1::Job local = LocalRunJob(run);
     CHECK(controller.state() == row.job_state);
-    CHECK(local.state() == row.job_state);
-    REQUIRE(controller.scenarios_size() == local.scenarios_size());
-    for (int i = 0; i < controller.scenarios_size(); ++i) {
-      CHECK(controller.scenarios(i).state() == local.scenarios(i).state());
-    }
     if (row.job_state == v1::JOB_STATE_FAILED) {
       CHECK_THAT(decided.error, Catch::Contains(kFailure));
-      CHECK(controller.error() == local.error());
-      CHECK_THAT(local.error(), Catch::StartsWith("scenario ") && Catch::Contains(kFailure));
+      CHECK_THAT(controller.error(), Catch::StartsWith("scenario ") && Catch::Contains(kFailure));
     } else if (row.job_state == v1::JOB_STATE_CANCELLED) {
       CHECK(!controller.error().empty());
-      CHECK(!local.error().empty());
     } else {
-      CHECK(local.error().empty());
       CHECK(controller.error().empty());
     }
-    // kvctl run's exit follows the job: 0, 7 (cancelled) or the failure.
-    const absl::Status exit = kvctl::RunExitStatus(local);
-    CHECK(exit.ok() == (row.job_state == v1::JOB_STATE_SUCCEEDED));
-    CHECK(absl::IsCancelled(exit) == (row.job_state == v1::JOB_STATE_CANCELLED));
   }
 }
 

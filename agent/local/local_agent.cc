@@ -1,0 +1,64 @@
+#include "agent/local/local_agent.h"
+
+#include <sys/prctl.h>
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "agent/link/node_capabilities.h"
+#include "agent/supervisor/supervisor.h"
+#include "common/log/logging.h"
+#include "common/status/status_macros.h"
+
+namespace kvbench::agent {
+
+absl::StatusOr<std::unique_ptr<LocalAgent>> LocalAgent::Create(const LocalRunOptions& options,
+                                                               const std::string& job_id) {
+  const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<ScenarioEnvironmentFactory> environments,
+                      LocalJobRun::Environments(options, job_dir));
+  // Like kv-agent, adopt what children leave behind (their orphans are reaped, not zombies).
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  // Pid files live beside all runs of this --out folder, so a run kills what a crashed earlier
+  // run left behind (its replicas would hold ports, GPUs and memory).
+  if (const int orphans = Supervisor::KillOrphans(LocalJobRun::RunDir(options),
+                                                  environments->clock(), environments->sleeper());
+      orphans > 0) {
+    KV_LOG(WARNING) << "killed processes a previous kvctl run left behind count=" << orphans;
+  }
+  v1::AgentConfig config;
+  config.set_agent_id(kAgentId);
+  for (int gpu : options.gpus) config.add_gpus()->set_index(gpu);
+  config.set_nvme_cache_dir(options.nvme_cache_dir.empty() ? absl::StrCat(job_dir, "/nvme-cache")
+                                                           : options.nvme_cache_dir);
+  v1::AgentCapabilities capabilities = DiscoverCapabilities(config, environments->profiles());
+  const std::string spool_dir = absl::StrCat(LocalJobRun::RunDir(options), "/", job_id, ".spool");
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<EventSpool> spool, EventSpool::Open(spool_dir));
+  Clock* clock = environments->clock();
+  std::unique_ptr<ExecutorScenarioRunner> runner = ExecutorScenarioRunner::CreateWith(
+      std::move(environments),
+      [out_dir = options.out_dir](const std::string& job, const std::string& scenario) {
+        return absl::StrCat(out_dir, "/", job, "/", scenario);
+      });
+  return std::unique_ptr<LocalAgent>(new LocalAgent(spool_dir, std::move(runner), std::move(spool),
+                                                    std::move(capabilities), clock));
+}
+
+LocalAgent::LocalAgent(std::string spool_dir, std::unique_ptr<ExecutorScenarioRunner> runner,
+                       std::unique_ptr<EventSpool> spool, v1::AgentCapabilities capabilities,
+                       Clock* clock)
+    : spool_dir_(std::move(spool_dir)),
+      runner_(std::move(runner)),
+      spool_(std::move(spool)),
+      capabilities_(std::move(capabilities)),
+      clock_(clock) {}
+
+LocalAgent::~LocalAgent() {
+  Shutdown();
+  std::error_code error;
+  std::filesystem::remove_all(spool_dir_, error);
+}
+
+void LocalAgent::Shutdown() { runner_->Shutdown(); }
+
+}  // namespace kvbench::agent

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "agent/link/controller_link.h"
+#include "common/loop/event_loop.h"
+#include "common/time/clock.h"
+#include "controller/core/job_manager.h"
+#include "controller/kvctl/in_process_agent_bridge.h"
+#include "controller/store/store.h"
+#include "kvbench/v1/controller_service.pb.h"
+
+namespace kvbench::kvctl {
+
+// `kvctl run`'s embedded controller (DESIGN.md: an embedded controller and agent): the real
+// JobManager over `store`, on one EventLoop thread, and the embedded agent's ControllerLink on the
+// same loop, connected to the manager by an InProcessAgentBridge. The job runs exactly as on
+// kv-controller: scheduling, the agent's events stored once and acknowledged, cancels, and the
+// one outcome rule (controller/core/job_outcome.h).
+//
+// Use from one thread (not the loop's): Start, Submit, Attach, Follow, Stop.
+class EmbeddedController {
+ public:
+  using EventFn = std::function<void(const v1::Event& event)>;
+
+  // `store` and `clock` are borrowed and must outlive the controller.
+  static absl::StatusOr<std::unique_ptr<EmbeddedController>> Start(
+      controller::Store* store, Clock* clock, controller::JobManagerOptions options = {});
+  // Stop().
+  ~EmbeddedController();
+  EmbeddedController(const EmbeddedController&) = delete;
+  EmbeddedController& operator=(const EmbeddedController&) = delete;
+
+  absl::StatusOr<v1::SubmitJobResponse> Submit(const v1::JobSpec& spec);
+  absl::StatusOr<v1::Job> GetJob(const std::string& job_id);
+  // Connects the embedded agent (capabilities.agent_id names it) and starts its link. `spool` and
+  // `runner` are borrowed: stop the runner before Stop() (ControllerLink's rule).
+  void Attach(v1::AgentCapabilities capabilities, agent::EventSpool* spool,
+              agent::ScenarioRunner* runner);
+  // Hands each of the job's stored events to `on_event` (on the loop thread, in order) until the
+  // job has ended, and returns it as GetJob reads it. When `cancel` (may be null) rises, the job
+  // is cancelled once (CancelJob, "interrupted"). NOT_FOUND for no such job.
+  absl::StatusOr<v1::Job> Follow(const std::string& job_id, EventFn on_event,
+                                 std::atomic<bool>* cancel);
+  // Stops the link, shuts the manager down and ends the loop thread. Idempotent.
+  void Stop();
+
+  // How often Follow looks at its cancel flag (raised by a signal handler).
+  static constexpr absl::Duration kCancelPoll = absl::Milliseconds(50);
+
+ private:
+  EmbeddedController(Clock* clock, std::unique_ptr<EventLoop> loop);
+
+  // Runs `task` on the loop and waits for its answer.
+  template <typename T>
+  T Call(const std::string& name, std::function<T()> task) {
+    std::promise<T> answer;
+    std::future<T> future = answer.get_future();
+    loop_->Post(name, [&answer, &task] { answer.set_value(task()); });
+    return future.get();
+  }
+
+  // Follow's steps, on the loop.
+  struct Follower;
+  void Pump(const std::shared_ptr<Follower>& follower);
+
+  Clock* const clock_;
+  const std::unique_ptr<EventLoop> loop_;
+  std::unique_ptr<controller::JobManager> manager_;
+  std::unique_ptr<agent::ControllerLink> link_;
+  std::thread thread_;
+  bool stopped_ = false;
+};
+
+}  // namespace kvbench::kvctl
