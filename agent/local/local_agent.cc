@@ -28,7 +28,11 @@ absl::StatusOr<std::unique_ptr<LocalAgent>> LocalAgent::Create(const LocalRunOpt
   }
   v1::AgentConfig config;
   config.set_agent_id(kAgentId);
-  for (int gpu : options.gpus) config.add_gpus()->set_index(gpu);
+  for (int gpu : options.gpus) {
+    v1::GpuInfo* info = config.add_gpus();
+    info->set_index(gpu);
+    info->set_vendor(options.gpu_vendor);
+  }
   config.set_nvme_cache_dir(options.nvme_cache_dir.empty() ? absl::StrCat(job_dir, "/nvme-cache")
                                                            : options.nvme_cache_dir);
   v1::AgentCapabilities capabilities = DiscoverCapabilities(config, environments->profiles());

@@ -19,6 +19,7 @@ struct LocalRunOptions {
                                // beside the binaries (BundledFolders::ExampleDatasetsDir)
   std::string nvme_cache_dir;  // "" = <out_dir>/<job_id>/nvme-cache
   std::vector<int> gpus;       // GPU indices for vllm engines (simulators need none)
+  v1::Vendor gpu_vendor = v1::VENDOR_UNSPECIFIED;  // the vendor of `gpus` (the job's build)
 };
 
 // Helpers of `kvctl run`'s embedded agent (LocalAgent) and `kvctl plan`: where a local run finds

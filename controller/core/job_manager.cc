@@ -33,7 +33,7 @@ JobManager::JobManager(Store* store, Clock* clock, Executor* executor, JobManage
               AgentTimeouts{options.heartbeat_interval, options.heartbeat_timeout},
               [this] { RequestSchedule(); }),
       ingest_(store, executor, [this](const v1::Event& event) { ApplyEvent(event); }),
-      dispatcher_(&jobs_, &agents_.registry()) {
+      dispatcher_(&jobs_, &agents_.registry(), options.fail_unplaceable) {
   check_task_ = executor_->RunEvery("controller.check_agents", options_.heartbeat_interval,
                                     [this] { agents_.CheckAgents(); });
 }

@@ -177,6 +177,20 @@ void JobStateMachine::Lose(JobRecord& job, ScenarioRecord& scenario, const std::
   hooks_.request_schedule();
 }
 
+void JobStateMachine::FailUnplaceable(JobRecord& job, ScenarioRecord& scenario,
+                                      const std::string& why) {
+  const std::string reason = absl::StrCat("no agent can run it: ", why);
+  KV_LOG(WARNING) << "scenario unplaceable job=" << job.job_id
+                  << " scenario=" << scenario.scenario.scenario_id() << " reason=\"" << reason
+                  << "\"";
+  RecordControllerEvent(job, scenario, v1::SCENARIO_STATE_FAILED, reason);
+  if (absl::Status stored = SetScenario(job, scenario, v1::SCENARIO_STATE_FAILED, reason);
+      !stored.ok()) {
+    KV_LOG(ERROR) << "cannot record an unplaceable scenario job=" << job.job_id
+                  << " error=" << stored;
+  }
+}
+
 void JobStateMachine::ApplyAgentEvent(const v1::Event& event) {
   JobRecord* job = table_.Find(event.job_id());
   ScenarioRecord* scenario =

@@ -53,6 +53,9 @@ class JobStateMachine {
               const std::function<void(v1::Assignment)>& send);
   // The scenario's agent is gone: requeued while attempts remain, else FAILED.
   void Lose(JobRecord& job, ScenarioRecord& scenario, const std::string& why);
+  // A PENDING scenario no agent of a closed fleet can run: FAILED with `why` (the scheduler's
+  // reason), stored with the controller's event.
+  void FailUnplaceable(JobRecord& job, ScenarioRecord& scenario, const std::string& why);
   // A stored agent event: moves its scenario if it comes from the scenario's agent.
   void ApplyAgentEvent(const v1::Event& event);
 

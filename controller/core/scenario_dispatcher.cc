@@ -6,8 +6,9 @@
 
 namespace kvbench::controller {
 
-ScenarioDispatcher::ScenarioDispatcher(JobStateMachine* jobs, AgentRegistry* agents)
-    : jobs_(jobs), agents_(agents) {}
+ScenarioDispatcher::ScenarioDispatcher(JobStateMachine* jobs, AgentRegistry* agents,
+                                       bool fail_unplaceable)
+    : jobs_(jobs), agents_(agents), fail_unplaceable_(fail_unplaceable) {}
 
 ScenarioDispatcher::Round ScenarioDispatcher::RunRound() {
   JobTable& table = jobs_->table();
@@ -34,12 +35,18 @@ ScenarioDispatcher::Round ScenarioDispatcher::RunRound() {
       if (Assign(*job, *scenario, *agent)) ++round.assigned;
     }
   }
-  // A scenario no agent can run keeps waiting (agents may join); its reason says why.
+  // A scenario no agent can run keeps waiting (agents may join), its reason saying why; in a
+  // closed fleet it fails with that reason.
   for (const Unplaceable& unplaceable : result.unplaceable) {
     JobRecord* job = table.Find(unplaceable.job_id);
     ScenarioRecord* scenario =
         job == nullptr ? nullptr : JobTable::FindScenario(*job, unplaceable.scenario_id);
-    if (scenario != nullptr) scenario->reason = "waiting: " + unplaceable.reason;
+    if (scenario == nullptr) continue;
+    if (fail_unplaceable_) {
+      jobs_->FailUnplaceable(*job, *scenario, unplaceable.reason);
+    } else {
+      scenario->reason = "waiting: " + unplaceable.reason;
+    }
   }
   return round;
 }

@@ -9,12 +9,13 @@ namespace kvbench::controller {
 
 // One scheduling round: the PENDING scenarios (the JobTable's index, never a walk over finished
 // jobs) are placed on the agents by the scheduler (scheduler.h), each placement is recorded by
-// the JobStateMachine and sent to its agent as an Assignment; a scenario no agent can run keeps
-// waiting with the reason. On the loop thread.
+// the JobStateMachine and sent to its agent as an Assignment; a scenario no connected agent can
+// run keeps waiting with the reason (agents may join), or fails with it when `fail_unplaceable`
+// (a closed fleet, JobManagerOptions). On the loop thread.
 class ScenarioDispatcher {
  public:
   // Both borrowed; they must outlive this.
-  ScenarioDispatcher(JobStateMachine* jobs, AgentRegistry* agents);
+  ScenarioDispatcher(JobStateMachine* jobs, AgentRegistry* agents, bool fail_unplaceable);
 
   struct Round {
     size_t scenarios_visited = 0;  // the pending scenarios the round looked at
@@ -27,6 +28,7 @@ class ScenarioDispatcher {
 
   JobStateMachine* const jobs_;
   AgentRegistry* const agents_;
+  const bool fail_unplaceable_;
 };
 
 }  // namespace kvbench::controller

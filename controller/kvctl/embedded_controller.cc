@@ -1,16 +1,33 @@
 #include "controller/kvctl/embedded_controller.h"
 
+#include <csignal>
+
 #include "absl/strings/str_cat.h"
+#include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::kvctl {
+namespace {
+
+const char* SignalName(int signal) {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "a signal";
+  }
+}
+
+}  // namespace
 
 // One Follow call's state, owned by the loop's tasks.
 struct EmbeddedController::Follower {
   std::string job_id;
   EventFn on_event;
-  std::atomic<bool>* cancel = nullptr;
-  bool cancelled = false;
   int64_t position = 0;
   uint64_t watcher = 0;
   bool done = false;
@@ -19,11 +36,16 @@ struct EmbeddedController::Follower {
 
 absl::StatusOr<std::unique_ptr<EmbeddedController>> EmbeddedController::Start(
     controller::Store* store, Clock* clock, controller::JobManagerOptions options) {
+  options.fail_unplaceable = true;  // no other agent will join
   auto loop = std::make_unique<EventLoop>("kvctl-run");
   KV_ASSIGN_OR_RETURN(std::unique_ptr<controller::JobManager> manager,
                       controller::JobManager::Create(store, clock, loop.get(), options));
   std::unique_ptr<EmbeddedController> embedded(new EmbeddedController(clock, std::move(loop)));
   embedded->manager_ = std::move(manager);
+  embedded->loop_->OnSignals({SIGINT, SIGTERM, SIGHUP}, [raw = embedded.get()](int signal) {
+    raw->interrupted_ = absl::StrCat("interrupted (", SignalName(signal), ")");
+    raw->CancelIfInterrupted();
+  });
   embedded->thread_ = std::thread([loop = embedded->loop_.get()] { loop->Run(); });
   return embedded;
 }
@@ -55,30 +77,42 @@ void EmbeddedController::Attach(v1::AgentCapabilities capabilities, agent::Event
   link_->Start();
 }
 
-absl::StatusOr<v1::Job> EmbeddedController::Follow(const std::string& job_id, EventFn on_event,
-                                                   std::atomic<bool>* cancel) {
+absl::StatusOr<v1::Job> EmbeddedController::Follow(const std::string& job_id, EventFn on_event) {
   auto follower = std::make_shared<Follower>();
   follower->job_id = job_id;
   follower->on_event = std::move(on_event);
-  follower->cancel = cancel;
   std::future<absl::Status> ended = follower->ended.get_future();
-  loop_->Post("kvctl.follow", [this, follower] { Pump(follower); });
-  TaskId poll;
-  if (cancel != nullptr) {
-    poll = loop_->RunEvery("kvctl.cancel_poll", kCancelPoll, [this, follower] {
-      if (follower->done || follower->cancelled || !follower->cancel->load()) return;
-      follower->cancelled = true;
-      v1::CancelJobRequest request;
-      request.set_job_id(follower->job_id);
-      request.set_reason("interrupted");
-      // Already ended: nothing to cancel, the follower sees the end.
-      (void)manager_->CancelJob(request);
-    });
-  }
+  loop_->Post("kvctl.follow", [this, follower] {
+    following_ = follower;
+    CancelIfInterrupted();
+    Pump(follower);
+  });
   const absl::Status status = ended.get();
-  if (poll.valid()) loop_->Cancel(poll);
+  Call<bool>("kvctl.unfollow", [this] {
+    following_.reset();
+    return true;
+  });
   if (!status.ok()) return status;
   return GetJob(job_id);
+}
+
+void EmbeddedController::Interrupt(const std::string& why) {
+  loop_->Post("kvctl.interrupt", [this, why] {
+    interrupted_ = why;
+    CancelIfInterrupted();
+  });
+}
+
+void EmbeddedController::CancelIfInterrupted() {
+  if (interrupted_.empty() || cancel_sent_ || following_ == nullptr || following_->done) return;
+  cancel_sent_ = true;
+  KV_LOG(WARNING) << "cancelling the job job=" << following_->job_id << " reason=\"" << interrupted_
+                  << "\"";
+  v1::CancelJobRequest request;
+  request.set_job_id(following_->job_id);
+  request.set_reason(interrupted_);
+  // Already ended: nothing to cancel, the follower sees the end.
+  (void)manager_->CancelJob(request);
 }
 
 void EmbeddedController::Pump(const std::shared_ptr<Follower>& follower) {

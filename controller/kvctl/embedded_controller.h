@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <future>
 #include <memory>
@@ -22,7 +21,12 @@ namespace kvbench::kvctl {
 // JobManager over `store`, on one EventLoop thread, and the embedded agent's ControllerLink on the
 // same loop, connected to the manager by an InProcessAgentBridge. The job runs exactly as on
 // kv-controller: scheduling, the agent's events stored once and acknowledged, cancels, and the
-// one outcome rule (controller/core/job_outcome.h).
+// one outcome rule (controller/core/job_outcome.h). The embedded agent is the only one there will
+// ever be: a scenario it cannot run fails at once with the scheduler's reason
+// (JobManagerOptions::fail_unplaceable) instead of waiting for an agent that never comes.
+//
+// SIGINT (Ctrl-C), SIGTERM and SIGHUP (a closed terminal) cancel the followed job once, on the
+// loop (EventLoop::OnSignals): its running scenario is torn down and what finished is kept.
 //
 // Use from one thread (not the loop's): Start, Submit, Attach, Follow, Stop.
 class EmbeddedController {
@@ -44,15 +48,13 @@ class EmbeddedController {
   void Attach(v1::AgentCapabilities capabilities, agent::EventSpool* spool,
               agent::ScenarioRunner* runner);
   // Hands each of the job's stored events to `on_event` (on the loop thread, in order) until the
-  // job has ended, and returns it as GetJob reads it. When `cancel` (may be null) rises, the job
-  // is cancelled once (CancelJob, "interrupted"). NOT_FOUND for no such job.
-  absl::StatusOr<v1::Job> Follow(const std::string& job_id, EventFn on_event,
-                                 std::atomic<bool>* cancel);
+  // job has ended, and returns it as GetJob reads it. NOT_FOUND for no such job.
+  absl::StatusOr<v1::Job> Follow(const std::string& job_id, EventFn on_event);
+  // What a signal does, from any thread: cancels the followed job once (CancelJob with reason
+  // `why`), or the next one Follow is given if none is followed yet.
+  void Interrupt(const std::string& why);
   // Stops the link, shuts the manager down and ends the loop thread. Idempotent.
   void Stop();
-
-  // How often Follow looks at its cancel flag (raised by a signal handler).
-  static constexpr absl::Duration kCancelPoll = absl::Milliseconds(50);
 
  private:
   EmbeddedController(Clock* clock, std::unique_ptr<EventLoop> loop);
@@ -69,6 +71,8 @@ class EmbeddedController {
   // Follow's steps, on the loop.
   struct Follower;
   void Pump(const std::shared_ptr<Follower>& follower);
+  // On the loop: cancels the followed job once `interrupted_` is set.
+  void CancelIfInterrupted();
 
   Clock* const clock_;
   const std::unique_ptr<EventLoop> loop_;
@@ -76,6 +80,10 @@ class EmbeddedController {
   std::unique_ptr<agent::ControllerLink> link_;
   std::thread thread_;
   bool stopped_ = false;
+  // On the loop.
+  std::shared_ptr<Follower> following_;
+  std::string interrupted_;  // why; empty until a signal or Interrupt()
+  bool cancel_sent_ = false;
 };
 
 }  // namespace kvbench::kvctl

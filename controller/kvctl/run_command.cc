@@ -14,7 +14,6 @@
 #include "absl/time/clock.h"
 #include "agent/local/dataset_ceiling.h"
 #include "agent/local/local_agent.h"
-#include "common/cli/stop_flag.h"
 #include "common/log/file_log_sink.h"
 #include "common/status/status_macros.h"
 #include "common/time/clock.h"
@@ -25,7 +24,6 @@
 #include "controller/kvctl/held_log_sink.h"
 #include "controller/kvctl/job_folder_store.h"
 #include "controller/kvctl/kvctl_command.h"
-#include "controller/kvctl/local_capabilities.h"
 #include "controller/kvctl/local_job_record.h"
 #include "controller/kvctl/run_progress.h"
 #include "controller/results/comparison.h"
@@ -70,13 +68,12 @@ absl::StatusOr<v1::Job> RunSubmitted(const client::JobPlan& plan,
   KV_RETURN_IF_ERROR(client::WriteLocalJob(job_dir, queued));
   KV_ASSIGN_OR_RETURN(std::unique_ptr<agent::LocalAgent> local,
                       agent::LocalAgent::Create(options, job_id));
-  const std::vector<v1::Scenario> scenarios(submitted.scenarios().begin(),
-                                            submitted.scenarios().end());
   progress->Begin(job_id, plan, options.out_dir);
-  embedded->Attach(LocalCapabilities(local->capabilities(), plan.spec, scenarios), local->spool(),
-                   local->runner());
-  absl::StatusOr<v1::Job> job = embedded->Follow(
-      job_id, [progress](const v1::Event& event) { progress->OnEvent(event); }, InstallStopFlag());
+  // What this machine offers, as kv-agent would register it: a scenario it cannot run fails at
+  // once with the scheduler's reason.
+  embedded->Attach(local->capabilities(), local->spool(), local->runner());
+  absl::StatusOr<v1::Job> job =
+      embedded->Follow(job_id, [progress](const v1::Event& event) { progress->OnEvent(event); });
   // A cancelled scenario's teardown ends before the link (ControllerLink's rule).
   local->Shutdown();
   embedded->Stop();
@@ -96,6 +93,7 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
   absl::StatusOr<std::vector<int>> gpus = ParseGpus(flags.gpus);
   if (!gpus.ok()) return gpus.status();
   options.gpus = *gpus;
+  options.gpu_vendor = plan->spec.build();  // --gpus names GPUs of the job's build
   // The real controller in this process, its store in the job's folder (<out>/<job>/job.db).
   auto held = std::make_shared<HeldLogSink>();
   std::shared_ptr<LogSink> previous_sink = SetLogSink(held);

@@ -2,8 +2,12 @@
 // JobManager over the run's job store and the agent's real ControllerLink over the in-process
 // bridge, with FakeScenarioRunner ending each scenario as the job-outcome table says
 // (tests/unit/job_manager/job_outcome_table.h, the table the controller's own test runs). The
-// job's states, error and kvctl run's exit must be the controller's, and the store must be
-// <out>/<job>/job.db.
+// job's states, error and kvctl run's exit must be the controller's, the store must be
+// <out>/<job>/job.db, a real SIGHUP (a closed terminal) must cancel the job, and a scenario the
+// machine cannot run must fail at once with the scheduler's reason.
+
+#include <signal.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -14,7 +18,6 @@
 #include "agent/link/event_spool.h"
 #include "controller/kvctl/embedded_controller.h"
 #include "controller/kvctl/job_folder_store.h"
-#include "controller/kvctl/local_capabilities.h"
 #include "controller/kvctl/local_job_record.h"
 #include "controller/scheduler/scheduler.h"
 #include "tests/fakes/fake_scenario_runner.h"
@@ -40,6 +43,15 @@ v1::JobSpec SimSpec() {
   return spec;
 }
 
+// The capabilities of a machine that runs SIM engines and, with `cache_server`, offload tiers.
+v1::AgentCapabilities SimMachine(bool cache_server) {
+  v1::AgentCapabilities machine;
+  machine.set_agent_id("local");
+  machine.add_profiles(controller::kSimVllmProfile);
+  if (cache_server) machine.add_profiles(controller::kSimLmcacheProfile);
+  return machine;
+}
+
 struct LocalRun {
   v1::Job job;
   std::string store_path;
@@ -47,7 +59,7 @@ struct LocalRun {
 };
 
 // kvctl run's composition with a FakeScenarioRunner that ends the scenarios as `row` says; at the
-// first cancelled one (running) the user presses Ctrl-C (Follow's cancel flag).
+// first cancelled one (running) the terminal closes: SIGHUP, a real signal to this process.
 LocalRun RunLocally(const Row& row, const std::string& out_dir) {
   LocalRun run;
   kvctl::JobFolderStore store(out_dir);
@@ -67,23 +79,19 @@ LocalRun RunLocally(const Row& row, const std::string& out_dir) {
   absl::StatusOr<std::unique_ptr<agent::EventSpool>> spool =
       agent::EventSpool::Open(out_dir + "/spool");
   REQUIRE(spool.ok());
-  v1::AgentCapabilities discovered;  // a machine that offers nothing the scheduler looks at
-  discovered.set_agent_id("local");
-  (*embedded)->Attach(kvctl::LocalCapabilities(discovered, SimSpec(), scenarios), spool->get(),
-                      &runner);
+  (*embedded)->Attach(SimMachine(/*cache_server=*/false), spool->get(), &runner);
 
-  std::atomic<bool> cancel{false};
   std::atomic<bool> driven{true};
   std::thread driver([&] {
     for (size_t i = 0; i < row.states.size(); ++i) {
       const std::string id = scenarios[i].scenario_id();
       if (!WaitFor([&] { return runner.running_scenario_id() == id; })) {
         driven = false;
-        cancel = true;  // ends Follow; the assertions below name what went wrong
+        (*embedded)->Interrupt("stuck");  // ends Follow; the assertions below name what went wrong
         return;
       }
       if (row.states[i] == kCancelled) {
-        cancel = true;
+        ::kill(::getpid(), SIGHUP);
         return;
       }
       runner.set_fail_with(row.states[i] == kFailed ? kFailure : "");
@@ -91,13 +99,11 @@ LocalRun RunLocally(const Row& row, const std::string& out_dir) {
     }
   });
   std::mutex events_mu;
-  absl::StatusOr<v1::Job> job = (*embedded)->Follow(
-      submitted->job_id(),
-      [&](const v1::Event& event) {
+  absl::StatusOr<v1::Job> job =
+      (*embedded)->Follow(submitted->job_id(), [&](const v1::Event& event) {
         std::lock_guard<std::mutex> lock(events_mu);
         run.events.push_back(event);
-      },
-      &cancel);
+      });
   driver.join();
   runner.Shutdown();
   (*embedded)->Stop();
@@ -126,6 +132,9 @@ TEST_CASE("kvctl run ends a job as the controller does, with its store in the ru
       INFO(job.scenarios(i).scenario().scenario_id());
       CHECK(job.scenarios(i).state() == row.states[i]);
       if (row.states[i] == kOk) CHECK(job.scenarios(i).has_result());
+      if (row.states[i] == kCancelled) {
+        CHECK_THAT(job.scenarios(i).error(), Catch::Contains("interrupted (SIGHUP)"));
+      }
     }
     if (row.job_state == v1::JOB_STATE_FAILED) {
       CHECK_THAT(job.error(), Catch::StartsWith("scenario ") && Catch::Contains(kFailure));
@@ -149,35 +158,47 @@ TEST_CASE("kvctl run ends a job as the controller does, with its store in the ru
   }
 }
 
-TEST_CASE("kvctl run's embedded agent is offered every scenario of its job", "[kvctl_run]") {
+TEST_CASE("kvctl run fails a scenario its machine cannot run at once with the scheduler's reason",
+          "[kvctl_run]") {
+  TempDir out;
+  kvctl::JobFolderStore store(out.path());
+  RealClock clock;
+  absl::StatusOr<std::unique_ptr<kvctl::EmbeddedController>> embedded =
+      kvctl::EmbeddedController::Start(&store, &clock);
+  REQUIRE(embedded.ok());
   v1::JobSpec spec = SimSpec();
-  spec.clear_tiers();
-  spec.add_tiers(v1::GPU);
-  spec.add_tiers(v1::CPU_RAM);
-  spec.add_tiers(v1::NVME);
-  v1::JobSpec real = spec;
-  real.set_engine(v1::VLLM);
-  real.set_replicas(2);
-  real.set_tensor_parallel_size(2);
-  real.set_cpu_pool_gb(64);
-  real.set_nvme_pool_gb(512);
-  for (const v1::JobSpec& job : {spec, real}) {
-    std::vector<v1::Scenario> scenarios;
-    for (v1::Tier tier : {v1::GPU, v1::CPU_RAM, v1::NVME}) {
-      v1::Scenario& scenario = scenarios.emplace_back();
-      scenario.set_tier(tier);
-    }
-    v1::AgentCapabilities discovered;
-    discovered.set_agent_id("local");
-    discovered.add_profiles("sim-vllm");
-    const v1::AgentCapabilities offered = kvctl::LocalCapabilities(discovered, job, scenarios);
-    CHECK(offered.agent_id() == "local");
-    for (const v1::Scenario& scenario : scenarios) {
-      INFO(v1::Engine_Name(job.engine()) << " " << v1::Tier_Name(scenario.tier()));
-      CHECK(controller::UnmetRequirements(controller::RequirementsOf(job, scenario), offered)
-                .empty());
+  spec.add_tiers(v1::CPU_RAM);  // GPU and CPU_RAM at 1, 2 and 3 users
+  absl::StatusOr<v1::SubmitJobResponse> submitted = (*embedded)->Submit(spec);
+  REQUIRE(submitted.ok());
+  FakeScenarioRunner runner;  // completes what it is given
+  absl::StatusOr<std::unique_ptr<agent::EventSpool>> spool =
+      agent::EventSpool::Open(out.path() + "/spool");
+  REQUIRE(spool.ok());
+  // No cache server's profile here: CPU_RAM cannot run, and no other agent will come.
+  (*embedded)->Attach(SimMachine(/*cache_server=*/false), spool->get(), &runner);
+  absl::StatusOr<v1::Job> job = (*embedded)->Follow(submitted->job_id(), nullptr);
+  runner.Shutdown();
+  (*embedded)->Stop();
+  REQUIRE(job.ok());
+
+  CHECK(job->state() == v1::JOB_STATE_FAILED);
+  CHECK_THAT(job->error(), Catch::Contains("needs profile sim-lmcache"));
+  REQUIRE(job->scenarios_size() == 6);
+  for (const v1::ScenarioStatus& scenario : job->scenarios()) {
+    INFO(scenario.scenario().scenario_id() << ": " << scenario.error());
+    if (scenario.scenario().tier() == v1::GPU) {
+      CHECK(scenario.state() == v1::SCENARIO_STATE_SUCCEEDED);
+    } else {
+      CHECK(scenario.state() == v1::SCENARIO_STATE_FAILED);
+      CHECK(scenario.attempt() == 0);  // never given to the agent
+      CHECK_THAT(scenario.error(), Catch::StartsWith("no agent can run it: ") &&
+                                       Catch::Contains("needs profile sim-lmcache"));
     }
   }
+  // The agent ran the GPU scenarios only.
+  const std::vector<v1::Assignment> given = runner.assignments();
+  CHECK(given.size() == 3);
+  for (const v1::Assignment& assignment : given) CHECK(assignment.scenario().tier() == v1::GPU);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // A scheduling round over a table holding 10,000 finished jobs looks only at the pending
-// scenarios (the JobTable's index), places them by the scheduler and records the assignment.
+// scenarios (the JobTable's index), places them by the scheduler and records the assignment. A
+// scenario no agent can run waits with the reason, or in a closed fleet (kvctl run) fails with it.
 
 #include "controller/core/scenario_dispatcher.h"
 
@@ -37,7 +38,7 @@ JobRecord FinishedJob(int index) {
 }
 
 struct Fixture {
-  Fixture() {
+  explicit Fixture(bool fail_unplaceable = false) : dispatcher(&jobs, &agents, fail_unplaceable) {
     for (int i = 0; i < kFinishedJobs; ++i) jobs.table().Add(FinishedJob(i));
     agents.Attach(&channel, Registration("a", false).capabilities(), absl::ZeroDuration(),
                   clock.Now());
@@ -54,7 +55,7 @@ struct Fixture {
                     [](const std::string&, const std::string&, const std::string&) {}}};
   AgentRegistry agents;
   FakeAgentChannel channel;
-  ScenarioDispatcher dispatcher{&jobs, &agents};
+  ScenarioDispatcher dispatcher;
 };
 
 TEST_CASE("a round visits only the pending scenarios, not the finished jobs",
@@ -87,6 +88,46 @@ TEST_CASE("a round with nothing pending visits nothing", "[scenario_dispatcher]"
   CHECK(round.scenarios_visited == 0);
   CHECK(round.assigned == 0);
   CHECK(f.channel.sent.empty());
+}
+
+// Agent "a" has no NVMe cache path: the NVME scenario fits no connected agent.
+TEST_CASE("an unplaceable scenario waits with the reason while agents may join",
+          "[scenario_dispatcher]") {
+  Fixture f;
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = SimSpec({v1::NVME}, {2});
+  const std::string job_id = f.jobs.Submit(request)->job_id();
+  f.dispatcher.RunRound();
+  const ScenarioRecord& scenario = f.jobs.table().Find(job_id)->scenarios[0];
+  CHECK(scenario.state == v1::SCENARIO_STATE_PENDING);
+  CHECK(scenario.reason ==
+        "waiting: needs an NVMe cache path (tier NVME); no connected agent has one");
+  CHECK(f.channel.Assignments().empty());
+  CHECK(f.jobs.table().Find(job_id)->state == v1::JOB_STATE_QUEUED);
+}
+
+TEST_CASE("in a closed fleet an unplaceable scenario fails at once with the reason",
+          "[scenario_dispatcher]") {
+  Fixture f(/*fail_unplaceable=*/true);
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = SimSpec({v1::GPU, v1::NVME}, {2});
+  const std::string job_id = f.jobs.Submit(request)->job_id();
+  const ScenarioDispatcher::Round round = f.dispatcher.RunRound();
+  CHECK(round.assigned == 1);  // the GPU scenario goes to "a"
+  const JobRecord& job = *f.jobs.table().Find(job_id);
+  REQUIRE(job.scenarios.size() == 2);
+  CHECK(job.scenarios[0].state == v1::SCENARIO_STATE_ASSIGNED);
+  CHECK(job.scenarios[1].state == v1::SCENARIO_STATE_FAILED);
+  CHECK(job.scenarios[1].attempt == 0);
+  CHECK(job.scenarios[1].reason ==
+        "no agent can run it: needs an NVMe cache path (tier NVME); no connected agent has one");
+  CHECK(f.jobs.table().pending().empty());
+  // Stored as well: a controller restarted from the file sees the same.
+  absl::StatusOr<JobRecord> stored = f.store->GetJob(job_id);
+  REQUIRE(stored.ok());
+  REQUIRE(stored->scenarios.size() == 2);
+  CHECK(stored->scenarios[1].state == v1::SCENARIO_STATE_FAILED);
+  CHECK(stored->scenarios[1].reason == job.scenarios[1].reason);
 }
 
 }  // namespace
