@@ -29,8 +29,8 @@ struct JobManagerOptions {
   absl::Duration heartbeat_timeout = absl::Seconds(30);
   int max_scenario_attempts = 3;
   // A closed fleet: the agents connected now are all there will ever be (kvctl run's one
-  // embedded agent). A scenario none of them can run then fails at once with the scheduler's
-  // reason instead of waiting for an agent to join.
+  // embedded agent). A scenario none of them can run then fails with the scheduler's reason when
+  // its turn comes (ScenarioDispatcher) instead of waiting for an agent to join.
   bool fail_unplaceable = false;
 };
 

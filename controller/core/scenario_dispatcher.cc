@@ -1,5 +1,8 @@
 #include "controller/core/scenario_dispatcher.h"
 
+#include <algorithm>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "controller/scheduler/scheduler.h"
@@ -35,14 +38,27 @@ ScenarioDispatcher::Round ScenarioDispatcher::RunRound() {
       if (Assign(*job, *scenario, *agent)) ++round.assigned;
     }
   }
-  // A scenario no agent can run keeps waiting (agents may join), its reason saying why; in a
-  // closed fleet it fails with that reason.
+  // A scenario no agent can run keeps waiting (agents may join), its reason saying why. In a
+  // closed fleet it fails with that reason when its turn comes: it comes before a scenario placed
+  // this round, or nothing was placed and nothing runs (so scenarios not yet reached when a run is
+  // cancelled end CANCELLED, as they would on any machine).
+  std::map<std::pair<std::string, std::string>, size_t> position;  // (job, scenario) -> order
+  for (size_t i = 0; i < queue.size(); ++i) {
+    position[{queue[i].job_id, queue[i].scenario.scenario_id()}] = i;
+  }
+  size_t first_placed = queue.size();
+  for (const Placement& placement : result.placements) {
+    first_placed = std::min(first_placed, position[{placement.job_id, placement.scenario_id}]);
+  }
+  const bool idle_fleet = result.placements.empty() && table.AllActive().empty();
   for (const Unplaceable& unplaceable : result.unplaceable) {
     JobRecord* job = table.Find(unplaceable.job_id);
     ScenarioRecord* scenario =
         job == nullptr ? nullptr : JobTable::FindScenario(*job, unplaceable.scenario_id);
     if (scenario == nullptr) continue;
-    if (fail_unplaceable_) {
+    const bool its_turn =
+        idle_fleet || position[{unplaceable.job_id, unplaceable.scenario_id}] < first_placed;
+    if (fail_unplaceable_ && its_turn) {
       jobs_->FailUnplaceable(*job, *scenario, unplaceable.reason);
     } else {
       scenario->reason = "waiting: " + unplaceable.reason;

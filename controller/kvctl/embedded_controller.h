@@ -22,7 +22,7 @@ namespace kvbench::kvctl {
 // same loop, connected to the manager by an InProcessAgentBridge. The job runs exactly as on
 // kv-controller: scheduling, the agent's events stored once and acknowledged, cancels, and the
 // one outcome rule (controller/core/job_outcome.h). The embedded agent is the only one there will
-// ever be: a scenario it cannot run fails at once with the scheduler's reason
+// ever be: a scenario it cannot run fails with the scheduler's reason when its turn comes
 // (JobManagerOptions::fail_unplaceable) instead of waiting for an agent that never comes.
 //
 // SIGINT (Ctrl-C), SIGTERM and SIGHUP (a closed terminal) cancel the followed job once, on the

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # kvctl run cancelled (SIGINT, as Ctrl-C) after a scenario failed: the job ends FAILED with that
 # scenario's error and exit 5, as the controller ends the same job (controller/core/job_outcome.h);
-# what finished is kept, the running scenario and those not started are CANCELLED. The scenarios
-# this machine cannot run (no cache server's profile) fail at once with the scheduler's reason:
-# in a local run no other agent will come to run them.
+# what finished is kept, the running scenario and the rest are CANCELLED. A scenario this machine
+# cannot run fails when its turn comes, with the scheduler's reason.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
 unset KV_DATASET_MIRROR KV_PROFILES_DIR KV_DATASET_CACHE
@@ -14,11 +13,11 @@ cp "$KV_SOURCE/deploy/profiles/sim-vllm.json" "$WORK/profiles/"
 python3 - "$KV_SOURCE/deploy/examples/demo-sim.json" "$WORK/spec.json" <<'PY'
 import json, sys
 spec = json.load(open(sys.argv[1]))
-spec.update(name="cancel-after-failure", tiers=["GPU", "CPU_RAM"], concurrency=[2, 4, 6], sessions=8)
+spec.update(name="cancel-after-failure", tiers=["GPU", "CPU_RAM"], concurrency=[2, 4], sessions=8)
 spec["engine_overrides"]["sim_time_scale"] = 0.3
 json.dump(spec, open(sys.argv[2], "w"))
 PY
-# 00-gpu-c2 succeeds, Ctrl-C during 02-gpu-c4's replay, 04-gpu-c6 never starts; every CPU_RAM one fails.
+# 00-gpu-c2 succeeds, 01-cpu-ram-c2 fails, Ctrl-C during 02-gpu-c4's replay, 03-cpu-ram-c4 never starts.
 cd "$WORK"
 "$kvctl" run spec.json --out results --profiles profiles >out.txt 2>err.txt &
 pid=$!
@@ -42,13 +41,8 @@ assert states == {
     "00-gpu-c2": "SCENARIO_STATE_SUCCEEDED",
     "01-cpu-ram-c2": "SCENARIO_STATE_FAILED",
     "02-gpu-c4": "SCENARIO_STATE_CANCELLED",
-    "03-cpu-ram-c4": "SCENARIO_STATE_FAILED",
-    "04-gpu-c6": "SCENARIO_STATE_CANCELLED",
-    "05-cpu-ram-c6": "SCENARIO_STATE_FAILED",
+    "03-cpu-ram-c4": "SCENARIO_STATE_CANCELLED",
 }, states
-never_given = [s["scenario"]["scenario_id"] for s in job["scenarios"]
-               if s["state"] == "SCENARIO_STATE_FAILED" and s.get("attempt", 0) != 0]
-assert not never_given, f"given to the agent although it cannot run them: {never_given}"
 cancelled = [s for s in job["scenarios"] if s["state"] == "SCENARIO_STATE_CANCELLED"]
 assert all("interrupted (SIGINT)" in s.get("error", "") for s in cancelled), cancelled
 PY

@@ -4,11 +4,12 @@
 // (tests/unit/job_manager/job_outcome_table.h, the table the controller's own test runs). The
 // job's states, error and kvctl run's exit must be the controller's, the store must be
 // <out>/<job>/job.db, a real SIGHUP (a closed terminal) must cancel the job, and a scenario the
-// machine cannot run must fail at once with the scheduler's reason.
+// machine cannot run must fail in its turn with the scheduler's reason.
 
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <mutex>
@@ -82,6 +83,15 @@ LocalRun RunLocally(const Row& row, const std::string& out_dir) {
   (*embedded)->Attach(SimMachine(/*cache_server=*/false), spool->get(), &runner);
 
   std::atomic<bool> driven{true};
+  std::mutex events_mu;
+  // The user presses the key once the terminal shows the scenario running.
+  auto shown_running = [&](const std::string& id) {
+    std::lock_guard<std::mutex> lock(events_mu);
+    return std::any_of(run.events.begin(), run.events.end(), [&](const v1::Event& event) {
+      return event.scenario_id() == id && event.has_state_change() &&
+             event.state_change().state() == v1::SCENARIO_STATE_RUNNING;
+    });
+  };
   std::thread driver([&] {
     for (size_t i = 0; i < row.states.size(); ++i) {
       const std::string id = scenarios[i].scenario_id();
@@ -91,6 +101,7 @@ LocalRun RunLocally(const Row& row, const std::string& out_dir) {
         return;
       }
       if (row.states[i] == kCancelled) {
+        driven = WaitFor([&] { return shown_running(id); });
         ::kill(::getpid(), SIGHUP);
         return;
       }
@@ -98,7 +109,6 @@ LocalRun RunLocally(const Row& row, const std::string& out_dir) {
       runner.Complete();
     }
   });
-  std::mutex events_mu;
   absl::StatusOr<v1::Job> job =
       (*embedded)->Follow(submitted->job_id(), [&](const v1::Event& event) {
         std::lock_guard<std::mutex> lock(events_mu);
@@ -158,7 +168,7 @@ TEST_CASE("kvctl run ends a job as the controller does, with its store in the ru
   }
 }
 
-TEST_CASE("kvctl run fails a scenario its machine cannot run at once with the scheduler's reason",
+TEST_CASE("kvctl run fails a scenario its machine cannot run with the scheduler's reason",
           "[kvctl_run]") {
   TempDir out;
   kvctl::JobFolderStore store(out.path());

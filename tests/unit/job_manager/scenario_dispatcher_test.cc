@@ -106,26 +106,50 @@ TEST_CASE("an unplaceable scenario waits with the reason while agents may join",
   CHECK(f.jobs.table().Find(job_id)->state == v1::JOB_STATE_QUEUED);
 }
 
-TEST_CASE("in a closed fleet an unplaceable scenario fails at once with the reason",
+// kvctl run's rule: the scenarios go in order on the one agent, and one it cannot run fails when
+// its turn comes (not before: a run cancelled before then leaves it CANCELLED, never started).
+TEST_CASE("in a closed fleet an unplaceable scenario fails with the reason when its turn comes",
           "[scenario_dispatcher]") {
   Fixture f(/*fail_unplaceable=*/true);
   v1::SubmitJobRequest request;
-  *request.mutable_spec() = SimSpec({v1::GPU, v1::NVME}, {2});
+  *request.mutable_spec() = SimSpec({v1::GPU, v1::NVME}, {2, 4});  // gpu-c2 nvme-c2 gpu-c4 nvme-c4
   const std::string job_id = f.jobs.Submit(request)->job_id();
-  const ScenarioDispatcher::Round round = f.dispatcher.RunRound();
-  CHECK(round.assigned == 1);  // the GPU scenario goes to "a"
   const JobRecord& job = *f.jobs.table().Find(job_id);
-  REQUIRE(job.scenarios.size() == 2);
+  REQUIRE(job.scenarios.size() == 4);
+  const std::string kWhy = "needs an NVMe cache path (tier NVME); no connected agent has one";
+  auto finish_running = [&](int index, int64_t seq) {
+    const v1::Assignment assignment = f.channel.Assignments().back();
+    REQUIRE(assignment.scenario().scenario_id() == job.scenarios[index].scenario.scenario_id());
+    f.jobs.ApplyAgentEvent(StateEvent("a", assignment, seq, v1::SCENARIO_STATE_SUCCEEDED));
+    f.agents.Find("a")->running_job_id.clear();
+    f.agents.Find("a")->running_scenario_id.clear();
+  };
+
+  // Round 1: gpu-c2 goes to "a"; nvme-c2 comes after it and waits.
+  CHECK(f.dispatcher.RunRound().assigned == 1);
   CHECK(job.scenarios[0].state == v1::SCENARIO_STATE_ASSIGNED);
+  CHECK(job.scenarios[1].state == v1::SCENARIO_STATE_PENDING);
+  CHECK(job.scenarios[1].reason == "waiting: " + kWhy);
+
+  // gpu-c2 done: nvme-c2's turn comes before gpu-c4 is placed, so it fails; nvme-c4 waits.
+  finish_running(0, 1);
+  CHECK(f.dispatcher.RunRound().assigned == 1);
   CHECK(job.scenarios[1].state == v1::SCENARIO_STATE_FAILED);
-  CHECK(job.scenarios[1].attempt == 0);
-  CHECK(job.scenarios[1].reason ==
-        "no agent can run it: needs an NVMe cache path (tier NVME); no connected agent has one");
+  CHECK(job.scenarios[1].attempt == 0);  // never given to an agent
+  CHECK(job.scenarios[1].reason == "no agent can run it: " + kWhy);
+  CHECK(job.scenarios[2].state == v1::SCENARIO_STATE_ASSIGNED);
+  CHECK(job.scenarios[3].state == v1::SCENARIO_STATE_PENDING);
+
+  // gpu-c4 done: nothing left to place and nothing running, so nvme-c4 fails and the job ends.
+  finish_running(2, 2);
+  CHECK(f.dispatcher.RunRound().assigned == 0);
+  CHECK(job.scenarios[3].state == v1::SCENARIO_STATE_FAILED);
   CHECK(f.jobs.table().pending().empty());
+  CHECK(job.state == v1::JOB_STATE_FAILED);
   // Stored as well: a controller restarted from the file sees the same.
   absl::StatusOr<JobRecord> stored = f.store->GetJob(job_id);
   REQUIRE(stored.ok());
-  REQUIRE(stored->scenarios.size() == 2);
+  REQUIRE(stored->scenarios.size() == 4);
   CHECK(stored->scenarios[1].state == v1::SCENARIO_STATE_FAILED);
   CHECK(stored->scenarios[1].reason == job.scenarios[1].reason);
 }
