@@ -13,7 +13,7 @@
 namespace kvbench::agent {
 
 absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clock* clock,
-                                                     Executor* executor,
+                                                     Sleeper* sleeper, Executor* executor,
                                                      prometheus::Registry* registry) {
   WorkDirLayout layout(config.work_dir());
   KV_RETURN_IF_ERROR(layout.EnsureCreated());
@@ -35,19 +35,19 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
   }
   // Children of a previous agent that died without stopping them: they would hold GPUs and
   // ports (their pid files are in run/).
-  const int orphans = Supervisor::KillOrphans(layout.run_dir());
+  const int orphans = Supervisor::KillOrphans(layout.run_dir(), clock, sleeper);
   if (orphans > 0) KV_LOG(WARNING) << "killed orphans of a previous run count=" << orphans;
   RegisterDaemonInfoMetrics(registry, "agent", clock->Now());
   std::unique_ptr<Agent> agent(
-      new Agent(std::move(config), *std::move(profiles), clock, executor, registry));
+      new Agent(std::move(config), *std::move(profiles), clock, sleeper, executor, registry));
   KV_RETURN_IF_ERROR(agent->CreateLinkParts());
   return agent;
 }
 
 absl::Status Agent::CreateLinkParts() {
   KV_ASSIGN_OR_RETURN(spool_, EventSpool::Open(layout_.spool_dir()));
-  KV_ASSIGN_OR_RETURN(runner_,
-                      ExecutorScenarioRunner::Create(config_, layout_, &profiles_, clock_));
+  KV_ASSIGN_OR_RETURN(
+      runner_, ExecutorScenarioRunner::Create(config_, layout_, &profiles_, clock_, sleeper_));
   if (config_.controller_address().empty()) return absl::OkStatus();
   ControllerLinkOptions options;
   options.agent_id = config_.agent_id();
@@ -68,11 +68,12 @@ absl::Status Agent::CreateLinkParts() {
   return absl::OkStatus();
 }
 
-Agent::Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Executor* executor,
-             prometheus::Registry* registry)
+Agent::Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Sleeper* sleeper,
+             Executor* executor, prometheus::Registry* registry)
     : config_(std::move(config)),
       profiles_(std::move(profiles)),
       clock_(clock),
+      sleeper_(sleeper),
       executor_(executor),
       layout_(config_.work_dir()),
       start_monotonic_(clock->Monotonic()),

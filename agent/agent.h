@@ -13,6 +13,7 @@
 #include "agent/work_dir_layout.h"
 #include "common/loop/executor.h"
 #include "common/time/clock.h"
+#include "common/time/sleeper.h"
 #include "kvbench/v1/config.pb.h"
 
 namespace kvbench::agent {
@@ -31,8 +32,10 @@ class Agent {
   // Kills what a previous agent left running (pid files in the work dir's run/). Opens the event
   // spool (FAILED_PRECONDITION naming it when it cannot) and, when controller_address is set,
   // makes the controller link (errors naming the TLS files that do not load).
+  // `clock`, `sleeper` (the scenarios' start-up waits and the orphans' kill), `executor` and
+  // `registry` are borrowed and must outlive the agent.
   static absl::StatusOr<std::unique_ptr<Agent>> Create(v1::AgentConfig config, Clock* clock,
-                                                       Executor* executor,
+                                                       Sleeper* sleeper, Executor* executor,
                                                        prometheus::Registry* registry);
 
   // Stops the link and the runner if Shutdown() was not called (the runner's events go through
@@ -55,8 +58,8 @@ class Agent {
   // How often the agent refreshes its own gauges.
   static constexpr absl::Duration kHousekeepingPeriod = absl::Seconds(5);
 
-  Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Executor* executor,
-        prometheus::Registry* registry);
+  Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Sleeper* sleeper,
+        Executor* executor, prometheus::Registry* registry);
   // The spool, the runner and the link (the parts with failing construction).
   absl::Status CreateLinkParts();
   void Housekeeping();
@@ -64,6 +67,7 @@ class Agent {
   const v1::AgentConfig config_;
   const tiers::ProfileSet profiles_;
   Clock* const clock_;
+  Sleeper* const sleeper_;
   Executor* const executor_;
   const WorkDirLayout layout_;
   const absl::Duration start_monotonic_;

@@ -17,6 +17,7 @@
 #include "common/metrics/metrics_server.h"
 #include "common/status/exit_code.h"
 #include "common/time/clock.h"
+#include "common/time/sleeper.h"
 #include "common/version/version.h"
 
 namespace {
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   // running or as zombies (STYLE.md rule 15).
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   RealClock clock;
+  RealSleeper sleeper;
   EventLoop loop("agent");
   std::string metrics_listen =
       config->metrics_listen().empty() ? agent::kDefaultMetricsListen : config->metrics_listen();
@@ -62,7 +64,7 @@ int main(int argc, char** argv) {
   (*metrics)->RegisterCollectable(loop_metrics);
 
   absl::StatusOr<std::unique_ptr<agent::Agent>> agent =
-      agent::Agent::Create(*config, &clock, &loop, &(*metrics)->registry());
+      agent::Agent::Create(*config, &clock, &sleeper, &loop, &(*metrics)->registry());
   if (!agent.ok()) return Fail(agent.status());
   KV_LOG(INFO) << "metrics url=" << (*metrics)->url();
   (*agent)->Start();

@@ -19,10 +19,11 @@ std::vector<int> GpuIndices(const v1::AgentConfig& config) {
 
 absl::StatusOr<std::unique_ptr<ExecutorScenarioRunner>> ExecutorScenarioRunner::Create(
     const v1::AgentConfig& config, const WorkDirLayout& layout, const tiers::ProfileSet* profiles,
-    Clock* clock) {
-  KV_ASSIGN_OR_RETURN(
-      std::unique_ptr<ScenarioEnvironmentFactory> environments,
-      ScenarioEnvironmentFactory::Create(EnvironmentOptions(config, layout, *profiles, clock)));
+    Clock* clock, Sleeper* sleeper) {
+  ScenarioEnvironmentOptions options = EnvironmentOptions(config, layout, *profiles, clock);
+  options.sleeper = sleeper;
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<ScenarioEnvironmentFactory> environments,
+                      ScenarioEnvironmentFactory::Create(std::move(options)));
   return CreateWith(std::move(environments),
                     [layout](const std::string& job_id, const std::string& scenario_id) {
                       return layout.ScenarioDir(job_id, scenario_id);

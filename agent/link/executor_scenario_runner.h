@@ -32,7 +32,7 @@ class ExecutorScenarioRunner : public ScenarioRunner {
   // cannot be initialised.
   static absl::StatusOr<std::unique_ptr<ExecutorScenarioRunner>> Create(
       const v1::AgentConfig& config, const WorkDirLayout& layout, const tiers::ProfileSet* profiles,
-      Clock* clock);
+      Clock* clock, Sleeper* sleeper);
   // The same runner over seams composed elsewhere (`kvctl run`'s embedded agent: its local
   // choices of ScenarioEnvironmentOptions, scenario dirs under its --out folder).
   static std::unique_ptr<ExecutorScenarioRunner> CreateWith(

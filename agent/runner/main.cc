@@ -5,6 +5,7 @@
 //   kv-runner inspect --dataset CODE --dataset-path P [--num-rounds N] [--json]
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <csignal>
 #include <iostream>
 
 #include "agent/runner/inspect_command.h"
@@ -12,7 +13,7 @@
 #include "agent/runner/replay_command.h"
 #include "agent/runner/runner_options.h"
 #include "common/cli/command_line.h"
-#include "common/cli/stop_flag.h"
+#include "common/cli/stop_signals.h"
 #include "common/log/logging.h"
 #include "common/status/exit_code.h"
 
@@ -77,8 +78,10 @@ int main(int argc, char** argv) {
                                                 inspect_min_chunk, inspect_json, std::cout);
   } else {
     options.request_timeout = absl::Seconds(request_timeout_s);
-    if (!options.ready_file.empty()) kvbench::runner::InstallGoSignal();
-    status = kvbench::runner::RunReplayCommand(options, kvbench::InstallStopFlag());
+    kvbench::StopSource* go =
+        options.ready_file.empty() ? nullptr : kvbench::runner::InstallGoSignal();
+    status =
+        kvbench::runner::RunReplayCommand(options, kvbench::StopOnSignals({SIGINT, SIGTERM}), go);
   }
   if (!status.ok()) std::cerr << "kv-runner: " << status.message() << "\n";
   return kvbench::ExitCodeForStatus(status);

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/results/reuse_opportunity.h"
+#include "common/sync/stop_callback.h"
 
 namespace kvbench::runner {
 namespace {
@@ -38,7 +39,7 @@ absl::StatusOr<PromptCount> ParseTokenizeAnswer(int http_status, const std::stri
 class CountRun {
  public:
   CountRun(AsyncHttpClient* client, AsyncHttpRequest base, const std::vector<std::string>* bodies,
-           const std::atomic<bool>* stop)
+           StopSource* stop)
       : client_(client),
         base_(std::move(base)),
         bodies_(bodies),
@@ -52,7 +53,7 @@ class CountRun {
     void OnHeaders(int http_status, MonotonicTime) override { status_ = http_status; }
     bool OnBody(absl::string_view bytes, MonotonicTime) override {
       body_.append(bytes.data(), bytes.size());
-      return !run_->stop_->load(std::memory_order_relaxed);
+      return !run_->stop_->stop_requested();
     }
     void OnComplete(absl::Status status, MonotonicTime) override {
       absl::StatusOr<PromptCount> count =
@@ -73,7 +74,7 @@ class CountRun {
     size_t index = next_.fetch_add(1);
     {
       std::lock_guard<std::mutex> lock(mu_);
-      if (index >= bodies_->size() || !error_.ok() || stop_->load()) {
+      if (index >= bodies_->size() || !error_.ok() || stop_->stop_requested()) {
         if (--active_ == 0) done_.notify_all();
         return;
       }
@@ -105,15 +106,12 @@ class CountRun {
     active_ = concurrency;
     for (int i = 0; i < concurrency; ++i) workers.push_back(std::make_unique<Worker>(this));
     for (auto& worker : workers) worker->Next();
+    // A stop shuts the client down (aborting what is in flight); each worker then finishes.
+    StopCallback shutdown_on_stop(stop_, [this] { client_->Shutdown(); });
     std::unique_lock<std::mutex> lock(mu_);
-    while (!done_.wait_for(lock, std::chrono::milliseconds(20), [&] { return active_ == 0; })) {
-      if (stop_->load()) {
-        lock.unlock();
-        client_->Shutdown();  // aborts what is in flight; each worker then finishes
-        lock.lock();
-      }
-    }
-    if (stop_->load()) return absl::CancelledError("stopped while counting prompt tokens");
+    done_.wait(lock, [&] { return active_ == 0; });
+    if (stop_->stop_requested())
+      return absl::CancelledError("stopped while counting prompt tokens");
     if (!error_.ok()) return error_;
     return std::move(counts_);
   }
@@ -122,7 +120,7 @@ class CountRun {
   AsyncHttpClient* client_;
   AsyncHttpRequest base_;
   const std::vector<std::string>* bodies_;
-  const std::atomic<bool>* stop_;
+  StopSource* stop_;
   std::atomic<size_t> next_{0};
 
   std::mutex mu_;
@@ -135,7 +133,7 @@ class CountRun {
 }  // namespace
 
 PromptCounter::PromptCounter(AsyncHttpClient* client, std::string base_url, absl::Duration timeout,
-                             const std::atomic<bool>* stop)
+                             StopSource* stop)
     : client_(client), url_(std::move(base_url) + "/tokenize"), timeout_(timeout), stop_(stop) {}
 
 absl::StatusOr<std::vector<PromptCount>> PromptCounter::Count(

@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/http/async_http_client.h"
+#include "common/sync/stop_source.h"
 
 namespace kvbench::runner {
 
@@ -28,7 +29,7 @@ class PromptCounter {
  public:
   // `client` and `stop` must outlive the counter.
   PromptCounter(AsyncHttpClient* client, std::string base_url, absl::Duration timeout,
-                const std::atomic<bool>* stop);
+                StopSource* stop);
 
   // One count per body, in order. UNAVAILABLE naming the first body that /tokenize refused or
   // answered without a `tokens` list (the server's status and message included); CANCELLED when
@@ -39,7 +40,7 @@ class PromptCounter {
   AsyncHttpClient* client_;
   std::string url_;
   absl::Duration timeout_;
-  const std::atomic<bool>* stop_;
+  StopSource* stop_;
 };
 
 }  // namespace kvbench::runner

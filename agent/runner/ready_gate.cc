@@ -2,41 +2,34 @@
 
 #include <signal.h>
 
-#include <chrono>
+#include <condition_variable>
 #include <fstream>
-#include <thread>
+#include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "common/cli/stop_signals.h"
+#include "common/sync/stop_callback.h"
 
 namespace kvbench::runner {
-namespace {
 
-std::atomic<bool> g_go{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler needs a lock-free flag");
+StopSource* InstallGoSignal() { return StopOnSignals({SIGUSR1}); }
 
-void OnGoSignal(int) { g_go.store(true); }
-
-// How often AwaitGo looks at the flags (a signal handler only sets them).
-constexpr std::chrono::milliseconds kGoPollPeriod(5);
-
-}  // namespace
-
-void InstallGoSignal() {
-  struct sigaction action {};
-  action.sa_handler = OnGoSignal;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGUSR1, &action, nullptr);
-}
-
-absl::Status AwaitGo(const std::string& path, const std::atomic<bool>* stop) {
+absl::Status AwaitGo(const std::string& path, StopSource* go, StopSource* stop) {
   {
     std::ofstream ready(path, std::ios::trunc);
     if (!ready) return absl::InternalError(absl::StrCat("cannot create --ready-file ", path));
   }
-  while (!g_go.load()) {
-    if (stop->load()) return absl::CancelledError("stopped while waiting for SIGUSR1");
-    std::this_thread::sleep_for(kGoPollPeriod);
-  }
+  std::mutex mu;
+  std::condition_variable woken;
+  auto wake = [&] {
+    std::lock_guard<std::mutex> lock(mu);
+    woken.notify_all();
+  };
+  StopCallback on_go(go, wake);
+  StopCallback on_stop(stop, wake);
+  std::unique_lock<std::mutex> lock(mu);
+  woken.wait(lock, [&] { return go->stop_requested() || stop->stop_requested(); });
+  if (!go->stop_requested()) return absl::CancelledError("stopped while waiting for SIGUSR1");
   return absl::OkStatus();
 }
 

@@ -16,8 +16,6 @@ namespace kvbench::runner {
 
 // How long /tokenize may take for one prompt while prompts are counted.
 constexpr absl::Duration kPromptCountTimeout = absl::Minutes(5);
-// How often a waiting Warmup/Run looks at the stop flag (a signal handler only sets it).
-constexpr std::chrono::milliseconds kStopPollPeriod(20);
 
 struct Replay::Slot {
   std::unique_ptr<RoundExchange> exchange;
@@ -52,8 +50,12 @@ AsyncHttpRequest ChatRequest(const RunnerOptions& options, const std::string& us
 }  // namespace
 
 Replay::Replay(AsyncHttpClient* client, const RunnerOptions& options, RecordWriter* writer,
-               const std::atomic<bool>* stop)
-    : client_(client), options_(options), writer_(writer), stop_(stop) {}
+               StopSource* stop)
+    : client_(client),
+      options_(options),
+      writer_(writer),
+      stop_(stop),
+      shutdown_on_stop_(stop, [client] { client->Shutdown(); }) {}
 
 Replay::~Replay() = default;
 
@@ -68,20 +70,14 @@ absl::Status Replay::Warmup() {
   });
   BodyOptions body_options = BodyOptionsFrom(options_);
   body_options.osl = 0;  // a warmup asks for kWarmupMaxTokens, never OSL
-  for (int i = 0; i < options_.warmup && !stop_->load(); ++i) {
+  for (int i = 0; i < options_.warmup && !stop_->stop_requested(); ++i) {
     const std::string body = BuildChatBody(body_options, WarmupMessages(i, options_.seed),
                                            nlohmann::json::array(), kWarmupMaxTokens);
     const std::string user_id = absl::StrCat("warmup-", i);
     outcome.reset();
     exchange.Send(client_, ChatRequest(options_, user_id, body), RequestRecord());
     std::unique_lock<std::mutex> lock(mu);
-    while (!finished.wait_for(lock, kStopPollPeriod, [&] { return outcome.has_value(); })) {
-      if (stop_->load()) {
-        lock.unlock();
-        client_->Shutdown();
-        lock.lock();
-      }
-    }
+    finished.wait(lock, [&] { return outcome.has_value(); });
     if (outcome->second) break;  // cancelled by stop
     if (outcome->first.error) {
       return absl::UnavailableError(absl::StrCat("warmup request ", i, " to ", options_.base_url,
@@ -200,7 +196,7 @@ absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser
   }
   for (auto& slot : slots_) TakeNextUser(slot.get());
   WaitForSlots();
-  result.stopped = stop_->load();
+  result.stopped = stop_->stop_requested();
   std::lock_guard<std::mutex> lock(mu_);
   result.records = std::move(records_);
   records_.clear();
@@ -212,17 +208,11 @@ absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser
 
 void Replay::WaitForSlots() {
   std::unique_lock<std::mutex> lock(mu_);
-  while (!slots_ended_.wait_for(lock, kStopPollPeriod, [&] { return active_slots_ == 0; })) {
-    if (stop_->load()) {
-      lock.unlock();
-      client_->Shutdown();  // aborts every exchange; each slot then ends
-      lock.lock();
-    }
-  }
+  slots_ended_.wait(lock, [&] { return active_slots_ == 0; });
 }
 
 void Replay::TakeNextUser(Slot* slot) {
-  while (!stop_->load(std::memory_order_relaxed)) {
+  while (!stop_->stop_requested()) {
     size_t index = next_user_.fetch_add(1);
     if (index >= prepared_.size()) break;
     if (prepared_[index].sendable_rounds == 0) continue;  // round 1 already over ISL
@@ -251,7 +241,7 @@ void Replay::StartRound(Slot* slot) {
 }
 
 void Replay::OnRoundDone(Slot* slot, RequestRecord record, bool cancelled) {
-  if (cancelled || stop_->load(std::memory_order_relaxed)) {
+  if (cancelled || stop_->stop_requested()) {
     EndSlot();  // aborted: no result; the user ends incomplete
     return;
   }

@@ -22,6 +22,8 @@
 #include "agent/runner/request_record.h"
 #include "agent/runner/runner_options.h"
 #include "common/http/async_http_client.h"
+#include "common/sync/stop_callback.h"
+#include "common/sync/stop_source.h"
 
 namespace kvbench::runner {
 
@@ -65,9 +67,9 @@ using BeforeClockHook = std::function<absl::Status(const std::vector<results::Co
 class Replay {
  public:
   // `client`, `writer` (may be null) and `stop` must outlive the replay. The client is shut down
-  // when `stop` is raised.
+  // when `stop` is requested (aborting what is in flight; every wait then ends).
   Replay(AsyncHttpClient* client, const RunnerOptions& options, RecordWriter* writer,
-         const std::atomic<bool>* stop);
+         StopSource* stop);
   ~Replay();
 
   // `warmup` short requests with their own user ids ("warmup-<i>") and prefixes, one after the
@@ -109,7 +111,7 @@ class Replay {
   AsyncHttpClient* client_;
   RunnerOptions options_;
   RecordWriter* writer_;
-  const std::atomic<bool>* stop_;
+  StopSource* stop_;
   ReplayClock clock_;
 
   std::vector<PreparedUser> prepared_;
@@ -120,6 +122,9 @@ class Replay {
   std::condition_variable slots_ended_;
   int active_slots_ = 0;                // guarded by mu_
   std::vector<RequestRecord> records_;  // guarded by mu_
+
+  // Last: unregistered first, before what the shutdown touches goes.
+  StopCallback shutdown_on_stop_;
 };
 
 }  // namespace kvbench::runner

@@ -92,14 +92,14 @@ absl::Status WritePrompts(const std::string& path,
 }
 
 // Just before the clock: the counted prompts to --prompts, then the --ready-file handshake.
-BeforeClockHook BeforeClock(const RunnerOptions& options, const std::atomic<bool>* stop) {
-  return [&options, stop](const std::vector<results::CountedPrompt>& prompts) -> absl::Status {
+BeforeClockHook BeforeClock(const RunnerOptions& options, StopSource* go, StopSource* stop) {
+  return [&options, go, stop](const std::vector<results::CountedPrompt>& prompts) -> absl::Status {
     if (!options.prompts_path.empty() && !prompts.empty()) {
       KV_RETURN_IF_ERROR(WritePrompts(options.prompts_path, prompts));
     }
     if (!options.ready_file.empty()) {
       KV_LOG(INFO) << "ready: waiting for SIGUSR1 (" << options.ready_file << ")";
-      KV_RETURN_IF_ERROR(AwaitGo(options.ready_file, stop));
+      KV_RETURN_IF_ERROR(AwaitGo(options.ready_file, go, stop));
     }
     return absl::OkStatus();
   };
@@ -119,7 +119,10 @@ std::vector<datasets::VirtualUser> NotChosen(const std::vector<datasets::Virtual
 
 }  // namespace
 
-absl::Status RunReplayCommand(const RunnerOptions& flags, const std::atomic<bool>* stop) {
+absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, StopSource* go) {
+  if (!flags.ready_file.empty() && go == nullptr) {
+    return absl::InvalidArgumentError("--ready-file needs the go signal installed");
+  }
   KV_ASSIGN_OR_RETURN(const RunnerOptions options, EffectiveOptions(flags));
   KV_ASSIGN_OR_RETURN(datasets::Dataset dataset,
                       datasets::LoadDataset(options.dataset, options.dataset_path));
@@ -154,7 +157,7 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, const std::atomic<bool
   Replay replay(client.get(), options, writer.get(), stop);
   KV_RETURN_IF_ERROR(replay.Warmup());
   KV_ASSIGN_OR_RETURN(ReplayResult result, replay.Run(selection.users, options.count_prompts,
-                                                      others, BeforeClock(options, stop)));
+                                                      others, BeforeClock(options, go, stop)));
   client->Shutdown();
 
   plan.planned_users = result.planned_users;

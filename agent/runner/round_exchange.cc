@@ -6,8 +6,7 @@
 
 namespace kvbench::runner {
 
-RoundExchange::RoundExchange(const ReplayClock* clock, const std::atomic<bool>* stop,
-                             DoneCallback on_done)
+RoundExchange::RoundExchange(const ReplayClock* clock, StopSource* stop, DoneCallback on_done)
     : clock_(clock), stop_(stop), on_done_(std::move(on_done)) {}
 
 void RoundExchange::Send(AsyncHttpClient* client, const AsyncHttpRequest& request,
@@ -22,7 +21,7 @@ void RoundExchange::Send(AsyncHttpClient* client, const AsyncHttpRequest& reques
 void RoundExchange::OnHeaders(int http_status, MonotonicTime) { record_.http_status = http_status; }
 
 bool RoundExchange::OnBody(absl::string_view bytes, MonotonicTime arrival) {
-  if (stop_->load(std::memory_order_relaxed)) return false;
+  if (stop_->stop_requested()) return false;
   parser_.Feed(bytes, &events_);
   for (const std::string& event : events_) {
     if (stream_.Add(event) == StreamAccumulator::Kind::kToken && !record_.first_token_s) {

@@ -10,6 +10,7 @@
 #include "agent/runner/sse_parser.h"
 #include "agent/runner/stream_accumulator.h"
 #include "common/http/async_http_client.h"
+#include "common/sync/stop_source.h"
 
 namespace kvbench::runner {
 
@@ -29,7 +30,7 @@ class RoundExchange final : public AsyncHttpObserver {
   using DoneCallback = std::function<void(RequestRecord record, bool cancelled)>;
 
   // `clock` and `stop` must outlive the exchange. `stop` aborts a stream at its next bytes.
-  RoundExchange(const ReplayClock* clock, const std::atomic<bool>* stop, DoneCallback on_done);
+  RoundExchange(const ReplayClock* clock, StopSource* stop, DoneCallback on_done);
 
   // Starts `request` with `record` as the skeleton (user, session, round, scheduled_s set by the
   // caller). The previous request must have completed.
@@ -41,7 +42,7 @@ class RoundExchange final : public AsyncHttpObserver {
 
  private:
   const ReplayClock* clock_;
-  const std::atomic<bool>* stop_;
+  StopSource* stop_;
   DoneCallback on_done_;
 
   RequestRecord record_;

@@ -273,11 +273,6 @@ std::optional<int> Supervisor::pid(const std::string& name) const {
   return child->process->pid();
 }
 
-int Supervisor::KillOrphans(const std::string& run_dir) {
-  RealClock clock;
-  return KillOrphans(run_dir, &clock, RealSleeper::Default());
-}
-
 int Supervisor::KillOrphans(const std::string& run_dir, Clock* clock, Sleeper* sleeper) {
   std::vector<int> killed;
   for (const std::string& path : ListPidFiles(run_dir)) {

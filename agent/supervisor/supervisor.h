@@ -103,8 +103,6 @@ class Supervisor {
   // reboot). Call it before this agent starts children into `run_dir`. The wait is measured on
   // `clock` and passed in `sleeper`.
   static int KillOrphans(const std::string& run_dir, Clock* clock, Sleeper* sleeper);
-  // The same on real time (for composers that do not pass the seams yet).
-  static int KillOrphans(const std::string& run_dir);
 
  private:
   struct Child {

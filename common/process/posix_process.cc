@@ -14,8 +14,16 @@
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
+#include <vector>
+
+// glibc 2.36's <sys/pidfd.h> lacks __BEGIN_DECLS, so C++ would mangle pidfd_open's name.
+extern "C" {
+#include <sys/pidfd.h>
+}
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -67,20 +75,37 @@ bool IsLiveMember(const char* entry, pid_t pgid) {
   return pgrp == pgid && state != 'Z' && state != 'X';
 }
 
-// Whether some process in group `pgid` still runs (is not a zombie). True when /proc cannot tell.
-bool GroupHasLiveMembers(pid_t pgid) {
+// The processes of group `pgid` that still run (are not zombies); nullopt when /proc cannot be
+// read (then nothing can be said to be gone).
+std::optional<std::vector<pid_t>> LiveMembers(pid_t pgid) {
   DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) return true;
-  bool live = false;
+  if (proc == nullptr) return std::nullopt;
+  std::vector<pid_t> live;
   while (const dirent* entry = ::readdir(proc)) {
     if (!std::isdigit(static_cast<unsigned char>(entry->d_name[0]))) continue;
-    if (IsLiveMember(entry->d_name, pgid)) {
-      live = true;
-      break;
-    }
+    if (IsLiveMember(entry->d_name, pgid)) live.push_back(std::atoi(entry->d_name));
   }
   ::closedir(proc);
   return live;
+}
+
+// Sleeps in poll(2) on pidfds of `members` until one of them exits or `left` (> 0) passes. A
+// member that is gone before its pidfd opens ends the wait at once, as its exit would.
+void AwaitAnyExit(const std::vector<pid_t>& members, absl::Duration left) {
+  std::vector<pollfd> watches;
+  for (pid_t member : members) {
+    const int fd = ::pidfd_open(member, 0);
+    if (fd < 0) {
+      for (const pollfd& watch : watches) ::close(watch.fd);
+      return;  // gone already (ESRCH): look again
+    }
+    watches.push_back(pollfd{fd, POLLIN, 0});
+  }
+  int ready;
+  do {
+    ready = ::poll(watches.data(), watches.size(), PollTimeoutMs(left));
+  } while (ready < 0 && errno == EINTR);
+  for (const pollfd& watch : watches) ::close(watch.fd);
 }
 
 // Reads exactly `size` bytes at `offset`; false on error or a file that shrank.
@@ -227,7 +252,8 @@ bool PosixProcess::GroupGone() {
   if (PgidRecycled()) return group_gone_ = true;
   ReapGroupChildren();
   if (::kill(-pid_, 0) != 0 && errno == ESRCH) return group_gone_ = true;
-  if (GroupHasLiveMembers(pid_)) return false;
+  const std::optional<std::vector<pid_t>> live = LiveMembers(pid_);
+  if (!live || !live->empty()) return false;
   // Only zombies are left. Those that died since the first pass and are ours get reaped now; the
   // rest belong to someone else (init, mostly) and no longer run.
   ReapGroupChildren();
@@ -238,7 +264,11 @@ bool PosixProcess::WaitGroupGoneUntil(absl::Duration deadline) {
   while (!GroupGone()) {
     const absl::Duration left = deadline - MonotonicNow();
     if (left <= absl::ZeroDuration()) return false;
-    absl::SleepFor(std::min(left, kProcessGroupPollInterval));
+    // The members have no pidfd of ours yet: open one for each live member and sleep until one
+    // exits (or the deadline), then look at the group again (a member may have forked).
+    const std::optional<std::vector<pid_t>> live = LiveMembers(pid_);
+    if (!live) return false;  // /proc unreadable: nothing can be seen to go
+    AwaitAnyExit(*live, left);
   }
   return true;
 }

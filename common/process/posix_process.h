@@ -16,9 +16,6 @@ namespace kvbench {
 // After SIGKILL, how long Stop() and the destructor wait for the leader to be reaped and the
 // group to empty before giving up (only a process stuck in uninterruptible sleep takes longer).
 inline constexpr absl::Duration kProcessKillTimeout = absl::Seconds(10);
-// How often Stop() re-checks whether the rest of the group has exited once the leader is reaped.
-// Members other than the leader have no pidfd to sleep on, so this one wait polls.
-inline constexpr absl::Duration kProcessGroupPollInterval = absl::Milliseconds(10);
 // LogTail() reads at most this many bytes back from the end of the log file.
 inline constexpr size_t kLogTailMaxBytes = 1 << 20;
 
@@ -66,6 +63,8 @@ class PosixProcess : public Process {
   // True once the leader is reaped and no live member of its group is left; reaps members that
   // are this process's children on the way.
   bool GroupGone();
+  // Until GroupGone() or `deadline`: sleeps in poll(2) on pidfds opened for the group's live
+  // members (found in /proc), waking when one of them exits.
   bool WaitGroupGoneUntil(absl::Duration deadline);
   // Reaps every exited member of the group that is a child of this process.
   void ReapGroupChildren();

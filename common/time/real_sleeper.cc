@@ -10,9 +10,4 @@ void RealSleeper::SleepFor(absl::Duration duration) {
   std::this_thread::sleep_for(absl::ToChronoNanoseconds(duration));
 }
 
-RealSleeper* RealSleeper::Default() {
-  static RealSleeper* const sleeper = new RealSleeper();
-  return sleeper;
-}
-
 }  // namespace kvbench

@@ -18,8 +18,6 @@ class Sleeper {
 class RealSleeper : public Sleeper {
  public:
   void SleepFor(absl::Duration duration) override;
-  // The process's one RealSleeper, for seams whose owners do not pass one yet.
-  static RealSleeper* Default();
 };
 
 }  // namespace kvbench

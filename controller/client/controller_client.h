@@ -4,7 +4,6 @@
 // kvctl, platform tools and tests use to talk to a kv-controller. No gRPC in this header
 // (STYLE.md rule 8): GrpcControllerClient is the real implementation behind Connect.
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -12,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/sync/stop_source.h"
 #include "kvbench/v1/controller_service.pb.h"
 
 namespace kvbench::client {
@@ -48,11 +48,11 @@ class ControllerClient {
   virtual absl::StatusOr<v1::ListAgentsResponse> ListAgents() = 0;
 
   // Blocks until the stream ends (the server ends it when the job is terminal) or on_event
-  // returns false or `cancel` (may be null) is raised. Returns the stream's status: OK when the
-  // server ended it or on_event stopped it, CANCELLED when `cancel` was raised.
+  // returns false or a stop of `cancel` (may be null) is requested. Returns the stream's status:
+  // OK when the server ended it or on_event stopped it, CANCELLED when `cancel` was requested.
   virtual absl::Status WatchJob(const v1::WatchJobRequest& request,
                                 const std::function<bool(const v1::WatchJobResponse&)>& on_event,
-                                std::atomic<bool>* cancel) = 0;
+                                StopSource* cancel) = 0;
 };
 
 }  // namespace kvbench::client

@@ -3,13 +3,11 @@
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
 
-#include <thread>
-
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "common/grpc/grpc_credentials.h"
 #include "common/grpc/grpc_status.h"
+#include "common/sync/stop_callback.h"
 
 namespace kvbench::client {
 
@@ -96,28 +94,14 @@ absl::StatusOr<v1::ListAgentsResponse> GrpcControllerClient::ListAgents() {
 
 absl::Status GrpcControllerClient::WatchJob(
     const v1::WatchJobRequest& request,
-    const std::function<bool(const v1::WatchJobResponse&)>& on_event, std::atomic<bool>* cancel) {
+    const std::function<bool(const v1::WatchJobResponse&)>& on_event, StopSource* cancel) {
   // A watch lasts as long as the job: no deadline, only the bearer token.
   grpc::ClientContext context;
   Prepare(&context, /*unary=*/false);
   std::unique_ptr<grpc::ClientReader<v1::WatchJobResponse>> reader =
       stub_->WatchJob(&context, request);
-  // Read() blocks; a helper thread turns a raised `cancel` into TryCancel, which ends it.
-  absl::Mutex mutex;
-  bool finished = false;
-  std::thread canceller;
-  if (cancel != nullptr) {
-    canceller = std::thread([&] {
-      absl::MutexLock lock(&mutex);
-      while (!finished) {
-        if (cancel->load()) {
-          context.TryCancel();
-          return;
-        }
-        mutex.AwaitWithTimeout(absl::Condition(&finished), kWatchCancelPollPeriod);
-      }
-    });
-  }
+  // Read() blocks; a requested stop cancels the call (TryCancel, from any thread), which ends it.
+  StopCallback cancel_call(cancel, [&context] { context.TryCancel(); });
   v1::WatchJobResponse response;
   bool stopped = false;
   while (reader->Read(&response)) {
@@ -130,13 +114,8 @@ absl::Status GrpcControllerClient::WatchJob(
     }
   }
   grpc::Status status = reader->Finish();
-  {
-    absl::MutexLock lock(&mutex);
-    finished = true;
-  }
-  if (canceller.joinable()) canceller.join();
   if (stopped) return absl::OkStatus();
-  if (cancel != nullptr && cancel->load()) return absl::CancelledError("watch cancelled");
+  if (cancel != nullptr && cancel->stop_requested()) return absl::CancelledError("watch cancelled");
   return FromGrpcStatus(status);
 }
 

@@ -13,9 +13,6 @@ class ClientContext;
 
 namespace kvbench::client {
 
-// How often a running WatchJob looks at its `cancel` flag.
-inline constexpr absl::Duration kWatchCancelPollPeriod = absl::Milliseconds(50);
-
 class GrpcControllerClient : public ControllerClient {
  public:
   static absl::StatusOr<std::unique_ptr<GrpcControllerClient>> Create(
@@ -28,7 +25,7 @@ class GrpcControllerClient : public ControllerClient {
   absl::StatusOr<v1::ListAgentsResponse> ListAgents() override;
   absl::Status WatchJob(const v1::WatchJobRequest& request,
                         const std::function<bool(const v1::WatchJobResponse&)>& on_event,
-                        std::atomic<bool>* cancel) override;
+                        StopSource* cancel) override;
 
  private:
   GrpcControllerClient(ControllerConnection connection, std::unique_ptr<v1::Controller::Stub> stub);

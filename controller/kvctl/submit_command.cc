@@ -2,11 +2,13 @@
 // error before any network), submits it to the controller and prints the job id and its
 // scenario matrix; --watch then follows the job as `kvctl watch` does.
 
+#include <signal.h>
+
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
-#include "common/cli/stop_flag.h"
+#include "common/cli/stop_signals.h"
 #include "common/json/proto_json.h"
 #include "controller/client/job_plan.h"
 #include "controller/kvctl/connection_flags.h"
@@ -61,7 +63,7 @@ absl::Status Submit(const SubmitFlags& flags, KvctlContext* context) {
   }
   if (!flags.watch) return absl::OkStatus();
   *context->out << "\n";
-  return WatchJobToEnd(**client, response->job_id(), context, InstallStopFlag());
+  return WatchJobToEnd(**client, response->job_id(), context, StopOnSignals({SIGINT, SIGTERM}));
 }
 
 }  // namespace

@@ -3,30 +3,27 @@
 
 #include "controller/kvctl/watch_command.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <memory>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "common/cli/stop_flag.h"
+#include "common/cli/stop_signals.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/watch_progress.h"
 
 namespace kvbench::kvctl {
 namespace {
 
-// Waits `duration` unless `cancel` is raised first; false when it was.
-bool WaitUnlessCancelled(absl::Duration duration, std::atomic<bool>* cancel) {
-  constexpr absl::Duration kStep = absl::Milliseconds(50);
-  while (duration > absl::ZeroDuration()) {
-    if (cancel != nullptr && cancel->load()) return false;
-    const absl::Duration step = std::min(duration, kStep);
-    std::this_thread::sleep_for(absl::ToChronoNanoseconds(step));
-    duration -= step;
-  }
-  return cancel == nullptr || !cancel->load();
+// Waits out a backoff of `duration` unless a stop of `cancel` (may be null) is requested first,
+// which ends the wait at once; false when it was.
+bool WaitUnlessCancelled(absl::Duration duration, StopSource* cancel) {
+  if (cancel != nullptr) return !cancel->WaitFor(duration);
+  StopSource never;
+  never.WaitFor(duration);
+  return true;
 }
 
 absl::Status FinalStatus(const v1::Job& job) {
@@ -43,7 +40,7 @@ absl::Status FinalStatus(const v1::Job& job) {
 
 // Streams until the job is terminal; returns its final view.
 absl::StatusOr<v1::Job> Follow(client::ControllerClient& client, const std::string& job_id,
-                               WatchProgress& progress, std::atomic<bool>* cancel,
+                               WatchProgress& progress, StopSource* cancel,
                                const WatchOptions& options) {
   int resumes = 0;
   absl::Duration backoff = options.initial_backoff;
@@ -59,7 +56,7 @@ absl::StatusOr<v1::Job> Follow(client::ControllerClient& client, const std::stri
           return true;
         },
         cancel);
-    if (cancel != nullptr && cancel->load()) {
+    if (cancel != nullptr && cancel->stop_requested()) {
       return absl::CancelledError(
           absl::StrCat("watch interrupted; job ", job_id, " goes on (kvctl watch ", job_id, ")"));
     }
@@ -93,8 +90,7 @@ absl::StatusOr<v1::Job> Follow(client::ControllerClient& client, const std::stri
 }  // namespace
 
 absl::Status WatchJobToEnd(client::ControllerClient& client, const std::string& job_id,
-                           KvctlContext* context, std::atomic<bool>* cancel,
-                           const WatchOptions& options) {
+                           KvctlContext* context, StopSource* cancel, const WatchOptions& options) {
   absl::StatusOr<v1::Job> job = client.GetJob(job_id);
   if (!job.ok()) return job.status();
   const bool terminal = ::isatty(STDOUT_FILENO) == 1 && context->out == &std::cout;
@@ -118,7 +114,7 @@ void AddWatchCommand(CLI::App* app, KvctlContext* context) {
       absl::StatusOr<std::unique_ptr<client::ControllerClient>> client =
           ConnectController(*connection, *context);
       if (!client.ok()) return client.status();
-      return WatchJobToEnd(**client, *job_id, context, InstallStopFlag());
+      return WatchJobToEnd(**client, *job_id, context, StopOnSignals({SIGINT, SIGTERM}));
     };
   });
 }

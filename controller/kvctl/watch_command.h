@@ -1,10 +1,10 @@
 #pragma once
 
-#include <atomic>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "common/sync/stop_source.h"
 #include "controller/client/controller_client.h"
 #include "controller/kvctl/kvctl_command.h"
 
@@ -25,9 +25,9 @@ struct WatchOptions {
 
 // `kvctl watch JOB`, also the tail of `kvctl submit --watch`: prints progress until the job is
 // terminal. OK when it SUCCEEDED, ABORTED when it FAILED, CANCELLED when it was cancelled (or
-// `cancel`, may be null, was raised: the job goes on).
+// a stop of `cancel`, may be null, was requested: the job goes on).
 absl::Status WatchJobToEnd(client::ControllerClient& client, const std::string& job_id,
-                           KvctlContext* context, std::atomic<bool>* cancel,
+                           KvctlContext* context, StopSource* cancel,
                            const WatchOptions& options = {});
 
 }  // namespace kvbench::kvctl

@@ -8,6 +8,7 @@
 #include "controller/controller.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_executor.h"
+#include "tests/fakes/fake_sleeper.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
 
@@ -21,13 +22,14 @@ std::string Exposition(prometheus::Registry& registry) {
 TEST_CASE("The agent lays out its work dir and keeps its gauges on the loop") {
   testing::TempDir dir;
   testing::FakeClock clock;
+  testing::FakeSleeper sleeper(&clock);
   testing::FakeExecutor executor(&clock);
   prometheus::Registry registry;
   v1::AgentConfig config;
   config.set_agent_id("node-1");
   config.set_work_dir(dir.File("work"));
   config.set_profiles_dir(KV_PROFILES_DIR);
-  auto agent = agent::Agent::Create(config, &clock, &executor, &registry);
+  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry);
   REQUIRE(agent.ok());
   CHECK((*agent)->profiles().names().size() == 6);
   for (const char* sub : {"scenarios", "run", "spool"}) {
@@ -50,13 +52,14 @@ TEST_CASE("The agent lays out its work dir and keeps its gauges on the loop") {
 TEST_CASE("An agent whose profiles do not load refuses to start, naming the folder") {
   testing::TempDir dir;
   testing::FakeClock clock;
+  testing::FakeSleeper sleeper(&clock);
   testing::FakeExecutor executor(&clock);
   prometheus::Registry registry;
   dir.WriteFile("profiles/sim-vllm.json", R"({"name": "sim-vllm", "role": "ENGINE", "colour": 1})");
   v1::AgentConfig config;
   config.set_work_dir(dir.File("work"));
   config.set_profiles_dir(dir.File("profiles"));
-  auto agent = agent::Agent::Create(config, &clock, &executor, &registry);
+  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry);
   REQUIRE_FALSE(agent.ok());
   CHECK(agent.status().code() == absl::StatusCode::kInvalidArgument);
   CHECK_THAT(std::string(agent.status().message()),
@@ -66,12 +69,13 @@ TEST_CASE("An agent whose profiles do not load refuses to start, naming the fold
 TEST_CASE("An agent whose work dir cannot be created fails with the path") {
   testing::TempDir dir;
   testing::FakeClock clock;
+  testing::FakeSleeper sleeper(&clock);
   testing::FakeExecutor executor(&clock);
   prometheus::Registry registry;
   dir.WriteFile("file", "not a directory");
   v1::AgentConfig config;
   config.set_work_dir(dir.File("file/work"));
-  auto agent = agent::Agent::Create(config, &clock, &executor, &registry);
+  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry);
   REQUIRE_FALSE(agent.ok());
   CHECK(agent.status().code() == absl::StatusCode::kFailedPrecondition);
   CHECK(std::string(agent.status().message()).find(dir.File("file/work")) != std::string::npos);
@@ -80,6 +84,7 @@ TEST_CASE("An agent whose work dir cannot be created fails with the path") {
 TEST_CASE("The controller creates its data dir and store, serves, and stops cleanly") {
   testing::TempDir dir;
   testing::FakeClock clock;
+  testing::FakeSleeper sleeper(&clock);
   testing::FakeExecutor executor(&clock);
   prometheus::Registry registry;
   v1::ControllerConfig config;

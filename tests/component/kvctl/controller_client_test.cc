@@ -85,13 +85,13 @@ TEST_CASE("ControllerClient::WatchJob stops when on_event says so or cancel is r
   CHECK(stopped.ok());
   CHECK(seen == std::vector<int64_t>{1});
 
-  std::atomic<bool> cancel{false};
+  StopSource cancel;
   seen.clear();
   absl::Status cancelled = client->WatchJob(
       request,
       [&](const v1::WatchJobResponse& response) {
         seen.push_back(response.position());
-        if (response.position() == 2) cancel = true;  // the stream stays open after this
+        if (response.position() == 2) cancel.RequestStop();  // the stream stays open after this
         return true;
       },
       &cancel);

@@ -9,6 +9,7 @@
 #include "tests/component/link/fake_agent_link_service.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_executor.h"
+#include "tests/fakes/fake_sleeper.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
 
@@ -18,6 +19,7 @@ namespace {
 TEST_CASE("An agent with a controller_address registers what the node offers", "[link]") {
   TempDir dir;
   FakeClock clock;
+  FakeSleeper sleeper(&clock);
   FakeExecutor executor(&clock);
   prometheus::Registry registry;
   FakeControllerServer server;
@@ -35,7 +37,7 @@ TEST_CASE("An agent with a controller_address registers what the node offers", "
   gpu->set_name("NVIDIA H200");
   (*config.mutable_labels())["zone"] = "a";
 
-  auto agent = agent::Agent::Create(config, &clock, &executor, &registry);
+  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry);
   REQUIRE(agent.ok());
   REQUIRE((*agent)->link() != nullptr);
   (*agent)->Start();
@@ -70,6 +72,7 @@ TEST_CASE("An agent with a controller_address registers what the node offers", "
 TEST_CASE("An agent whose TLS files do not load refuses to start, naming them", "[link]") {
   TempDir dir;
   FakeClock clock;
+  FakeSleeper sleeper(&clock);
   FakeExecutor executor(&clock);
   prometheus::Registry registry;
   v1::AgentConfig config;
@@ -80,7 +83,7 @@ TEST_CASE("An agent whose TLS files do not load refuses to start, naming them", 
   config.mutable_tls()->set_ca_cert_path(dir.File("missing-ca.pem"));
   config.mutable_tls()->set_cert_path(dir.File("missing-cert.pem"));
   config.mutable_tls()->set_key_path(dir.File("missing-key.pem"));
-  auto agent = agent::Agent::Create(config, &clock, &executor, &registry);
+  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry);
   REQUIRE_FALSE(agent.ok());
   CHECK_THAT(std::string(agent.status().message()), Catch::Contains("missing-"));
 }

@@ -53,6 +53,7 @@ TEST_CASE("ExecutorScenarioRunner reports a scenario that cannot start and is id
           "[link]") {
   TempDir dir;
   RealClock clock;
+  RealSleeper sleeper;
   v1::AgentConfig config;
   config.set_work_dir(dir.File("work"));
   config.set_dataset_cache_dir(dir.File("datasets"));
@@ -62,7 +63,7 @@ TEST_CASE("ExecutorScenarioRunner reports a scenario that cannot start and is id
   absl::StatusOr<agent::tiers::ProfileSet> profiles =
       agent::tiers::ProfileSet::LoadDir(KV_PROFILES_DIR);
   REQUIRE(profiles.ok());
-  auto runner = agent::ExecutorScenarioRunner::Create(config, layout, &*profiles, &clock);
+  auto runner = agent::ExecutorScenarioRunner::Create(config, layout, &*profiles, &clock, &sleeper);
   REQUIRE(runner.ok());
 
   for (const std::string scenario_id : {"00-gpu-c2", "01-gpu-c2"}) {

@@ -268,8 +268,9 @@ TEST_CASE("Supervisor stops a child at once when its pid file cannot be written"
   REQUIRE(::mkdir(dir.File("run").c_str(), 0755) == 0);
   REQUIRE(::mkdir(dir.File("run/replica-0.pid").c_str(), 0755) == 0);  // rename cannot replace it
   dir.WriteFile("run/replica-0.pid/keep", "");
+  RealSleeper sleeper;
   Supervisor supervisor(&launcher, &http, &clock, dir.File("logs"), dir.File("run"), kLongWait,
-                        nullptr, RealSleeper::Default());
+                        nullptr, &sleeper);
 
   const absl::Status started = supervisor.Start("replica-0", {"vllm", "serve"}, {});
   INFO(started.ToString());

@@ -131,11 +131,11 @@ TEST_CASE("Supervisor KillOrphans kills the groups a crashed supervisor left", "
   const Family family = AwaitFamily(world.dir, "replica-0", *leader);
   CHECK_FALSE(ProcessGone(family.leader));
 
-  CHECK(Supervisor::KillOrphans(world.run_dir()) == 1);
+  CHECK(world.KillOrphans(world.run_dir()) == 1);
   CHECK(ProcessGone(family.leader));  // killed and, being ours now, reaped
   CHECK(ProcessGone(family.grandchild));
   CHECK_FALSE(FileExists(world.pid_file("replica-0")));
-  CHECK(Supervisor::KillOrphans(world.run_dir()) == 0);
+  CHECK(world.KillOrphans(world.run_dir()) == 0);
 }
 
 // A pid that no process can have: pids stay below /proc/sys/kernel/pid_max.
@@ -145,6 +145,13 @@ int ImpossiblePid() {
   in >> pid_max;
   REQUIRE(pid_max > 1);
   return pid_max;
+}
+
+// Supervisor::KillOrphans over real time (the orphans here are real processes).
+int KillOrphansOnRealTime(const std::string& run_dir) {
+  RealClock clock;
+  RealSleeper sleeper;
+  return Supervisor::KillOrphans(run_dir, &clock, &sleeper);
 }
 
 TEST_CASE("Supervisor KillOrphans removes unusable pid files without killing", "[supervisor]") {
@@ -169,7 +176,7 @@ TEST_CASE("Supervisor KillOrphans removes unusable pid files without killing", "
   REQUIRE(::utimensat(AT_FDCWD, run.File("recycled.pid").c_str(), an_hour_ago, 0) == 0);
   run.WriteFile("notes.txt", "not a pid file");
 
-  CHECK(Supervisor::KillOrphans(run.path()) == 0);
+  CHECK(KillOrphansOnRealTime(run.path()) == 0);
   CHECK(ListPidFiles(run.path()).empty());
   CHECK(FileExists(run.File("notes.txt")));
   CHECK_FALSE((*bystander)->TryWait().has_value());  // still running
@@ -178,7 +185,7 @@ TEST_CASE("Supervisor KillOrphans removes unusable pid files without killing", "
 
 TEST_CASE("Supervisor KillOrphans of a missing run dir kills nothing", "[supervisor]") {
   TempDir dir;
-  CHECK(Supervisor::KillOrphans(dir.File("no-such-dir")) == 0);
+  CHECK(KillOrphansOnRealTime(dir.File("no-such-dir")) == 0);
 }
 
 }  // namespace

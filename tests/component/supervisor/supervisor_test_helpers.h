@@ -109,6 +109,10 @@ class SupervisorWorld {
   std::string pid_file(const std::string& name) const { return run_dir() + "/" + name + ".pid"; }
   std::string log_file(const std::string& name) const { return log_dir() + "/" + name + ".log"; }
   HttpClient* http() { return http_.get(); }
+  // Supervisor::KillOrphans over this world's real time.
+  int KillOrphans(const std::string& run_dir) {
+    return Supervisor::KillOrphans(run_dir, &clock_, &sleeper_);
+  }
 
   TempDir dir;
   std::atomic<bool> cancelled{false};

@@ -48,7 +48,7 @@ struct Fixture {
   std::vector<datasets::Session> sessions;
   std::vector<datasets::VirtualUser> virtual_users;
   RunnerOptions options;
-  std::atomic<bool> stop{false};
+  StopSource stop;
   FakeAsyncHttpClient client;
 };
 
@@ -282,7 +282,7 @@ TEST_CASE("Replay stop drops the request in flight and launches nothing more", "
   f.options.concurrency = 1;
   int chat_requests = 0;
   f.client.SetResponder([&](const FakeAsyncHttpClient::Request&) {
-    if (++chat_requests == 2) f.stop.store(true);  // the signal lands during request 2
+    if (++chat_requests == 2) f.stop.RequestStop();  // the signal lands during request 2
     return Stream();
   });
   Replay replay(&f.client, f.options, nullptr, &f.stop);
