@@ -60,7 +60,9 @@ TEST_CASE("StopCallback runs at once when the stop was already requested", "[sto
 TEST_CASE("StopCallback destroyed before the request never runs", "[stop_source]") {
   StopSource source;
   int runs = 0;
-  { StopCallback gone(&source, [&] { ++runs; }); }
+  {
+    StopCallback gone(&source, [&] { ++runs; });
+  }
   source.RequestStop();
   CHECK(runs == 0);
 }
