@@ -38,7 +38,6 @@ ScenarioEnvironment ScenarioEnvironmentFactory::ForScenario(const std::string& s
   env.nvme_cache_dir = options_.nvme_cache_dir;
   env.gpus = options_.gpus;
   env.stop_grace = options_.stop_grace;
-  env.cancel = options_.cancel;
   return env;
 }
 

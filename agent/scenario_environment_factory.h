@@ -42,7 +42,6 @@ struct ScenarioEnvironmentOptions {
   absl::Duration stop_grace = kDefaultChildStopGrace;
   Clock* clock = nullptr;               // borrowed; null = the factory's RealClock
   Sleeper* sleeper = nullptr;           // borrowed; null = the factory's RealSleeper
-  std::atomic<bool>* cancel = nullptr;  // shared cancel flag (a signal handler's); may be null
 };
 
 // The one composition of the agent's real seams (process launcher, curl, clock, ports, program

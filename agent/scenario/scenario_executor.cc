@@ -61,12 +61,11 @@ ScenarioExecutor::ScenarioExecutor(const ScenarioEnvironment& env, v1::JobSpec j
     : env_(env),
       job_(std::move(job)),
       scenario_(std::move(scenario)),
-      sink_(std::move(sink)),
-      cancelled_(env.cancel != nullptr ? env.cancel : &own_cancel_) {}
+      sink_(std::move(sink)) {}
 
 ScenarioExecutor::~ScenarioExecutor() = default;
 
-void ScenarioExecutor::Cancel() { cancelled_->store(true); }
+void ScenarioExecutor::Cancel() { cancelled_.store(true); }
 
 std::string ScenarioExecutor::ScenarioFile(const std::string& name) const {
   return absl::StrCat(env_.scenario_dir, "/", name);
@@ -292,7 +291,7 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
     }
     if (exit.ok()) {
       if (exit->success()) return absl::OkStatus();
-      if (cancelled_->load() && !exit->signaled && exit->code == kRunnerStoppedExitCode) {
+      if (cancelled_.load() && !exit->signaled && exit->code == kRunnerStoppedExitCode) {
         return absl::CancelledError("cancelled during the replay; output written");
       }
       const std::vector<std::string> tail = runner->LogTail(Supervisor::kLogTailLines);
@@ -300,7 +299,7 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
           kRunnerName, " ", exit->ToString(), "; last lines of its log:", tail.empty() ? "" : "\n",
           absl::StrJoin(tail, "\n")));
     }
-    if (cancelled_->load()) runner->Signal(SIGTERM).IgnoreError();  // it writes its output
+    if (cancelled_.load()) runner->Signal(SIGTERM).IgnoreError();  // it writes its output
   }
 }
 
@@ -365,7 +364,7 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Run() {
   fs::create_directories(env_.run_dir, error);
   supervisor_ =
       std::make_unique<Supervisor>(env_.launcher, env_.http, env_.clock, ScenarioFile("logs"),
-                                   env_.run_dir, env_.stop_grace, cancelled_, env_.sleeper);
+                                   env_.run_dir, env_.stop_grace, &cancelled_, env_.sleeper);
   absl::StatusOr<Plan> plan = Resolve();
   absl::StatusOr<v1::ScenarioResult> result = absl::UnknownError("not run");
   if (!plan.ok()) {
@@ -378,7 +377,7 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Run() {
     result = started.ok() ? Collect(*plan) : absl::StatusOr<v1::ScenarioResult>(started);
   }
   Teardown(plan.ok() ? &*plan : nullptr);
-  if (cancelled_->load() && result.ok()) result = absl::CancelledError("cancelled");
+  if (cancelled_.load() && result.ok()) result = absl::CancelledError("cancelled");
 
   if (result.ok()) {
     result->set_start_unix_ms(start_unix_ms);

@@ -55,9 +55,6 @@ struct ScenarioEnvironment {
   std::string nvme_cache_dir;  // NVME scenarios: their L2 pool goes in a subfolder, wiped
   std::vector<int> gpus;       // GPU indices this node offers (empty: simulators only)
   absl::Duration stop_grace = absl::Seconds(30);
-  // Shared cancel flag (a signal handler may raise it); null = the executor's own, raised by
-  // Cancel().
-  std::atomic<bool>* cancel = nullptr;
 };
 
 // Scenario events as they happen: state changes, progress (phase, sessions/requests done), log
@@ -113,8 +110,7 @@ class ScenarioExecutor {
   v1::JobSpec job_;
   v1::Scenario scenario_;
   ScenarioEventSink sink_;
-  std::atomic<bool> own_cancel_{false};
-  std::atomic<bool>* cancelled_;  // env.cancel, or &own_cancel_
+  std::atomic<bool> cancelled_{false};  // raised by Cancel()
   std::unique_ptr<Supervisor> supervisor_;
   std::unique_ptr<sampler::Sampler> sampler_;             // during and after the replay
   std::unique_ptr<sampler::TelemetrySampler> telemetry_;  // on the sampler's ticks
