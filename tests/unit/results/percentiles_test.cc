@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 struct PercentileCase {
@@ -53,4 +53,4 @@ TEST_CASE("Percentile Mean", "[results]") {
 }
 
 }  // namespace
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -6,7 +6,7 @@
 
 #include "agent/runner/request_record.h"
 
-namespace kvbench::results::testing {
+namespace kvbench::agent::results::testing {
 
 // A successful request; ttft = first - scheduled.
 inline runner::RequestRecord Ok(const std::string& user, int round, double scheduled, double sent,
@@ -56,4 +56,4 @@ inline std::vector<runner::RequestRecord> TwoUsersThreeRounds() {
   };
 }
 
-}  // namespace kvbench::results::testing
+}  // namespace kvbench::agent::results::testing

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 // Token ids start, start+1, ..., start+n-1.
@@ -65,4 +65,4 @@ TEST_CASE("Reuse opportunity is null without prompt tokens", "[results]") {
 }
 
 }  // namespace
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 runner::RequestRecord Record(const std::string& user, int round, std::optional<int> cached) {
@@ -71,4 +71,4 @@ TEST_CASE("ComputeSameUserReuse skips failed requests and needs counted prompts"
 }
 
 }  // namespace
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

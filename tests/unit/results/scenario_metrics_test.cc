@@ -5,7 +5,7 @@
 
 #include "tests/unit/results/replay_fixture.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 using testing::Failed;
@@ -243,4 +243,4 @@ TEST_CASE("Metrics session counts with no records", "[results]") {
 }
 
 }  // namespace
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 TEST_CASE("ToSimulatedTime: durations ÷ scale, rates × scale, the rest as observed", "[results]") {
@@ -57,4 +57,4 @@ TEST_CASE("ToSimulatedTime: durations ÷ scale, rates × scale, the rest as obse
 }
 
 }  // namespace
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -6,7 +6,7 @@
 #include "agent/results/session_plan_json.h"
 #include "tests/unit/results/replay_fixture.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 constexpr const char* kOptionalKeys[] = {"ttft_mean_s",
@@ -134,4 +134,4 @@ TEST_CASE("Summary JSON carries the runner's plan and reads it back", "[results]
 }
 
 }  // namespace
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -6,7 +6,7 @@
 
 #include "tests/unit/results/replay_fixture.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 using testing::Failed;
@@ -141,4 +141,4 @@ TEST_CASE("Counted prompt lines round-trip, keys as 64-bit hex", "[results]") {
 }
 
 }  // namespace
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

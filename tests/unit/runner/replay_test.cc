@@ -216,7 +216,7 @@ TEST_CASE("Replay counts the ceiling under ISL over every virtual user, chosen o
   // Users 1 and 2 run; user 0 is not chosen but is counted for the ceiling.
   const std::vector<datasets::VirtualUser> chosen = {f.virtual_users[1], f.virtual_users[2]};
   const std::vector<datasets::VirtualUser> others = {f.virtual_users[0]};
-  std::vector<results::CountedPrompt> at_clock;
+  std::vector<agent::results::CountedPrompt> at_clock;
   size_t chat_requests_at_clock = 99;
   Replay replay(&f.client, f.options, nullptr, &f.stop);
   auto result = replay.Run(chosen, false, others, [&](const auto& prompts) {
