@@ -7,7 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 std::string ToPromptLine(const CountedPrompt& prompt) {
   nlohmann::json keys = nlohmann::json::array();
@@ -48,4 +48,4 @@ absl::StatusOr<CountedPrompt> ParsePromptLine(absl::string_view line) {
   return prompt;
 }
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -7,7 +7,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 // One prompt as kv-runner counted it through /tokenize before the clock started: one line of
 // prompts.jsonl, {"user_id", "round" (1-based), "tokens", "chunk_keys": ["<16 hex digits>", ...]}
@@ -25,4 +25,4 @@ std::string ToPromptLine(const CountedPrompt& prompt);
 // INVALID_ARGUMENT naming the key that is missing or mistyped.
 absl::StatusOr<CountedPrompt> ParsePromptLine(absl::string_view line);
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

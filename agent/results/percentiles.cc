@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <numeric>
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 std::optional<double> Percentile(std::vector<double> values, double p) {
   if (!(p >= 0.0 && p <= 100.0)) {
@@ -29,4 +29,4 @@ std::optional<double> Mean(const std::vector<double>& values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

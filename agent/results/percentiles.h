@@ -3,7 +3,7 @@
 #include <optional>
 #include <vector>
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 // The one percentile definition kvbench uses everywhere: linear interpolation between the closest
 // ranks (numpy's default method "linear", Hyndman & Fan type 7). Sort the n values ascending as
@@ -17,4 +17,4 @@ std::optional<double> Percentile(std::vector<double> values, double p);
 // Arithmetic mean; nullopt for empty input.
 std::optional<double> Mean(const std::vector<double>& values);
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

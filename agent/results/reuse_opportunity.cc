@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 // splitmix64 finalizer: a well-mixed, platform-independent 64-bit step.
@@ -59,4 +59,4 @@ ReuseOpportunity ComputeReuseOpportunity(const std::vector<PromptTokens>& prompt
   return out;
 }
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 // The size of a chunk, as LMCache and vLLM prefix caching hash prompts.
 inline constexpr int kReuseChunkTokens = 256;
@@ -41,4 +41,4 @@ struct ReuseOpportunity {
 // as a % of all prompt tokens (partial chunks included in the denominator).
 ReuseOpportunity ComputeReuseOpportunity(const std::vector<PromptTokens>& prompts);
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -8,7 +8,7 @@
 
 #include "agent/results/reuse_opportunity.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 // Per prompt (user, round), its same-user reusable tokens: the leading chunks found among the
@@ -55,4 +55,4 @@ std::optional<SameUserReuse> ComputeSameUserReuse(const std::vector<runner::Requ
   return out;
 }
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -10,7 +10,7 @@
 #include "agent/results/counted_prompts.h"
 #include "agent/runner/request_record.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 struct SameUserReuse {
   // Sum over successful requests of the prompt's same-user reusable tokens: its leading chunk
@@ -30,4 +30,4 @@ struct SameUserReuse {
 std::optional<SameUserReuse> ComputeSameUserReuse(const std::vector<runner::RequestRecord>& records,
                                                   const std::vector<CountedPrompt>& prompts);
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -9,7 +9,7 @@
 
 #include "agent/results/percentiles.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 using runner::RequestRecord;
@@ -175,4 +175,4 @@ v1::SessionCounts ComputeSessionCounts(const std::vector<RequestRecord>& records
   return ComputeSessionCounts(records, plan);
 }
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

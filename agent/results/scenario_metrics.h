@@ -8,7 +8,7 @@
 #include "agent/runner/request_record.h"
 #include "kvbench/v1/result.pb.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 // Latency and throughput of one replay, from its per-request records (any order). Pure.
 // Definitions (percentiles as in percentiles.h; every "null" is an unset proto optional, never 0):
@@ -82,4 +82,4 @@ v1::SessionCounts ComputeSessionCounts(const std::vector<runner::RequestRecord>&
                                        int requested_users, int dataset_ceiling,
                                        const std::vector<PlannedUser>& planned_users);
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

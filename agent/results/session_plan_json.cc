@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status/status_macros.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 using Json = nlohmann::json;
@@ -75,4 +75,4 @@ absl::StatusOr<std::optional<SessionPlan>> ParseSessionPlan(const Json& summary)
   return plan;
 }
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -7,7 +7,7 @@
 #include "agent/results/scenario_metrics.h"
 #include "nlohmann/json.hpp"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 // The runner's plan as kv-runner writes it into summary.json, merged into the summary object:
 //   "planned_users": [{"user_id", "session_id", "expected_rounds", "sendable_rounds"}, ...]
@@ -21,4 +21,4 @@ void AddSessionPlan(const SessionPlan& plan, nlohmann::json* summary);
 // before issue #15); INVALID_ARGUMENT naming the key when a value has the wrong type.
 absl::StatusOr<std::optional<SessionPlan>> ParseSessionPlan(const nlohmann::json& summary);
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -2,7 +2,7 @@
 
 #include "common/log/logging.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 v1::LatencyMetrics ToSimulatedTime(const v1::LatencyMetrics& observed, double time_scale) {
   KV_CHECK(time_scale > 0) << "ToSimulatedTime: time_scale=" << time_scale;
@@ -40,4 +40,4 @@ v1::LatencyMetrics ToSimulatedTime(const v1::LatencyMetrics& observed, double ti
   return simulated;
 }
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -2,7 +2,7 @@
 
 #include "kvbench/v1/result.pb.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 // A simulated engine (kvsim-vllm with --sim-time-scale) runs `time_scale` real seconds per
 // simulated second, the simulated second being what the calibrated H200 would take
@@ -14,4 +14,4 @@ namespace kvbench::results {
 // a broken invariant aborts).
 v1::LatencyMetrics ToSimulatedTime(const v1::LatencyMetrics& observed, double time_scale);
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -1,6 +1,6 @@
 #include "agent/results/summary_json.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 using Json = nlohmann::json;
@@ -61,4 +61,4 @@ Json SummaryJson(const v1::LatencyMetrics& latency, const v1::SessionCounts& ses
   return out;
 }
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -3,7 +3,7 @@
 #include "kvbench/v1/result.pb.h"
 #include "nlohmann/json.hpp"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 // The `--summary` object of one scenario: flat keys in seconds, %, per-second rates and counts.
 // Every optional proto field maps to JSON null when unset ("not measured"), never to 0:
@@ -17,4 +17,4 @@ namespace kvbench::results {
 //   ttft_by_round: [{round, count, p50_s, p95_s, mean_s}, ...] in round order.
 nlohmann::json SummaryJson(const v1::LatencyMetrics& latency, const v1::SessionCounts& sessions);
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -9,7 +9,7 @@
 
 #include "agent/results/reuse_opportunity.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 namespace {
 
 // A change of the working set at time t_s.
@@ -149,4 +149,4 @@ int64_t PeakWorkingSetTokens(const std::vector<runner::RequestRecord>& records,
   return peak;
 }
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -6,7 +6,7 @@
 #include "agent/results/counted_prompts.h"
 #include "agent/runner/request_record.h"
 
-namespace kvbench::results {
+namespace kvbench::agent::results {
 
 // The replay's KV working set in tokens (ScenarioResult.peak_concurrent_tokens), from its
 // per-request records (any order). Pure.
@@ -32,4 +32,4 @@ int64_t PeakWorkingSetTokens(const std::vector<runner::RequestRecord>& records);
 int64_t PeakWorkingSetTokens(const std::vector<runner::RequestRecord>& records,
                              const std::vector<CountedPrompt>& prompts);
 
-}  // namespace kvbench::results
+}  // namespace kvbench::agent::results

@@ -31,7 +31,7 @@ absl::StatusOr<PromptCount> ParseTokenizeAnswer(int http_status, const std::stri
   }
   PromptCount count;
   count.tokens = static_cast<int64_t>(ids.size());
-  count.chunk_keys = results::PromptChunkKeys(ids);
+  count.chunk_keys = agent::results::PromptChunkKeys(ids);
   return count;
 }
 

@@ -18,7 +18,7 @@ inline constexpr int kPromptCountConcurrency = 8;
 // A prompt as the served model's tokenizer sees it (chat template applied).
 struct PromptCount {
   int64_t tokens = 0;
-  std::vector<uint64_t> chunk_keys;  // results::PromptChunkKeys of its token ids
+  std::vector<uint64_t> chunk_keys;  // agent::results::PromptChunkKeys of its token ids
 };
 
 // Counts every replayed prompt through the server's POST /tokenize before the run's clock

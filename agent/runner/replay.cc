@@ -139,8 +139,8 @@ absl::StatusOr<std::optional<int>> Replay::CountPrompts(
   return std::optional<int>(under_isl);
 }
 
-std::vector<results::CountedPrompt> Replay::CountedPrompts() const {
-  std::vector<results::CountedPrompt> prompts;
+std::vector<agent::results::CountedPrompt> Replay::CountedPrompts() const {
+  std::vector<agent::results::CountedPrompt> prompts;
   for (const PreparedUser& user : prepared_) {
     for (size_t round = 0; round < user.counts.size(); ++round) {
       prompts.push_back({user.user->user_id, static_cast<int>(round) + 1, user.counts[round].tokens,
@@ -272,24 +272,25 @@ void Replay::EndSlot() {
   if (--active_slots_ == 0) slots_ended_.notify_all();
 }
 
-results::ReuseOpportunity Replay::ComputeReuse(const std::vector<RequestRecord>& records) const {
+agent::results::ReuseOpportunity Replay::ComputeReuse(
+    const std::vector<RequestRecord>& records) const {
   std::unordered_map<std::string, const PreparedUser*> by_id;
   for (const PreparedUser& user : prepared_) by_id[user.user->user_id] = &user;
   std::vector<const RequestRecord*> sent;
   for (const RequestRecord& record : records) sent.push_back(&record);
   std::sort(sent.begin(), sent.end(),
             [](const RequestRecord* a, const RequestRecord* b) { return a->sent_s < b->sent_s; });
-  std::vector<results::PromptTokens> prompts;
+  std::vector<agent::results::PromptTokens> prompts;
   prompts.reserve(sent.size());
   for (const RequestRecord* record : sent) {
     const PromptCount& count = by_id.at(record->user_id)->counts[record->round - 1];
-    results::PromptTokens prompt;
+    agent::results::PromptTokens prompt;
     prompt.user_id = record->user_id;
     prompt.token_count = count.tokens;
     prompt.chunk_keys = count.chunk_keys;
     prompts.push_back(std::move(prompt));
   }
-  return results::ComputeReuseOpportunity(prompts);
+  return agent::results::ComputeReuseOpportunity(prompts);
 }
 
 }  // namespace kvbench::runner

@@ -33,18 +33,19 @@ class RoundExchange;
 // stop signal cut it short.
 struct ReplayResult {
   std::vector<RequestRecord> records;  // in finishing order
-  std::vector<results::PlannedUser> planned_users;
+  std::vector<agent::results::PlannedUser> planned_users;
   bool stopped = false;
   double clock_origin_s = 0;  // the run's clock start, raw steady_clock seconds
   // From the prompts as /tokenize counted them, in send order; unset when they were not counted.
-  std::optional<results::ReuseOpportunity> reuse;
+  std::optional<agent::results::ReuseOpportunity> reuse;
   // ISL > 0 (prompts counted): virtual users, chosen or not, all of whose rounds fit under ISL.
   std::optional<int> ceiling_under_isl;
 };
 
 // Called once the prompts are counted, just before the run's clock starts, with the counted
 // prompts of the users to replay (empty when not counted). A non-OK status ends the run there.
-using BeforeClockHook = std::function<absl::Status(const std::vector<results::CountedPrompt>&)>;
+using BeforeClockHook =
+    std::function<absl::Status(const std::vector<agent::results::CountedPrompt>&)>;
 
 // The closed-loop replay (DESIGN.md "Replay semantics"), event-driven: `concurrency` slots, each a
 // RoundExchange on the AsyncHttpClient's I/O thread(s). A slot's next request is started from the
@@ -100,13 +101,13 @@ class Replay {
       const std::vector<std::string>& tokenize_bodies,
       const std::vector<datasets::VirtualUser>& ceiling_users);
   size_t SendableRounds(const std::vector<PromptCount>& counts) const;
-  std::vector<results::CountedPrompt> CountedPrompts() const;
+  std::vector<agent::results::CountedPrompt> CountedPrompts() const;
   void StartRound(Slot* slot);
   void OnRoundDone(Slot* slot, RequestRecord record, bool cancelled);
   void TakeNextUser(Slot* slot);
   void EndSlot();
   void WaitForSlots();
-  results::ReuseOpportunity ComputeReuse(const std::vector<RequestRecord>& records) const;
+  agent::results::ReuseOpportunity ComputeReuse(const std::vector<RequestRecord>& records) const;
 
   AsyncHttpClient* client_;
   RunnerOptions options_;

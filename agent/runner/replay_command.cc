@@ -83,9 +83,10 @@ absl::Status WriteSummary(const std::string& path, const nlohmann::json& summary
 }
 
 absl::Status WritePrompts(const std::string& path,
-                          const std::vector<results::CountedPrompt>& prompts) {
+                          const std::vector<agent::results::CountedPrompt>& prompts) {
   std::ofstream out(path, std::ios::trunc);
-  for (const results::CountedPrompt& prompt : prompts) out << results::ToPromptLine(prompt) << "\n";
+  for (const agent::results::CountedPrompt& prompt : prompts)
+    out << agent::results::ToPromptLine(prompt) << "\n";
   out.close();
   if (!out) return absl::InternalError(absl::StrCat("cannot write --prompts ", path));
   return absl::OkStatus();
@@ -93,7 +94,7 @@ absl::Status WritePrompts(const std::string& path,
 
 // Just before the clock: the counted prompts to --prompts, then the --ready-file handshake.
 BeforeClockHook BeforeClock(const RunnerOptions& options, StopSource* go, StopSource* stop) {
-  return [&options, go, stop](const std::vector<results::CountedPrompt>& prompts) -> absl::Status {
+  return [&options, go, stop](const std::vector<agent::results::CountedPrompt>& prompts) -> absl::Status {
     if (!options.prompts_path.empty() && !prompts.empty()) {
       KV_RETURN_IF_ERROR(WritePrompts(options.prompts_path, prompts));
     }
@@ -134,7 +135,7 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, Stop
                                                       " gives 0 virtual users for --num-rounds ",
                                                       options.num_rounds));
   }
-  results::SessionPlan plan;
+  agent::results::SessionPlan plan;
   plan.dataset_ceiling = static_cast<int>(users.size());
   plan.requested = options.requested_sessions();
   datasets::UserSelection selection = datasets::SelectUsers(users, plan.requested, options.seed);
@@ -162,14 +163,14 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, Stop
 
   plan.planned_users = result.planned_users;
   plan.dataset_ceiling_under_isl = result.ceiling_under_isl;
-  v1::SessionCounts counts = results::ComputeSessionCounts(result.records, plan);
-  v1::LatencyMetrics latency = results::ComputeLatencyMetrics(result.records);
+  v1::SessionCounts counts = agent::results::ComputeSessionCounts(result.records, plan);
+  v1::LatencyMetrics latency = agent::results::ComputeLatencyMetrics(result.records);
   if (result.reuse && result.reuse->same_user_pct) {
     latency.set_reuse_same_user_pct(*result.reuse->same_user_pct);
     latency.set_reuse_any_user_pct(*result.reuse->any_user_pct);
   }
-  nlohmann::json summary = results::SummaryJson(latency, counts);
-  results::AddSessionPlan(plan, &summary);
+  nlohmann::json summary = agent::results::SummaryJson(latency, counts);
+  agent::results::AddSessionPlan(plan, &summary);
   // Aligns the records' *_s times with other processes' steady_clock stamps (runner roofline).
   summary["clock_origin_s"] = result.clock_origin_s;
   if (!options.summary_path.empty()) {

@@ -14,7 +14,7 @@
 #include "controller/controller.h"
 #include "kvbench/v1/agent_link.grpc.pb.h"
 #include "kvbench/v1/controller_service.grpc.pb.h"
-#include "tests/component/security/test_pki.h"
+#include "tests/component/common/grpc/test_pki.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::testing {

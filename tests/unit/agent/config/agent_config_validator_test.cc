@@ -1,0 +1,105 @@
+#include "agent/config/agent_config_validator.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "common/json/proto_json.h"
+#include "controller/config/controller_config_validator.h"
+#include "tests/support/temp_dir.h"
+
+namespace kvbench {
+namespace {
+
+std::string Fields(const FieldErrors& errors) {
+  std::string out;
+  for (const FieldError& error : errors.errors()) out += error.field + "|";
+  return out;
+}
+
+template <typename T>
+T Parse(const char* json) {
+  T message;
+  FieldErrors errors = ParseJsonToProto(json, &message);
+  REQUIRE(errors.empty());
+  return message;
+}
+
+TEST_CASE("A local agent config is valid and gets its defaults") {
+  auto config = Parse<v1::AgentConfig>(R"({
+      "controller_address": "127.0.0.1:7070", "insecure": true,
+      "work_dir": "/tmp/kv-agent", "profiles_dir": "/opt/kvbench/profiles",
+      "metrics_listen": "127.0.0.1:0"})");
+  CHECK(agent::ValidateAgentConfig(config).empty());
+  agent::ApplyAgentConfigDefaults("node-7", &config);
+  CHECK(config.agent_id() == "node-7");
+  // The README's documented defaults ("kv-agent": heartbeat_interval_s (5), child_stop_grace_s
+  // (30)), written out: a changed constant must fail here while the README says otherwise.
+  CHECK(config.heartbeat_interval_s() == 5);
+  CHECK(config.child_stop_grace_s() == 30);
+}
+
+TEST_CASE("Agent config problems are all reported, each naming its field") {
+  auto config = Parse<v1::AgentConfig>(R"({
+      "controller_address": "controller", "work_dir": "relative/dir",
+      "nvme_cache_dir": "nvme", "dataset_mirror": "ftp-mirror", "metrics_listen": "nope",
+      "heartbeat_interval_s": -1,
+      "gpus": [{"index": 0, "vendor": "NVIDIA", "memory_bytes": 1},
+               {"index": 0, "vendor": "AMD", "memory_bytes": 0}]})");
+  CHECK(Fields(agent::ValidateAgentConfig(config)) ==
+        "controller_address|tls|work_dir|profiles_dir|nvme_cache_dir|dataset_mirror|"
+        "metrics_listen|heartbeat_interval_s|gpus[1].index|gpus[1].vendor|gpus[1].memory_bytes|");
+}
+
+TEST_CASE("An agent that talks to a controller needs mTLS unless explicitly insecure") {
+  auto config = Parse<v1::AgentConfig>(R"({
+      "controller_address": "ctl:7070", "work_dir": "/w", "profiles_dir": "/p",
+      "tls": {"ca_cert_path": "/etc/kv/ca.pem"}})");
+  CHECK(Fields(agent::ValidateAgentConfig(config)) == "tls.cert_path|tls.key_path|");
+  config.set_insecure(true);
+  CHECK(agent::ValidateAgentConfig(config).empty());
+}
+
+TEST_CASE("LoadAgentConfig reports unknown fields and invalid values together") {
+  testing::TempDir dir;
+  std::string path =
+      dir.WriteFile("agent.json", R"({"work_dir": "w", "profile_dir": "/p", "gpus": [{}]})");
+  absl::StatusOr<v1::AgentConfig> config = agent::LoadAgentConfig(path, "h");
+  REQUIRE_FALSE(config.ok());
+  std::string message(config.status().message());
+  CHECK(message.find(path + ": 4 problems") == 0);
+  CHECK(message.find("profile_dir: unknown field") != std::string::npos);
+  CHECK(message.find("profiles_dir: is required") != std::string::npos);
+  CHECK(message.find("gpus[0].vendor: is required") != std::string::npos);
+}
+
+TEST_CASE("Relative paths of a daemon config are relative to the config file's folder") {
+  testing::TempDir dir;
+  std::string path = dir.WriteFile("etc/agent.json", R"({
+      "work_dir": "work", "profiles_dir": "../profiles", "dataset_mirror": "data/mirror",
+      "dataset_cache_dir": "/abs/cache", "insecure": true,
+      "controller_address": "ctl:7070"})");
+  absl::StatusOr<v1::AgentConfig> agent_config = agent::LoadAgentConfig(path, "h");
+  REQUIRE(agent_config.ok());
+  CHECK(agent_config->work_dir() == dir.path() + "/etc/work");
+  CHECK(agent_config->profiles_dir() == dir.path() + "/profiles");
+  CHECK(agent_config->dataset_mirror() == dir.path() + "/etc/data/mirror");
+  CHECK(agent_config->dataset_cache_dir() == "/abs/cache");
+  CHECK_FALSE(agent_config->has_tls());  // nothing invented where nothing was given
+
+  // A URL mirror is not a path.
+  path = dir.WriteFile("etc/agent2.json", R"({"work_dir": "/w", "profiles_dir": "/p",
+      "dataset_mirror": "https://mirror.example/kvbench"})");
+  agent_config = agent::LoadAgentConfig(path, "h");
+  REQUIRE(agent_config.ok());
+  CHECK(agent_config->dataset_mirror() == "https://mirror.example/kvbench");
+
+  path = dir.WriteFile("etc/controller.json", R"({"listen_address": "127.0.0.1:0",
+      "data_dir": "state", "insecure": true, "tls": {"ca_cert_path": "pki/ca.pem"}})");
+  absl::StatusOr<v1::ControllerConfig> controller_config = controller::LoadControllerConfig(path);
+  REQUIRE(controller_config.ok());
+  CHECK(controller_config->data_dir() == dir.path() + "/etc/state");
+  CHECK(controller_config->tls().ca_cert_path() == dir.path() + "/etc/pki/ca.pem");
+}
+
+}  // namespace
+}  // namespace kvbench

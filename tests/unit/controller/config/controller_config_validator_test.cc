@@ -1,0 +1,49 @@
+#include "controller/config/controller_config_validator.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "common/json/proto_json.h"
+
+namespace kvbench {
+namespace {
+
+std::string Fields(const FieldErrors& errors) {
+  std::string out;
+  for (const FieldError& error : errors.errors()) out += error.field + "|";
+  return out;
+}
+
+template <typename T>
+T Parse(const char* json) {
+  T message;
+  FieldErrors errors = ParseJsonToProto(json, &message);
+  REQUIRE(errors.empty());
+  return message;
+}
+
+TEST_CASE("A secure controller config needs TLS and token hashes, never raw tokens") {
+  auto config = Parse<v1::ControllerConfig>(R"({
+      "listen_address": "0.0.0.0:7070", "data_dir": "/var/lib/kvbench",
+      "token_sha256": ["s3cret"]})");
+  CHECK(Fields(controller::ValidateControllerConfig(config)) ==
+        "token_sha256[0]|tls.ca_cert_path|tls.cert_path|tls.key_path|");
+  config.set_insecure(true);
+  config.clear_token_sha256();
+  CHECK(controller::ValidateControllerConfig(config).empty());
+  controller::ApplyControllerConfigDefaults(&config);
+  // The README's "kv-controller" defaults: heartbeat_timeout_s (30), max_scenario_attempts (3).
+  CHECK(config.heartbeat_timeout_s() == 30);
+  CHECK(config.max_scenario_attempts() == 3);
+}
+
+TEST_CASE("Controller config ranges") {
+  auto config = Parse<v1::ControllerConfig>(R"({
+      "insecure": true, "data_dir": "/d", "heartbeat_timeout_s": 7200,
+      "max_scenario_attempts": 101})");
+  CHECK(Fields(controller::ValidateControllerConfig(config)) ==
+        "listen_address|heartbeat_timeout_s|max_scenario_attempts|");
+}
+
+}  // namespace
+}  // namespace kvbench
