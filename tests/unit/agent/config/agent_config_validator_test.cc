@@ -5,24 +5,14 @@
 
 #include "common/json/proto_json.h"
 #include "controller/config/controller_config_validator.h"
+#include "tests/support/field_errors_helpers.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench {
 namespace {
 
-std::string Fields(const FieldErrors& errors) {
-  std::string out;
-  for (const FieldError& error : errors.errors()) out += error.field + "|";
-  return out;
-}
-
-template <typename T>
-T Parse(const char* json) {
-  T message;
-  FieldErrors errors = ParseJsonToProto(json, &message);
-  REQUIRE(errors.empty());
-  return message;
-}
+using testing::Fields;
+using testing::Parse;
 
 TEST_CASE("A local agent config is valid and gets its defaults") {
   auto config = Parse<v1::AgentConfig>(R"({

@@ -1,13 +1,14 @@
-#include <catch2/catch.hpp>
+#include "common/json/proto_json.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 
-#include "common/json/proto_json.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "kvbench/v1/agent_link.pb.h"
 #include "kvbench/v1/config.pb.h"
 #include "kvbench/v1/controller_service.pb.h"
 #include "kvbench/v1/job.pb.h"
+#include "tests/support/field_errors_helpers.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench {
@@ -15,11 +16,7 @@ namespace {
 
 using google::protobuf::util::MessageDifferencer;
 
-std::string Fields(const FieldErrors& errors) {
-  std::string out;
-  for (const FieldError& error : errors.errors()) out += error.field + "|";
-  return out;
-}
+using testing::Fields;
 
 v1::Job SampleJob() {
   v1::Job job;
@@ -103,7 +100,8 @@ TEST_CASE("Every problem of a document is reported with its path, in document or
       "labels": {"team": 1},
       "sampling": [],
       "nonsense": true
-    })", &spec);
+    })",
+                                        &spec);
   CHECK(Fields(errors) ==
         "name|tiers[1]|replicas|dataset.format|concurrency[1]|concurrency[2]|labels.team|"
         "sampling|nonsense|");
@@ -163,8 +161,7 @@ TEST_CASE("A JSON syntax error names line and column") {
   REQUIRE(errors.size() == 1);
   CHECK(errors.errors()[0].field.empty());
   CHECK(errors.errors()[0].message.find("line 3") != std::string::npos);
-  CHECK(ParseJsonToProto("[1, 2]", &spec).errors()[0].message ==
-        "must be an object, not an array");
+  CHECK(ParseJsonToProto("[1, 2]", &spec).errors()[0].message == "must be an object, not an array");
 }
 
 TEST_CASE("FieldErrors become one INVALID_ARGUMENT listing each problem on its own line") {

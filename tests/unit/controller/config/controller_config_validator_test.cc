@@ -4,23 +4,13 @@
 #include <string>
 
 #include "common/json/proto_json.h"
+#include "tests/support/field_errors_helpers.h"
 
 namespace kvbench {
 namespace {
 
-std::string Fields(const FieldErrors& errors) {
-  std::string out;
-  for (const FieldError& error : errors.errors()) out += error.field + "|";
-  return out;
-}
-
-template <typename T>
-T Parse(const char* json) {
-  T message;
-  FieldErrors errors = ParseJsonToProto(json, &message);
-  REQUIRE(errors.empty());
-  return message;
-}
+using testing::Fields;
+using testing::Parse;
 
 TEST_CASE("A secure controller config needs TLS and token hashes, never raw tokens") {
   auto config = Parse<v1::ControllerConfig>(R"({
