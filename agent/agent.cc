@@ -15,6 +15,12 @@ namespace kvbench::agent {
 absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clock* clock,
                                                      Sleeper* sleeper, Executor* executor,
                                                      prometheus::Registry* registry) {
+  // One agent per work dir, taken before anything in it is touched: a second agent here would
+  // kill the first one's children (run/*.pid below) and share its spool (issue #18).
+  absl::StatusOr<FolderLock> lock = FolderLock::Acquire(config.work_dir(), "kv-agent");
+  if (!lock.ok()) {
+    return absl::Status(lock.status().code(), absl::StrCat("work_dir ", lock.status().message()));
+  }
   WorkDirLayout layout(config.work_dir());
   KV_RETURN_IF_ERROR(layout.EnsureCreated());
   // The NVMe pool's parent: made here so the capabilities report its free space from the start.
@@ -38,8 +44,8 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
   const int orphans = Supervisor::KillOrphans(layout.run_dir(), clock, sleeper);
   if (orphans > 0) KV_LOG(WARNING) << "killed orphans of a previous run count=" << orphans;
   RegisterDaemonInfoMetrics(registry, "agent", clock->Now());
-  std::unique_ptr<Agent> agent(
-      new Agent(std::move(config), *std::move(profiles), clock, sleeper, executor, registry));
+  std::unique_ptr<Agent> agent(new Agent(std::move(config), *std::move(lock), *std::move(profiles),
+                                         clock, sleeper, executor, registry));
   KV_RETURN_IF_ERROR(agent->CreateLinkParts());
   return agent;
 }
@@ -68,9 +74,10 @@ absl::Status Agent::CreateLinkParts() {
   return absl::OkStatus();
 }
 
-Agent::Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Sleeper* sleeper,
-             Executor* executor, prometheus::Registry* registry)
+Agent::Agent(v1::AgentConfig config, FolderLock work_dir_lock, tiers::ProfileSet profiles,
+             Clock* clock, Sleeper* sleeper, Executor* executor, prometheus::Registry* registry)
     : config_(std::move(config)),
+      work_dir_lock_(std::move(work_dir_lock)),
       profiles_(std::move(profiles)),
       clock_(clock),
       sleeper_(sleeper),

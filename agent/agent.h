@@ -11,6 +11,7 @@
 #include "agent/link/executor_scenario_runner.h"
 #include "agent/tiers/profile_set.h"
 #include "agent/work_dir_layout.h"
+#include "common/daemon/folder_lock.h"
 #include "common/loop/executor.h"
 #include "common/time/clock.h"
 #include "common/time/sleeper.h"
@@ -58,13 +59,14 @@ class Agent {
   // How often the agent refreshes its own gauges.
   static constexpr absl::Duration kHousekeepingPeriod = absl::Seconds(5);
 
-  Agent(v1::AgentConfig config, tiers::ProfileSet profiles, Clock* clock, Sleeper* sleeper,
-        Executor* executor, prometheus::Registry* registry);
+  Agent(v1::AgentConfig config, FolderLock work_dir_lock, tiers::ProfileSet profiles, Clock* clock,
+        Sleeper* sleeper, Executor* executor, prometheus::Registry* registry);
   // The spool, the runner and the link (the parts with failing construction).
   absl::Status CreateLinkParts();
   void Housekeeping();
 
   const v1::AgentConfig config_;
+  const FolderLock work_dir_lock_;  // one agent per work dir, for as long as this one lives
   const tiers::ProfileSet profiles_;
   Clock* const clock_;
   Sleeper* const sleeper_;

@@ -24,11 +24,11 @@ absl::Duration HeartbeatInterval(absl::Duration timeout) {
 absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerConfig config,
                                                                Clock* clock, Executor* executor,
                                                                prometheus::Registry* registry) {
-  std::error_code error;
-  std::filesystem::create_directories(config.data_dir(), error);
-  if (error) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot create data_dir ", config.data_dir(), ": ", error.message()));
+  // Made and locked before the store opens: a second controller on this data_dir stops here,
+  // naming the first, instead of splitting the jobs between two processes (issue #18).
+  absl::StatusOr<FolderLock> lock = FolderLock::Acquire(config.data_dir(), "kv-controller");
+  if (!lock.ok()) {
+    return absl::Status(lock.status().code(), absl::StrCat("data_dir ", lock.status().message()));
   }
   KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
                       SqliteStore::Open(absl::StrCat(config.data_dir(), "/", kStoreFileName)));
@@ -44,12 +44,13 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
                       JobManager::Create(store.get(), clock, executor, options));
   RegisterDaemonInfoMetrics(registry, "controller", clock->Now());
   return std::unique_ptr<Controller>(new Controller(std::move(config), clock, executor, registry,
-                                                    std::move(store), std::move(manager)));
+                                                    *std::move(lock), std::move(store),
+                                                    std::move(manager)));
 }
 
 Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
-                       prometheus::Registry* registry, std::unique_ptr<Store> store,
-                       std::unique_ptr<JobManager> manager)
+                       prometheus::Registry* registry, FolderLock data_dir_lock,
+                       std::unique_ptr<Store> store, std::unique_ptr<JobManager> manager)
     : config_(std::move(config)),
       clock_(clock),
       executor_(executor),
@@ -64,6 +65,7 @@ Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* exec
                        .Help("Agent link counters: agents connected, heartbeats, events stored "
                              "and duplicates, scheduling rounds")
                        .Register(*registry)),
+      data_dir_lock_(std::move(data_dir_lock)),
       store_(std::move(store)),
       manager_(std::move(manager)) {}
 
@@ -111,6 +113,7 @@ void Controller::Housekeeping() {
   link_gauges_.Add({{"counter", "heartbeats"}}).Set(stats.heartbeats);
   link_gauges_.Add({{"counter", "events_stored"}}).Set(stats.events_stored);
   link_gauges_.Add({{"counter", "events_duplicate"}}).Set(stats.events_duplicate);
+  link_gauges_.Add({{"counter", "events_stale"}}).Set(stats.events_stale);
   link_gauges_.Add({{"counter", "scheduling_rounds"}}).Set(stats.scheduling_rounds);
 }
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "absl/status/statusor.h"
+#include "common/daemon/folder_lock.h"
 #include "common/loop/executor.h"
 #include "common/time/clock.h"
 #include "controller/core/job_manager.h"
@@ -52,7 +53,7 @@ class Controller {
   static constexpr absl::Duration kShutdownGrace = absl::Seconds(2);
 
   Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
-             prometheus::Registry* registry, std::unique_ptr<Store> store,
+             prometheus::Registry* registry, FolderLock data_dir_lock, std::unique_ptr<Store> store,
              std::unique_ptr<JobManager> manager);
   void Housekeeping();
 
@@ -62,6 +63,7 @@ class Controller {
   const absl::Duration start_monotonic_;
   prometheus::Gauge& uptime_seconds_;
   prometheus::Family<prometheus::Gauge>& link_gauges_;
+  FolderLock data_dir_lock_;  // one controller per data_dir, for as long as this one lives
   std::unique_ptr<Store> store_;
   std::unique_ptr<JobManager> manager_;
   std::unique_ptr<GrpcServerService> server_;

@@ -140,9 +140,7 @@ void ControllerLink::OnStreamMessage(uint64_t stream_id, const v1::ControllerMes
       OnAssignment(message.assignment());
       break;
     case v1::ControllerMessage::kCancel:
-      KV_LOG(INFO) << "cancel from controller scenario=" << message.cancel().scenario_id()
-                   << " reason=" << message.cancel().reason();
-      runner_->Cancel(message.cancel().scenario_id());
+      OnCancel(message.cancel());
       break;
     case v1::ControllerMessage::kAck:
       OnAck(message.ack().acked_seq());
@@ -156,6 +154,10 @@ void ControllerLink::OnStreamMessage(uint64_t stream_id, const v1::ControllerMes
 void ControllerLink::OnStreamDone(uint64_t stream_id, const absl::Status& status) {
   if (stream_id != stream_id_ || stream_ == nullptr) return;
   const bool was_registered = registered_.exchange(false);
+  // Only a stream that held for a while resets the backoff: one that fails right after each
+  // registration (a controller that refuses at once, a proxy cutting streams) must not be
+  // redialled every initial delay forever (issue #18).
+  if (was_registered && clock_->Monotonic() - registered_at_ >= options_.backoff_max) failures_ = 0;
   CancelTimers();
   stream_.reset();
   LogStreamEnd(status, was_registered);
@@ -174,10 +176,15 @@ v1::AgentMessage ControllerLink::MakeRegister() const {
   v1::AgentMessage message;
   v1::Register* reg = message.mutable_register_();
   *reg->mutable_capabilities() = capabilities_;
-  std::set<std::string> running = spool_->ScenariosWithUnacknowledgedEvents();
-  const std::string now_running = runner_->running_scenario_id();
-  if (!now_running.empty()) running.insert(now_running);
-  for (const std::string& id : running) reg->add_running_scenario_ids(id);
+  // Each attempt once: those with events still to replay, then the one running.
+  for (const v1::ScenarioAttempt& attempt : spool_->AttemptsWithUnacknowledgedEvents()) {
+    *reg->add_running() = attempt;
+  }
+  const v1::ScenarioAttempt now_running = runner_->running();
+  const bool listed = std::any_of(
+      reg->running().begin(), reg->running().end(),
+      [&](const v1::ScenarioAttempt& attempt) { return SameAttempt(attempt, now_running); });
+  if (!now_running.scenario_id().empty() && !listed) *reg->add_running() = now_running;
   return message;
 }
 
@@ -206,19 +213,26 @@ void ControllerLink::OnRegistered(const v1::Registered& registered) {
                                         Guarded([this] { SendHeartbeat(); }));
   registered_ = true;
   ++connects_;
-  failures_ = 0;
+  registered_at_ = clock_->Monotonic();
   last_auth_error_.clear();
   KV_LOG(INFO) << "registered with controller controller=" << options_.controller_address
                << " acked_seq=" << registered.acked_seq() << " replayed=" << replayed
                << " heartbeat_interval_s=" << registered.heartbeat_interval_s();
 }
 
+void ControllerLink::OnCancel(const v1::CancelScenario& cancel) {
+  KV_LOG(INFO) << "cancel from controller job=" << cancel.job_id()
+               << " scenario=" << cancel.scenario_id() << " attempt=" << cancel.attempt()
+               << " reason=" << cancel.reason();
+  v1::ScenarioAttempt target;
+  target.set_job_id(cancel.job_id());
+  target.set_scenario_id(cancel.scenario_id());
+  target.set_attempt(cancel.attempt());
+  runner_->Cancel(target);
+}
+
 void ControllerLink::OnAssignment(const v1::Assignment& assignment) {
   const std::string& scenario_id = assignment.scenario().scenario_id();
-  if (!scenario_id.empty() && runner_->running_scenario_id() == scenario_id) {
-    KV_LOG(INFO) << "assignment of the scenario already running ignored scenario=" << scenario_id;
-    return;
-  }
   KV_LOG(INFO) << "assignment from controller job=" << assignment.scenario().job_id()
                << " scenario=" << scenario_id << " attempt=" << assignment.attempt();
   absl::Status started =
@@ -228,6 +242,7 @@ void ControllerLink::OnAssignment(const v1::Assignment& assignment) {
   v1::Event event;
   event.set_job_id(assignment.scenario().job_id());
   event.set_scenario_id(scenario_id);
+  event.set_attempt(assignment.attempt());
   v1::StateChange* state = event.mutable_state_change();
   state->set_state(v1::SCENARIO_STATE_FAILED);
   state->set_reason(

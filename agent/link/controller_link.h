@@ -109,6 +109,7 @@ class ControllerLink {
   v1::AgentMessage MakeRegister() const;
   void OnRegistered(const v1::Registered& registered);
   void OnAssignment(const v1::Assignment& assignment);
+  void OnCancel(const v1::CancelScenario& cancel);
   void OnAck(int64_t acked_seq);
   void SendHeartbeat();
   void SendSpooled(v1::Event event);
@@ -139,7 +140,8 @@ class ControllerLink {
   TaskId register_timeout_;
   TaskId heartbeat_task_;
   TaskId reconnect_task_;
-  int failures_ = 0;
+  int failures_ = 0;              // reset by a stream that stayed registered for backoff_max
+  absl::Duration registered_at_;  // monotonic, of the last registration
   std::string last_auth_error_;
   absl::BitGen random_;
 

@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "common/checksum/crc32.h"
@@ -280,13 +282,21 @@ std::vector<v1::Event> EventSpool::UnacknowledgedAfter(int64_t after_seq) const 
   return events;
 }
 
-std::set<std::string> EventSpool::ScenariosWithUnacknowledgedEvents() const {
+std::vector<v1::ScenarioAttempt> EventSpool::AttemptsWithUnacknowledgedEvents() const {
   std::lock_guard<std::mutex> lock(mu_);
-  std::set<std::string> ids;
+  std::set<std::tuple<std::string, std::string, int>> seen;
+  std::vector<v1::ScenarioAttempt> attempts;
   for (const v1::Event& event : unacked_) {
-    if (!event.scenario_id().empty()) ids.insert(event.scenario_id());
+    if (event.scenario_id().empty() ||
+        !seen.emplace(event.job_id(), event.scenario_id(), event.attempt()).second) {
+      continue;
+    }
+    v1::ScenarioAttempt& attempt = attempts.emplace_back();
+    attempt.set_job_id(event.job_id());
+    attempt.set_scenario_id(event.scenario_id());
+    attempt.set_attempt(event.attempt());
   }
-  return ids;
+  return attempts;
 }
 
 int64_t EventSpool::last_seq() const {

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "kvbench/v1/agent_link.pb.h"
 #include "kvbench/v1/event.pb.h"
 
 namespace kvbench::agent {
@@ -54,7 +55,9 @@ class EventSpool {
   std::vector<v1::Event> Unacknowledged() const;
   // Unacknowledged events with seq > after_seq, in seq order.
   std::vector<v1::Event> UnacknowledgedAfter(int64_t after_seq) const;
-  std::set<std::string> ScenariosWithUnacknowledgedEvents() const;
+  // The scenario attempts the unacknowledged events are about, each once, in seq order of their
+  // first event.
+  std::vector<v1::ScenarioAttempt> AttemptsWithUnacknowledgedEvents() const;
   int64_t last_seq() const;
   int64_t acked_seq() const;
   // Bytes of the log file now.

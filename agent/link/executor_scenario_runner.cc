@@ -24,10 +24,9 @@ absl::StatusOr<std::unique_ptr<ExecutorScenarioRunner>> ExecutorScenarioRunner::
   options.sleeper = sleeper;
   KV_ASSIGN_OR_RETURN(std::unique_ptr<ScenarioEnvironmentFactory> environments,
                       ScenarioEnvironmentFactory::Create(std::move(options)));
-  return CreateWith(std::move(environments),
-                    [layout](const std::string& job_id, const std::string& scenario_id) {
-                      return layout.ScenarioDir(job_id, scenario_id);
-                    });
+  return CreateWith(std::move(environments), [layout](const v1::ScenarioAttempt& attempt) {
+    return layout.ScenarioDir(attempt.job_id(), attempt.scenario_id(), attempt.attempt());
+  });
 }
 
 std::unique_ptr<ExecutorScenarioRunner> ExecutorScenarioRunner::CreateWith(
@@ -72,36 +71,78 @@ ExecutorScenarioRunner::~ExecutorScenarioRunner() { Shutdown(); }
 absl::Status ExecutorScenarioRunner::Start(const v1::Assignment& assignment, EventSink sink) {
   std::lock_guard<std::mutex> lock(mu_);
   if (shut_down_) return absl::FailedPreconditionError("the agent is shutting down");
-  if (!running_.empty()) {
+  const v1::ScenarioAttempt wanted = AttemptOf(assignment);
+  if (!running_.scenario_id().empty()) {
+    if (SameAttempt(running_, wanted) ||
+        (waiting_.has_value() && SameAttempt(AttemptOf(waiting_->assignment), wanted))) {
+      KV_LOG(INFO) << "assignment of the attempt already running ignored job=" << wanted.job_id()
+                   << " scenario=" << wanted.scenario_id() << " attempt=" << wanted.attempt();
+      return absl::OkStatus();
+    }
+    if (running_.job_id() == wanted.job_id() && running_.scenario_id() == wanted.scenario_id() &&
+        running_.attempt() < wanted.attempt()) {
+      // The controller gave up on the running attempt (this agent was silent past its timeout):
+      // stop it, and start the new one when its teardown is over.
+      KV_LOG(WARNING) << "attempt superseded job=" << wanted.job_id()
+                      << " scenario=" << wanted.scenario_id() << " attempt=" << running_.attempt()
+                      << " by attempt=" << wanted.attempt();
+      cancel_requested_ = true;
+      if (executor_ != nullptr) executor_->Cancel();
+      waiting_ = Work{assignment, std::move(sink)};
+      return absl::OkStatus();
+    }
     return absl::FailedPreconditionError(
-        absl::StrCat("busy with scenario ", running_, " (one scenario per agent at a time)"));
+        absl::StrCat("busy with scenario ", running_.scenario_id(), " of job ", running_.job_id(),
+                     " (attempt ", running_.attempt(), "; one scenario per agent at a time)"));
   }
-  // The previous scenario's thread has delivered its terminal event; it only returns now.
+  // The previous attempt's thread has delivered its terminal event; it only returns now.
   if (thread_.joinable()) thread_.join();
-  running_ = assignment.scenario().scenario_id();
+  running_ = wanted;
   cancel_requested_ = false;
-  thread_ =
-      std::thread([this, assignment, sink = std::move(sink)] { RunScenario(assignment, sink); });
+  thread_ = std::thread(
+      [this, work = Work{assignment, std::move(sink)}]() mutable { RunAttempts(std::move(work)); });
   return absl::OkStatus();
 }
 
-void ExecutorScenarioRunner::RunScenario(const v1::Assignment& assignment, EventSink sink) {
+void ExecutorScenarioRunner::RunAttempts(Work first) {
+  std::optional<Work> next(std::move(first));
+  while (next.has_value()) {
+    const Work work = std::move(*next);
+    next.reset();
+    RunAttempt(work, &next);
+  }
+}
+
+void ExecutorScenarioRunner::EndAttemptLocked(std::optional<Work>* next) {
+  executor_ = nullptr;
+  if (waiting_.has_value() && !shut_down_) {
+    running_ = AttemptOf(waiting_->assignment);
+    cancel_requested_ = waiting_->cancelled;
+    *next = std::move(waiting_);
+  } else {
+    running_.Clear();
+  }
+  waiting_.reset();
+}
+
+void ExecutorScenarioRunner::RunAttempt(const Work& work, std::optional<Work>* next) {
+  const v1::Assignment& assignment = work.assignment;
   const v1::Scenario& scenario = assignment.scenario();
   bool ended = false;
-  ScenarioExecutor executor(
-      environments_->ForScenario(scenario_dir_(scenario.job_id(), scenario.scenario_id())),
-      assignment.spec(), scenario, [&](v1::Event event) {
-        event.set_job_id(scenario.job_id());
-        event.set_scenario_id(scenario.scenario_id());
-        if (IsTerminalEvent(event)) {
-          // Idle before the controller can hear of the end, so its next assignment is taken.
-          std::lock_guard<std::mutex> lock(mu_);
-          running_.clear();
-          executor_ = nullptr;
-          ended = true;
-        }
-        sink(std::move(event));
-      });
+  ScenarioExecutor executor(environments_->ForScenario(scenario_dir_(AttemptOf(assignment))),
+                            assignment.spec(), scenario, [&](v1::Event event) {
+                              event.set_job_id(scenario.job_id());
+                              event.set_scenario_id(scenario.scenario_id());
+                              event.set_attempt(assignment.attempt());
+                              if (IsTerminalEvent(event)) {
+                                // Idle (or on to the waiting attempt) before the controller can
+                                // hear of the end, so its next assignment is taken.
+                                std::lock_guard<std::mutex> lock(mu_);
+                                EndAttemptLocked(next);
+                                ended = true;
+                              }
+                              work.sink(std::move(event));
+                            });
   {
     std::lock_guard<std::mutex> lock(mu_);
     executor_ = &executor;
@@ -111,24 +152,30 @@ void ExecutorScenarioRunner::RunScenario(const v1::Assignment& assignment, Event
                << " scenario=" << scenario.scenario_id() << " attempt=" << assignment.attempt();
   absl::StatusOr<v1::ScenarioResult> result = executor.Run();
   KV_LOG(INFO) << "scenario ended job=" << scenario.job_id()
-               << " scenario=" << scenario.scenario_id() << " status=" << result.status();
+               << " scenario=" << scenario.scenario_id() << " attempt=" << assignment.attempt()
+               << " status=" << result.status();
   if (!ended) {
     // Start() joins only an idle runner's thread, so taking mu_ here cannot deadlock with it.
     std::lock_guard<std::mutex> lock(mu_);
-    running_.clear();
-    executor_ = nullptr;
+    EndAttemptLocked(next);
   }
 }
 
-void ExecutorScenarioRunner::Cancel(const std::string& scenario_id) {
+void ExecutorScenarioRunner::Cancel(const v1::ScenarioAttempt& target) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (running_.empty() || running_ != scenario_id) return;
-  KV_LOG(INFO) << "cancelling scenario=" << scenario_id;
+  if (waiting_.has_value() && SameAttempt(AttemptOf(waiting_->assignment), target)) {
+    KV_LOG(INFO) << "cancelling the waiting attempt scenario=" << target.scenario_id()
+                 << " attempt=" << target.attempt();
+    waiting_->cancelled = true;  // it starts cancelled, so its end is reported as usual
+    return;
+  }
+  if (running_.scenario_id().empty() || !SameAttempt(running_, target)) return;
+  KV_LOG(INFO) << "cancelling scenario=" << target.scenario_id() << " attempt=" << target.attempt();
   cancel_requested_ = true;
   if (executor_ != nullptr) executor_->Cancel();
 }
 
-std::string ExecutorScenarioRunner::running_scenario_id() const {
+v1::ScenarioAttempt ExecutorScenarioRunner::running() const {
   std::lock_guard<std::mutex> lock(mu_);
   return running_;
 }

@@ -3,6 +3,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -24,9 +25,9 @@ namespace kvbench::agent {
 // cache (no user paths: a spec cannot name a path outside the agent's own directories).
 class ExecutorScenarioRunner : public ScenarioRunner {
  public:
-  // Where a scenario's files go.
-  using ScenarioDirFn =
-      std::function<std::string(const std::string& job_id, const std::string& scenario_id)>;
+  // Where an attempt's files go (a folder of its own for each attempt, so a superseded attempt's
+  // teardown never writes over its retry's files).
+  using ScenarioDirFn = std::function<std::string(const v1::ScenarioAttempt& attempt)>;
 
   // `profiles` and `clock` are borrowed and must outlive the runner. UNAVAILABLE when curl
   // cannot be initialised.
@@ -41,8 +42,8 @@ class ExecutorScenarioRunner : public ScenarioRunner {
   ~ExecutorScenarioRunner() override;
 
   absl::Status Start(const v1::Assignment& assignment, EventSink sink) override;
-  void Cancel(const std::string& scenario_id) override;
-  std::string running_scenario_id() const override;
+  void Cancel(const v1::ScenarioAttempt& target) override;
+  v1::ScenarioAttempt running() const override;
   // Cancels the running scenario, if any, and waits until its thread has finished (teardown
   // included). Idempotent.
   void Shutdown();
@@ -55,15 +56,28 @@ class ExecutorScenarioRunner : public ScenarioRunner {
                                                        Clock* clock);
   ExecutorScenarioRunner(ScenarioDirFn scenario_dir,
                          std::unique_ptr<ScenarioEnvironmentFactory> environments);
-  void RunScenario(const v1::Assignment& assignment, EventSink sink);
+  // An assignment with the sink its events go to.
+  struct Work {
+    v1::Assignment assignment;
+    EventSink sink;
+    bool cancelled = false;  // cancelled while it waited for the attempt it supersedes
+  };
+  // The runner's thread: `first`, then each newer attempt that superseded the one before.
+  void RunAttempts(Work first);
+  // Runs one attempt; when it ends, moves the waiting newer attempt (if any) into `*next`.
+  void RunAttempt(const Work& work, std::optional<Work>* next);
+  // The running attempt ended: the waiting one becomes the running one (into `*next`), or the
+  // runner is idle. Under mu_.
+  void EndAttemptLocked(std::optional<Work>* next);
 
   const ScenarioDirFn scenario_dir_;
   const std::unique_ptr<ScenarioEnvironmentFactory> environments_;  // the real seams
 
   mutable std::mutex mu_;
-  std::string running_;                   // guarded by mu_
-  ScenarioExecutor* executor_ = nullptr;  // guarded by mu_; the running scenario's
-  bool cancel_requested_ = false;         // guarded by mu_; for the running scenario
+  v1::ScenarioAttempt running_;           // guarded by mu_; empty scenario_id when idle
+  std::optional<Work> waiting_;           // guarded by mu_; a newer attempt of the running one
+  ScenarioExecutor* executor_ = nullptr;  // guarded by mu_; the running attempt's
+  bool cancel_requested_ = false;         // guarded by mu_; for the running attempt
   bool shut_down_ = false;                // guarded by mu_
   std::thread thread_;                    // guarded by mu_
 };

@@ -22,13 +22,33 @@ class ScenarioRunner {
 
   virtual ~ScenarioRunner() = default;
 
-  // Starts on the runner's own thread, returns at once. FAILED_PRECONDITION if one is running.
+  // Starts on the runner's own thread, returns at once; every event of it carries the
+  // assignment's attempt. A newer attempt of the running scenario (same job and scenario)
+  // supersedes it: the running attempt is cancelled and the new one starts once the old one's
+  // terminal event is delivered, in a folder of its own. The attempt already running or waiting:
+  // OK and nothing changes (a repeated assignment). FAILED_PRECONDITION if another scenario runs.
   virtual absl::Status Start(const v1::Assignment& assignment, EventSink sink) = 0;
-  // Thread-safe; a no-op if `scenario_id` is not the running scenario.
-  virtual void Cancel(const std::string& scenario_id) = 0;
-  // "" when idle. Thread-safe.
-  virtual std::string running_scenario_id() const = 0;
+  // Thread-safe; a no-op unless `target` names the running attempt (job, scenario and attempt)
+  // or the one waiting to start after it.
+  virtual void Cancel(const v1::ScenarioAttempt& target) = 0;
+  // The running attempt; an empty scenario_id when idle. Thread-safe.
+  virtual v1::ScenarioAttempt running() const = 0;
+  std::string running_scenario_id() const { return running().scenario_id(); }
 };
+
+// The attempt an assignment is for.
+inline v1::ScenarioAttempt AttemptOf(const v1::Assignment& assignment) {
+  v1::ScenarioAttempt attempt;
+  attempt.set_job_id(assignment.scenario().job_id());
+  attempt.set_scenario_id(assignment.scenario().scenario_id());
+  attempt.set_attempt(assignment.attempt());
+  return attempt;
+}
+
+inline bool SameAttempt(const v1::ScenarioAttempt& a, const v1::ScenarioAttempt& b) {
+  return a.job_id() == b.job_id() && a.scenario_id() == b.scenario_id() &&
+         a.attempt() == b.attempt();
+}
 
 // True for the StateChange events that end a scenario.
 inline bool IsTerminalEvent(const v1::Event& event) {

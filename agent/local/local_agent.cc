@@ -7,20 +7,27 @@
 #include "absl/strings/str_cat.h"
 #include "agent/link/node_capabilities.h"
 #include "agent/supervisor/supervisor.h"
+#include "agent/work_dir_layout.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::agent {
 
+absl::StatusOr<FolderLock> LocalAgent::LockRunDir(const LocalRunOptions& options) {
+  return FolderLock::Acquire(LocalJobRun::RunDir(options), "kvctl run");
+}
+
 absl::StatusOr<std::unique_ptr<LocalAgent>> LocalAgent::Create(const LocalRunOptions& options,
-                                                               const std::string& job_id) {
+                                                               const std::string& job_id,
+                                                               FolderLock run_dir_lock) {
   const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);
   KV_ASSIGN_OR_RETURN(std::unique_ptr<ScenarioEnvironmentFactory> environments,
                       LocalJobRun::Environments(options, job_dir));
   // Like kv-agent, adopt what children leave behind (their orphans are reaped, not zombies).
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   // Pid files live beside all runs of this --out folder, so a run kills what a crashed earlier
-  // run left behind (its replicas would hold ports, GPUs and memory).
+  // run left behind (its replicas would hold ports, GPUs and memory) — never what a run still
+  // going in the same folder started (`run_dir_lock`: one kvctl run per --out folder at a time).
   if (const int orphans = Supervisor::KillOrphans(LocalJobRun::RunDir(options),
                                                   environments->clock(), environments->sleeper());
       orphans > 0) {
@@ -40,18 +47,21 @@ absl::StatusOr<std::unique_ptr<LocalAgent>> LocalAgent::Create(const LocalRunOpt
   KV_ASSIGN_OR_RETURN(std::unique_ptr<EventSpool> spool, EventSpool::Open(spool_dir));
   Clock* clock = environments->clock();
   std::unique_ptr<ExecutorScenarioRunner> runner = ExecutorScenarioRunner::CreateWith(
-      std::move(environments),
-      [out_dir = options.out_dir](const std::string& job, const std::string& scenario) {
-        return absl::StrCat(out_dir, "/", job, "/", scenario);
+      std::move(environments), [out_dir = options.out_dir](const v1::ScenarioAttempt& attempt) {
+        return absl::StrCat(out_dir, "/", attempt.job_id(), "/",
+                            AttemptDirName(attempt.scenario_id(), attempt.attempt()));
       });
-  return std::unique_ptr<LocalAgent>(new LocalAgent(spool_dir, std::move(runner), std::move(spool),
+  return std::unique_ptr<LocalAgent>(new LocalAgent(std::move(run_dir_lock), spool_dir,
+                                                    std::move(runner), std::move(spool),
                                                     std::move(capabilities), clock));
 }
 
-LocalAgent::LocalAgent(std::string spool_dir, std::unique_ptr<ExecutorScenarioRunner> runner,
+LocalAgent::LocalAgent(FolderLock run_dir_lock, std::string spool_dir,
+                       std::unique_ptr<ExecutorScenarioRunner> runner,
                        std::unique_ptr<EventSpool> spool, v1::AgentCapabilities capabilities,
                        Clock* clock)
-    : spool_dir_(std::move(spool_dir)),
+    : run_dir_lock_(std::move(run_dir_lock)),
+      spool_dir_(std::move(spool_dir)),
       runner_(std::move(runner)),
       spool_(std::move(spool)),
       capabilities_(std::move(capabilities)),

@@ -7,6 +7,7 @@
 #include "agent/link/event_spool.h"
 #include "agent/link/executor_scenario_runner.h"
 #include "agent/local/local_job_run.h"
+#include "common/daemon/folder_lock.h"
 #include "kvbench/v1/agent.pb.h"
 
 namespace kvbench::agent {
@@ -22,11 +23,17 @@ class LocalAgent {
   // The agent id a local run's scenarios are assigned to (job.json's ScenarioStatus.agent_id).
   static constexpr char kAgentId[] = "local";
 
-  // Makes the job's folder, kills what a crashed earlier run of the same --out folder left
-  // behind (pid files in <out_dir>/.run) and adopts orphaned grandchildren. Errors name the
-  // profiles, folder or spool that cannot be used.
+  // Locks <out_dir>/.run for this run: FAILED_PRECONDITION naming the other kvctl run of the same
+  // --out folder, whose replicas a second run's orphan sweep would kill. Taken before the job is
+  // submitted, so a refused run leaves nothing behind.
+  static absl::StatusOr<FolderLock> LockRunDir(const LocalRunOptions& options);
+  // Makes the job's folder, kills what a crashed earlier run of that --out folder left behind
+  // (pid files in <out_dir>/.run, which `run_dir_lock` from LockRunDir holds for as long as this
+  // agent lives) and adopts orphaned grandchildren. Errors name the profiles, folder or spool
+  // that cannot be used.
   static absl::StatusOr<std::unique_ptr<LocalAgent>> Create(const LocalRunOptions& options,
-                                                            const std::string& job_id);
+                                                            const std::string& job_id,
+                                                            FolderLock run_dir_lock);
   // Shutdown(), then removes the spool.
   ~LocalAgent();
   LocalAgent(const LocalAgent&) = delete;
@@ -42,9 +49,11 @@ class LocalAgent {
   void Shutdown();
 
  private:
-  LocalAgent(std::string spool_dir, std::unique_ptr<ExecutorScenarioRunner> runner,
-             std::unique_ptr<EventSpool> spool, v1::AgentCapabilities capabilities, Clock* clock);
+  LocalAgent(FolderLock run_dir_lock, std::string spool_dir,
+             std::unique_ptr<ExecutorScenarioRunner> runner, std::unique_ptr<EventSpool> spool,
+             v1::AgentCapabilities capabilities, Clock* clock);
 
+  const FolderLock run_dir_lock_;  // one kvctl run per --out folder at a time
   const std::string spool_dir_;
   const std::unique_ptr<ExecutorScenarioRunner> runner_;
   const std::unique_ptr<EventSpool> spool_;

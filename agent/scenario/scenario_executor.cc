@@ -14,6 +14,7 @@
 #include "agent/scenario/appended_line_counter.h"
 #include "agent/scenario/cache_server_endpoints.h"
 #include "agent/scenario/profile_command.h"
+#include "agent/scenario/replay_watchdog.h"
 #include "agent/scenario/result_warnings.h"
 #include "agent/scenario/sampler_options.h"
 #include "agent/scenario/scenario_end_event.h"
@@ -58,10 +59,7 @@ absl::Duration ReadyTimeout(const v1::Profile& profile, absl::Duration fallback)
 
 ScenarioExecutor::ScenarioExecutor(const ScenarioEnvironment& env, v1::JobSpec job,
                                    v1::Scenario scenario, ScenarioEventSink sink)
-    : env_(env),
-      job_(std::move(job)),
-      scenario_(std::move(scenario)),
-      sink_(std::move(sink)) {}
+    : env_(env), job_(std::move(job)), scenario_(std::move(scenario)), sink_(std::move(sink)) {}
 
 ScenarioExecutor::~ScenarioExecutor() = default;
 
@@ -228,12 +226,23 @@ void ScenarioExecutor::Scrape(const char* kind, double t_s) {
   telemetry_->Sample();
 }
 
-void ScenarioExecutor::ReportExitedChildren(const char* when) {
-  for (const std::string& exited : supervisor_->ExitedChildren()) {
+std::vector<std::string> ScenarioExecutor::ReportExitedChildren(const char* when) {
+  std::vector<std::string> exits = supervisor_->ExitedChildren();
+  for (const std::string& exited : exits) {
     std::string failure = absl::StrCat(exited, " ", when);
     Log(v1::LogLine::ERROR, "agent", failure);
     process_failures_.push_back(std::move(failure));
   }
+  return exits;
+}
+
+std::vector<WatchedProcess> ScenarioExecutor::Processes(const Process& runner) const {
+  std::vector<WatchedProcess> processes;
+  for (const std::string& name : supervisor_->names()) {
+    if (std::optional<int> pid = supervisor_->pid(name)) processes.push_back({name, *pid});
+  }
+  processes.push_back({kRunnerName, runner.pid()});
+  return processes;
 }
 
 absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
@@ -268,15 +277,23 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
   };
   AppendedLineCounter records(paths.output_path);
   int64_t lines = 0;
+  // Bounded hangs (issue #18): the runner is stopped when the tier's cache server dies or when
+  // no request completes for progress_timeout_s; then it gets the stop grace to write its output.
+  ReplayWatchdog watchdog(absl::Seconds(job_.progress_timeout_s()), env_.clock->Monotonic(),
+                          scenario_.tier(), plan.cache != nullptr ? kCacheServerName : "");
+  std::optional<absl::Duration> stop_sent;
   // Poll at least as often as the sampler's period (short under a simulator's time scale), and
   // briskly while the runner waits at the gate.
   const absl::Duration poll =
       std::min(kReplayPollPeriod, absl::Seconds(std::max(sampler_->period_s(), 0.01)));
   for (;;) {
     absl::StatusOr<ExitStatus> exit = runner->Wait(gate_open ? poll : kGatePollPeriod);
-    ReportExitedChildren("during the replay");
+    for (const std::string& exited : ReportExitedChildren("during the replay")) {
+      watchdog.ChildExited(exited);
+    }
     if (!gate_open && (exit.ok() || fs::exists(paths.ready_file, error))) {
       open_gate();
+      watchdog.Progressed(env_.clock->Monotonic());
       if (!exit.ok()) runner->Signal(SIGUSR1).IgnoreError();
     }
     if (exit.ok()) {
@@ -289,7 +306,10 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
     if (lines != before || (lines > 0 && phase_ == v1::SCENARIO_PHASE_WARMUP)) {
       Phase(v1::SCENARIO_PHASE_REPLAY, lines);
     }
+    if (lines != before) watchdog.Progressed(env_.clock->Monotonic());
     if (exit.ok()) {
+      // The watchdog's reason first: the runner's own end came from being stopped for it.
+      if (watchdog.failure().has_value()) return *watchdog.failure();
       if (exit->success()) return absl::OkStatus();
       if (cancelled_.load() && !exit->signaled && exit->code == kRunnerStoppedExitCode) {
         return absl::CancelledError("cancelled during the replay; output written");
@@ -299,7 +319,18 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
           kRunnerName, " ", exit->ToString(), "; last lines of its log:", tail.empty() ? "" : "\n",
           absl::StrJoin(tail, "\n")));
     }
-    if (cancelled_.load()) runner->Signal(SIGTERM).IgnoreError();  // it writes its output
+    const absl::Duration now = env_.clock->Monotonic();
+    if (cancelled_.load() || watchdog.Check(now, Processes(*runner)).has_value()) {
+      if (!stop_sent.has_value()) {
+        if (watchdog.failure().has_value()) {
+          Log(v1::LogLine::ERROR, "agent", watchdog.failure()->ToString());
+        }
+        runner->Signal(SIGTERM).IgnoreError();  // it writes its output
+        stop_sent = now;
+      } else if (now - *stop_sent > env_.stop_grace) {
+        runner->Signal(SIGKILL).IgnoreError();  // wedged in a request past the grace
+      }
+    }
   }
 }
 

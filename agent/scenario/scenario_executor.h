@@ -14,6 +14,7 @@
 #include "agent/sampler/telemetry_sampler.h"
 #include "agent/scenario/cache_server_endpoints.h"
 #include "agent/scenario/program_resolver.h"
+#include "agent/scenario/replay_watchdog.h"
 #include "agent/supervisor/supervisor.h"
 #include "agent/tiers/profile_set.h"
 #include "agent/tiers/tier_renderer.h"
@@ -71,8 +72,11 @@ using ScenarioEventSink = std::function<void(v1::Event event)>;
 // (requests.jsonl and the samples → ScenarioResult, result.json) → teardown (every process group
 // stopped, NVMe dir wiped), on every path. A child that dies during start-up fails the scenario
 // with its exit status and log tail; a replica that dies during the replay is reported
-// (result.process_failures) and the run goes on. Blocking: run it on a thread of its own; Cancel
-// from any thread.
+// (result.process_failures) and the run goes on. The replay is bounded (ReplayWatchdog): the
+// cache server dying fails it at once, and so does no request completing for the spec's
+// progress_timeout_s (0: unbounded), naming the stalled processes; kv-runner then gets SIGTERM
+// and, past the stop grace, SIGKILL. Blocking: run it on a thread of its own; Cancel from any
+// thread.
 class ScenarioExecutor {
  public:
   ScenarioExecutor(const ScenarioEnvironment& env, v1::JobSpec job, v1::Scenario scenario,
@@ -100,7 +104,10 @@ class ScenarioExecutor {
   void Teardown(const Plan* plan);
   void Phase(v1::ScenarioPhase phase, int64_t requests_done = 0);
   void Log(v1::LogLine::Severity severity, const std::string& process, const std::string& text);
-  void ReportExitedChildren(const char* when);
+  // Logs and records the children that exited since the last call; returns them.
+  std::vector<std::string> ReportExitedChildren(const char* when);
+  // Every child of the scenario now, with kv-runner's `runner`.
+  std::vector<WatchedProcess> Processes(const Process& runner) const;
   std::unique_ptr<sampler::Sampler> MakeSampler(const Plan& plan);
   std::unique_ptr<sampler::TelemetrySampler> MakeTelemetrySampler(const Plan& plan);
   void Scrape(const char* kind, double t_s);

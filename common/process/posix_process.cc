@@ -192,6 +192,9 @@ absl::Status PosixProcess::Signal(int signal) {
 absl::StatusOr<ExitStatus> PosixProcess::Stop(absl::Duration grace) {
   const absl::Duration deadline = MonotonicNow() + grace;
   KV_RETURN_IF_ERROR(Signal(SIGTERM));
+  // A stopped member (SIGSTOP, a hung host being debugged) acts on SIGTERM only once continued,
+  // as systemd does it; otherwise it would always use up the grace and be killed.
+  Signal(SIGCONT).IgnoreError();
   if (WaitLeaderUntil(deadline) && WaitGroupGoneUntil(deadline)) return *exit_status_;
   KV_LOG(WARNING) << "process group still running after grace, killing name=" << name_
                   << " pgid=" << pid_ << " grace=" << absl::FormatDuration(grace);

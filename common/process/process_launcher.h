@@ -60,8 +60,9 @@ class Process {
   virtual absl::StatusOr<ExitStatus> Wait(absl::Duration timeout) = 0;
   // Sends `signal` to the child's whole process group.
   virtual absl::Status Signal(int signal) = 0;
-  // SIGTERM to the group, up to `grace` for the group to exit, then SIGKILL to the group; returns
-  // once the leader is reaped and no member of the group is left. The leader's exit status.
+  // SIGTERM (then SIGCONT, so a stopped member acts on it) to the group, up to `grace` for the
+  // group to exit, then SIGKILL to the group; returns once the leader is reaped and no member of
+  // the group is left. The leader's exit status.
   virtual absl::StatusOr<ExitStatus> Stop(absl::Duration grace) = 0;
   // The last `max_lines` lines of the child's log (stderr file, else stdout file), for errors.
   virtual std::vector<std::string> LogTail(size_t max_lines) const = 0;

@@ -1,6 +1,7 @@
 #include "controller/core/agent_reconciler.h"
 
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -52,7 +53,7 @@ absl::Status AgentReconciler::OnRegister(AgentChannel* channel, const v1::Regist
   }
   KV_LOG(INFO) << "agent registered agent=" << agent_id
                << " gpus=" << message.capabilities().gpus_size()
-               << " running=" << message.running_scenario_ids_size() << " acked_seq=" << acked;
+               << " running=" << message.running_size() << " acked_seq=" << acked;
   v1::ControllerMessage registered;
   registered.mutable_registered()->set_heartbeat_interval_s(
       absl::ToDoubleSeconds(timeouts_.heartbeat_interval));
@@ -66,29 +67,36 @@ absl::Status AgentReconciler::OnRegister(AgentChannel* channel, const v1::Regist
 void AgentReconciler::Reconcile(AgentChannel* channel, AgentEntry& agent,
                                 const v1::Register& message) {
   const std::string& agent_id = agent.capabilities.agent_id();
-  const std::set<std::string> held(message.running_scenario_ids().begin(),
-                                   message.running_scenario_ids().end());
-  std::set<std::string> ours;
+  using Key = std::tuple<std::string, std::string, int>;  // job, scenario, attempt
+  std::set<Key> held;
+  for (const v1::ScenarioAttempt& attempt : message.running()) {
+    held.emplace(attempt.job_id(), attempt.scenario_id(), attempt.attempt());
+  }
+  std::set<Key> ours;
   // Only the scenarios active on this agent (the table's index), not every job.
   for (const ScenarioRef& ref : jobs_->table().ActiveOn(agent_id)) {
     JobRecord& job = *jobs_->table().Find(ref.first);
     ScenarioRecord& scenario = job.scenarios[ref.second];
     const std::string& scenario_id = scenario.scenario.scenario_id();
-    if (held.count(scenario_id) > 0) {
-      ours.insert(scenario_id);
+    const Key key(job.job_id, scenario_id, scenario.attempt);
+    if (held.count(key) > 0) {
+      ours.insert(key);
       Hold(agent, job.job_id, scenario_id);
       continue;
     }
     if (agent.running_scenario_id == scenario_id) Hold(agent, "", "");
     jobs_->Lose(job, scenario,
-                absl::StrCat("agent ", agent_id, " came back without it (restarted)"));
+                absl::StrCat("agent ", agent_id, " came back without attempt ", scenario.attempt,
+                             " (restarted, or the assignment never reached it)"));
   }
-  for (const std::string& scenario_id : held) {
-    if (ours.count(scenario_id) > 0) continue;
-    // Finished with events still to replay, or cancelled/reassigned meanwhile: the agent stops
-    // it if it still runs it (a no-op otherwise).
+  for (const Key& key : held) {
+    if (ours.count(key) > 0) continue;
+    // Finished with events still to replay, or cancelled, requeued or reassigned meanwhile: the
+    // agent stops that attempt if it still runs it (a no-op otherwise).
     v1::ControllerMessage cancel;
-    cancel.mutable_cancel()->set_scenario_id(scenario_id);
+    cancel.mutable_cancel()->set_job_id(std::get<0>(key));
+    cancel.mutable_cancel()->set_scenario_id(std::get<1>(key));
+    cancel.mutable_cancel()->set_attempt(std::get<2>(key));
     cancel.mutable_cancel()->set_reason("not assigned to this agent any more");
     channel->Send(std::move(cancel));
   }
@@ -160,12 +168,14 @@ void AgentReconciler::Release(const std::string& agent_id, const std::string& sc
   request_schedule_();
 }
 
-void AgentReconciler::StopOnAgent(const std::string& agent_id, const std::string& scenario_id,
+void AgentReconciler::StopOnAgent(const std::string& agent_id, const v1::ScenarioAttempt& attempt,
                                   const std::string& reason) {
   AgentEntry* agent = agents_.Find(agent_id);
   if (agent == nullptr || agent->channel == nullptr) return;
   v1::ControllerMessage message;
-  message.mutable_cancel()->set_scenario_id(scenario_id);
+  message.mutable_cancel()->set_job_id(attempt.job_id());
+  message.mutable_cancel()->set_scenario_id(attempt.scenario_id());
+  message.mutable_cancel()->set_attempt(attempt.attempt());
   message.mutable_cancel()->set_reason(reason);
   agent->channel->Send(std::move(message));
 }

@@ -21,7 +21,7 @@ struct AgentTimeouts {
 };
 
 // The agents' side of the JobManager: registrations reconciled with what the controller assigned
-// (the agent's running_scenario_ids against the active scenarios on it, from the JobTable's index,
+// (the attempts the agent holds against the active scenarios on it, from the JobTable's index,
 // never a walk over every job), heartbeats, stale streams, and agents silent past the timeout
 // (their scenario is lost: requeued or failed by the JobStateMachine). On the loop thread.
 class AgentReconciler {
@@ -48,8 +48,8 @@ class AgentReconciler {
 
   // The agent reported `scenario_id` ended: it is free (a round may place work on it).
   void Release(const std::string& agent_id, const std::string& scenario_id);
-  // Sends a cancel of `scenario_id` to the agent if it is connected.
-  void StopOnAgent(const std::string& agent_id, const std::string& scenario_id,
+  // Sends a cancel of `attempt` to the agent if it is connected.
+  void StopOnAgent(const std::string& agent_id, const v1::ScenarioAttempt& attempt,
                    const std::string& reason);
   // Ends every live stream with `status` (shutdown).
   void CloseAll(const absl::Status& status);

@@ -25,17 +25,19 @@ JobManager::JobManager(Store* store, Clock* clock, Executor* executor, JobManage
                           [this](const std::string& agent_id, const std::string& scenario_id) {
                             agents_.Release(agent_id, scenario_id);
                           },
-                          [this](const std::string& agent_id, const std::string& scenario_id,
+                          [this](const std::string& agent_id, const v1::ScenarioAttempt& attempt,
                                  const std::string& reason) {
-                            agents_.StopOnAgent(agent_id, scenario_id, reason);
+                            agents_.StopOnAgent(agent_id, attempt, reason);
                           }}),
       agents_(store, clock, &jobs_,
               AgentTimeouts{options.heartbeat_interval, options.heartbeat_timeout},
               [this] { RequestSchedule(); }),
       ingest_(store, executor, [this](const v1::Event& event) { ApplyEvent(event); }),
       dispatcher_(&jobs_, &agents_.registry(), options.fail_unplaceable) {
-  check_task_ = executor_->RunEvery("controller.check_agents", options_.heartbeat_interval,
-                                    [this] { agents_.CheckAgents(); });
+  check_task_ = executor_->RunEvery("controller.check_agents", options_.heartbeat_interval, [this] {
+    agents_.CheckAgents();
+    jobs_.FailOverdueJobs();
+  });
 }
 
 JobManager::~JobManager() { executor_->Cancel(check_task_); }
@@ -142,6 +144,7 @@ const JobManager::Stats& JobManager::stats() const {
   stats_.heartbeats = agents_.heartbeats();
   stats_.events_stored = ingest_.counters().stored;
   stats_.events_duplicate = ingest_.counters().duplicate;
+  stats_.events_stale = jobs_.stale_events();
   stats_.event_commits = ingest_.counters().commits;
   stats_.agents_connected = agents_.registry().connected_count();
   return stats_;

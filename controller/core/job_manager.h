@@ -93,6 +93,8 @@ class JobManager {
     int64_t heartbeats = 0;
     int64_t events_stored = 0;
     int64_t events_duplicate = 0;
+    // Stored but not applied: about an attempt that is not the scenario's current one.
+    int64_t events_stale = 0;
     int64_t event_commits = 0;
     int64_t scheduling_rounds = 0;
     absl::Duration last_scheduling_duration;

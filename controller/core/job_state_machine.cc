@@ -1,5 +1,6 @@
 #include "controller/core/job_state_machine.h"
 
+#include <set>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -10,6 +11,7 @@
 #include "controller/core/job_views.h"
 #include "controller/spec/job_spec_loader.h"
 #include "controller/spec/scenario_expander.h"
+#include "google/protobuf/util/message_differencer.h"
 
 namespace kvbench::controller {
 namespace {
@@ -51,23 +53,31 @@ std::string JobStateMachine::NewJobId(const std::string& name) {
   return id;
 }
 
-absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Resubmitted(const std::string& request_id) {
+absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Resubmitted(const std::string& request_id,
+                                                                   const v1::JobSpec& spec) {
   KV_ASSIGN_OR_RETURN(std::string existing, store_->JobIdForRequest(request_id));
   v1::SubmitJobResponse response;
   if (existing.empty()) return response;
-  response.set_job_id(existing);
-  for (const ScenarioRecord& scenario : table_.Find(existing)->scenarios) {
-    *response.add_scenarios() = scenario.scenario;
+  const JobRecord* job = table_.Find(existing);
+  // A retry carries the same spec; another spec under the same key is a caller's bug (two jobs
+  // sharing one id), not a retry to answer with the first job (issue #18).
+  if (!google::protobuf::util::MessageDifferencer::Equals(job->spec, spec)) {
+    return absl::AlreadyExistsError(absl::StrCat("request_id \"", request_id,
+                                                 "\" was already used for job ", existing,
+                                                 " with a different spec"));
   }
+  response.set_job_id(existing);
+  for (const ScenarioRecord& scenario : job->scenarios)
+    *response.add_scenarios() = scenario.scenario;
   return response;
 }
 
 absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Submit(const v1::SubmitJobRequest& request) {
+  KV_ASSIGN_OR_RETURN(v1::JobSpec spec, spec::NormalizeJobSpec(request.spec(), "job spec"));
   if (!request.request_id().empty()) {
-    KV_ASSIGN_OR_RETURN(v1::SubmitJobResponse existing, Resubmitted(request.request_id()));
+    KV_ASSIGN_OR_RETURN(v1::SubmitJobResponse existing, Resubmitted(request.request_id(), spec));
     if (!existing.job_id().empty()) return existing;
   }
-  KV_ASSIGN_OR_RETURN(v1::JobSpec spec, spec::NormalizeJobSpec(request.spec(), "job spec"));
   const std::string job_id = NewJobId(spec.name());
   std::vector<v1::Scenario> scenarios = spec::ExpandScenarios(spec, job_id);
   const absl::Time now = clock_->Now();
@@ -105,7 +115,11 @@ absl::StatusOr<v1::Job> JobStateMachine::Cancel(const v1::CancelJobRequest& requ
     if (IsEndedScenarioState(scenario.state)) continue;
     // The agent stays busy until it reports the scenario torn down (or goes silent).
     if (IsActiveScenarioState(scenario.state)) {
-      hooks_.stop_on_agent(scenario.agent_id, scenario.scenario.scenario_id(), reason);
+      v1::ScenarioAttempt attempt;
+      attempt.set_job_id(job->job_id);
+      attempt.set_scenario_id(scenario.scenario.scenario_id());
+      attempt.set_attempt(scenario.attempt);
+      hooks_.stop_on_agent(scenario.agent_id, attempt, reason);
     }
     KV_RETURN_IF_ERROR(SetScenario(*job, scenario, v1::SCENARIO_STATE_CANCELLED, reason));
     RecordControllerEvent(*job, scenario, v1::SCENARIO_STATE_CANCELLED, reason);
@@ -151,10 +165,16 @@ bool JobStateMachine::Assign(JobRecord& job, ScenarioRecord& scenario, const std
 
 absl::Status JobStateMachine::SetScenario(JobRecord& job, ScenarioRecord& scenario,
                                           v1::ScenarioState state, const std::string& reason) {
+  return SetScenarioOn(job, scenario, state, reason, scenario.agent_id);
+}
+
+absl::Status JobStateMachine::SetScenarioOn(JobRecord& job, ScenarioRecord& scenario,
+                                            v1::ScenarioState state, const std::string& reason,
+                                            std::string agent_id) {
   KV_RETURN_IF_ERROR(store_->SetScenarioState(job.job_id, scenario.scenario.scenario_id(), state,
-                                              reason, scenario.attempt, scenario.agent_id));
+                                              reason, scenario.attempt, agent_id));
   scenario.reason = reason;
-  table_.Move(job, scenario, state, scenario.agent_id);
+  table_.Move(job, scenario, state, agent_id);
   if (IsEndedScenarioState(state)) FinishJobIfDone(job);
   return absl::OkStatus();
 }
@@ -169,8 +189,12 @@ void JobStateMachine::Lose(JobRecord& job, ScenarioRecord& scenario, const std::
                   << " scenario=" << scenario.scenario.scenario_id()
                   << " agent=" << scenario.agent_id << " reason=\"" << reason << "\"";
   RecordControllerEvent(job, scenario, v1::SCENARIO_STATE_LOST, reason);
-  absl::Status stored = SetScenario(
-      job, scenario, retry ? v1::SCENARIO_STATE_PENDING : v1::SCENARIO_STATE_FAILED, reason);
+  // Requeued: no agent, phase or progress until its next attempt reports some (status showed
+  // the lost attempt's agent and progress before).
+  if (retry) table_.ClearProgress(job.job_id, scenario.scenario.scenario_id());
+  absl::Status stored =
+      SetScenarioOn(job, scenario, retry ? v1::SCENARIO_STATE_PENDING : v1::SCENARIO_STATE_FAILED,
+                    reason, retry ? "" : scenario.agent_id);
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot record a lost scenario job=" << job.job_id << " error=" << stored;
   }
@@ -191,16 +215,59 @@ void JobStateMachine::FailUnplaceable(JobRecord& job, ScenarioRecord& scenario,
   }
 }
 
+void JobStateMachine::FailOverdueJobs() {
+  std::set<std::string> unfinished;
+  for (const ScenarioRef& ref : table_.pending()) unfinished.insert(ref.first);
+  for (const auto& [agent_id, ref] : table_.AllActive()) unfinished.insert(ref.first);
+  const absl::Time now = clock_->Now();
+  for (const std::string& job_id : unfinished) {
+    JobRecord* job = table_.Find(job_id);
+    if (job == nullptr || job->state != v1::JOB_STATE_RUNNING || job->spec.max_duration_s() <= 0) {
+      continue;
+    }
+    const absl::Duration limit = absl::Seconds(job->spec.max_duration_s());
+    if (now - job->start_time <= limit) continue;
+    const std::string reason = absl::StrCat("the job ran past its max_duration_s (",
+                                            absl::FormatDuration(limit), " from its start)");
+    KV_LOG(WARNING) << "job overdue job=" << job->job_id << " reason=\"" << reason << "\"";
+    for (ScenarioRecord& scenario : job->scenarios) {
+      if (IsEndedScenarioState(scenario.state)) continue;
+      if (IsActiveScenarioState(scenario.state)) {
+        v1::ScenarioAttempt attempt;
+        attempt.set_job_id(job->job_id);
+        attempt.set_scenario_id(scenario.scenario.scenario_id());
+        attempt.set_attempt(scenario.attempt);
+        hooks_.stop_on_agent(scenario.agent_id, attempt, reason);
+      }
+      RecordControllerEvent(*job, scenario, v1::SCENARIO_STATE_FAILED, reason);
+      if (absl::Status stored = SetScenario(*job, scenario, v1::SCENARIO_STATE_FAILED, reason);
+          !stored.ok()) {
+        KV_LOG(ERROR) << "cannot record an overdue scenario job=" << job->job_id
+                      << " error=" << stored;
+      }
+    }
+  }
+}
+
 void JobStateMachine::ApplyAgentEvent(const v1::Event& event) {
   JobRecord* job = table_.Find(event.job_id());
   ScenarioRecord* scenario =
       job == nullptr ? nullptr : JobTable::FindScenario(*job, event.scenario_id());
-  // Only the agent the scenario is assigned to moves it (a late event of a requeued attempt is
-  // kept in the log but changes nothing).
-  if (scenario == nullptr || scenario->agent_id != event.agent_id() ||
-      !IsActiveScenarioState(scenario->state)) {
+  if (scenario == nullptr) return;
+  // Fenced by attempt: a requeued scenario's earlier attempt may still be running on an agent
+  // that was silent past the timeout and came back (the same agent, often). Its events stay in
+  // the log, with their attempt, but neither its end nor its result moves the retry (issue #18).
+  if (event.attempt() != scenario->attempt) {
+    ++stale_events_;
+    KV_LOG_EVERY_N_SEC(WARNING, 10)
+        << "event of a superseded attempt ignored job=" << event.job_id()
+        << " scenario=" << event.scenario_id() << " agent=" << event.agent_id()
+        << " attempt=" << event.attempt() << " current=" << scenario->attempt
+        << " seq=" << event.seq() << " stale_events=" << stale_events_;
     return;
   }
+  // Only the agent the attempt is assigned to moves it, while it is active.
+  if (scenario->agent_id != event.agent_id() || !IsActiveScenarioState(scenario->state)) return;
   switch (event.payload_case()) {
     case v1::Event::kProgress:
       table_.SetProgress(job->job_id, event.scenario_id(), event.progress());
@@ -269,6 +336,7 @@ void JobStateMachine::RecordControllerEvent(const JobRecord& job, const Scenario
   event.set_agent_id(kControllerEventSource);
   event.set_job_id(job.job_id);
   event.set_scenario_id(scenario.scenario.scenario_id());
+  event.set_attempt(scenario.attempt);
   event.set_unix_ms(absl::ToUnixMillis(clock_->Now()));
   event.mutable_state_change()->set_state(state);
   event.mutable_state_change()->set_reason(reason);

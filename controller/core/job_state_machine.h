@@ -25,8 +25,8 @@ struct JobStateHooks {
   std::function<void()> request_schedule;
   // The agent reported the scenario ended: the agent is free of it.
   std::function<void(const std::string& agent_id, const std::string& scenario_id)> released;
-  // A cancelled scenario an agent holds: tell the agent to stop it.
-  std::function<void(const std::string& agent_id, const std::string& scenario_id,
+  // A cancelled scenario an agent holds: tell the agent to stop that attempt of it.
+  std::function<void(const std::string& agent_id, const v1::ScenarioAttempt& attempt,
                      const std::string& reason)>
       stop_on_agent;
 };
@@ -56,8 +56,15 @@ class JobStateMachine {
   // A PENDING scenario no agent of a closed fleet can run: FAILED with `why` (the scheduler's
   // reason), stored with the controller's event.
   void FailUnplaceable(JobRecord& job, ScenarioRecord& scenario, const std::string& why);
-  // A stored agent event: moves its scenario if it comes from the scenario's agent.
+  // Jobs running past their spec's max_duration_s: every unfinished scenario FAILS with that
+  // reason (an active one is stopped on its agent). Reads only the pending and active indexes.
+  void FailOverdueJobs();
+  // A stored agent event: moves its scenario if it is about the scenario's current attempt and
+  // comes from the agent that attempt is assigned to. An event of another attempt (a superseded
+  // one, whose agent went silent and came back) changes nothing and is counted (stale_events).
   void ApplyAgentEvent(const v1::Event& event);
+  // Agent events about an attempt that was not the scenario's current one, since start.
+  int64_t stale_events() const { return stale_events_; }
 
   JobTable& table() { return table_; }
   const JobTable& table() const { return table_; }
@@ -65,11 +72,17 @@ class JobStateMachine {
  private:
   absl::Status SetScenario(JobRecord& job, ScenarioRecord& scenario, v1::ScenarioState state,
                            const std::string& reason);
+  // The same, moving it to `agent_id` ("" for none).
+  absl::Status SetScenarioOn(JobRecord& job, ScenarioRecord& scenario, v1::ScenarioState state,
+                             const std::string& reason, std::string agent_id);
   void ApplyStateChange(JobRecord& job, ScenarioRecord& scenario, const v1::StateChange& change);
   void FinishJobIfDone(JobRecord& job);
   void RecordControllerEvent(const JobRecord& job, const ScenarioRecord& scenario,
                              v1::ScenarioState state, const std::string& reason);
-  absl::StatusOr<v1::SubmitJobResponse> Resubmitted(const std::string& request_id);
+  // The job an earlier submit with `request_id` made (an empty response if none); ALREADY_EXISTS
+  // when that job's spec is not `spec` (normalized).
+  absl::StatusOr<v1::SubmitJobResponse> Resubmitted(const std::string& request_id,
+                                                    const v1::JobSpec& spec);
   std::string NewJobId(const std::string& name);
 
   Store* const store_;
@@ -78,6 +91,7 @@ class JobStateMachine {
   const JobStateHooks hooks_;
   JobTable table_;
   int64_t controller_seq_ = 0;
+  int64_t stale_events_ = 0;
   std::mt19937_64 random_;
 };
 

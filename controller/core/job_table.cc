@@ -96,6 +96,10 @@ void JobTable::SetProgress(const std::string& job_id, const std::string& scenari
   progress_[{job_id, scenario_id}] = progress;
 }
 
+void JobTable::ClearProgress(const std::string& job_id, const std::string& scenario_id) {
+  progress_.erase({job_id, scenario_id});
+}
+
 const v1::Progress* JobTable::Progress(const std::string& job_id,
                                        const std::string& scenario_id) const {
   auto it = progress_.find({job_id, scenario_id});

@@ -54,6 +54,8 @@ class JobTable {
   void SetProgress(const std::string& job_id, const std::string& scenario_id,
                    const v1::Progress& progress);
   const v1::Progress* Progress(const std::string& job_id, const std::string& scenario_id) const;
+  // Forgets it (a requeued scenario has made no progress yet).
+  void ClearProgress(const std::string& job_id, const std::string& scenario_id);
 
  private:
   void Index(const JobRecord& job, size_t index);

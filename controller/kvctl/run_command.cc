@@ -14,6 +14,7 @@
 #include "absl/time/clock.h"
 #include "agent/local/dataset_ceiling.h"
 #include "agent/local/local_agent.h"
+#include "common/daemon/folder_lock.h"
 #include "common/log/file_log_sink.h"
 #include "common/status/status_macros.h"
 #include "common/time/clock.h"
@@ -55,8 +56,8 @@ struct RunFlags {
 absl::StatusOr<v1::Job> RunSubmitted(const client::JobPlan& plan,
                                      const agent::LocalRunOptions& options,
                                      const v1::SubmitJobResponse& submitted,
-                                     EmbeddedController* embedded, HeldLogSink* held,
-                                     RunProgress* progress) {
+                                     FolderLock run_dir_lock, EmbeddedController* embedded,
+                                     HeldLogSink* held, RunProgress* progress) {
   const std::string& job_id = submitted.job_id();
   const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);
   // The embedded agent's and controller's log goes beside the results; the terminal is for
@@ -67,7 +68,7 @@ absl::StatusOr<v1::Job> RunSubmitted(const client::JobPlan& plan,
   KV_ASSIGN_OR_RETURN(v1::Job queued, embedded->GetJob(job_id));
   KV_RETURN_IF_ERROR(client::WriteLocalJob(job_dir, queued));
   KV_ASSIGN_OR_RETURN(std::unique_ptr<agent::LocalAgent> local,
-                      agent::LocalAgent::Create(options, job_id));
+                      agent::LocalAgent::Create(options, job_id, std::move(run_dir_lock)));
   progress->Begin(job_id, plan, options.out_dir);
   // What this machine offers, as kv-agent would register it: a scenario it cannot run fails at
   // once with the scheduler's reason.
@@ -94,6 +95,9 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
   if (!gpus.ok()) return gpus.status();
   options.gpus = *gpus;
   options.gpu_vendor = plan->spec.build();  // --gpus names GPUs of the job's build
+  // One run per --out folder at a time, refused before anything is submitted or written.
+  absl::StatusOr<FolderLock> run_dir_lock = agent::LocalAgent::LockRunDir(options);
+  if (!run_dir_lock.ok()) return run_dir_lock.status();
   // The real controller in this process, its store in the job's folder (<out>/<job>/job.db).
   auto held = std::make_shared<HeldLogSink>();
   std::shared_ptr<LogSink> previous_sink = SetLogSink(held);
@@ -107,9 +111,9 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
         embedded.ok() ? (*embedded)->Submit(plan->spec)
                       : absl::StatusOr<v1::SubmitJobResponse>(embedded.status());
     RunProgress progress(context->out, ::isatty(STDOUT_FILENO) == 1 && context->out == &std::cout);
-    job = submitted.ok()
-              ? RunSubmitted(*plan, options, *submitted, embedded->get(), held.get(), &progress)
-              : absl::StatusOr<v1::Job>(submitted.status());
+    job = submitted.ok() ? RunSubmitted(*plan, options, *submitted, *std::move(run_dir_lock),
+                                        embedded->get(), held.get(), &progress)
+                         : absl::StatusOr<v1::Job>(submitted.status());
     SetLogSink(previous_sink);
     if (!job.ok()) return job.status();
     const std::string job_dir = absl::StrCat(options.out_dir, "/", job->job_id());

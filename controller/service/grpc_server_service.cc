@@ -8,6 +8,7 @@
 #include "common/grpc/grpc_credentials.h"
 #include "common/log/logging.h"
 #include "common/net/host_port.h"
+#include "common/net/port_holder.h"
 #include "common/status/status_macros.h"
 #include "controller/service/agent_link_service.h"
 #include "controller/service/controller_service.h"
@@ -47,6 +48,9 @@ absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(config.listen_address(), credentials, &port);
+  // gRPC listens with SO_REUSEPORT by default: a second controller on the same port would start
+  // and take half the calls into its own store (issue #18). One listener per port.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(impl->controller.get());
   builder.RegisterService(impl->agent_link.get());
   // Both ends ping an idle connection, so a half-open one (a peer gone without a FIN, a NAT
@@ -59,8 +63,12 @@ absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
   impl->server = builder.BuildAndStart();
   if (impl->server == nullptr || port == 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", config.listen_address(), " (in use or not local)"));
+    absl::StatusOr<HostPort> wanted = ParseHostPort(config.listen_address());
+    const std::string holder =
+        wanted.ok() && wanted->port > 0 ? DescribeTcpListener(wanted->port) : "";
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen on ", config.listen_address(),
+        holder.empty() ? " (in use or not local)" : absl::StrCat(": in use by ", holder)));
   }
   grpc::HealthCheckServiceInterface* health = impl->server->GetHealthCheckService();
   if (health != nullptr) {

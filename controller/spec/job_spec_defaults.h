@@ -25,8 +25,19 @@ inline constexpr uint64_t kDefaultSeed = 1;
 // Routing of CPU_RAM and NVME over 2+ replicas: least_conn, the methodology's (the GPU tier is
 // always sticky; agent/tiers RoutesSticky).
 inline constexpr v1::OffloadRouting kDefaultOffloadRouting = v1::OFFLOAD_ROUTING_LEAST_CONN;
+// The progress watchdog (progress_timeout_s): a real engine completes some request of a replay
+// well within 5 minutes, however long its contexts; the simulator's minutes pass faster by its
+// time scale; never below 30 s, room for a loaded test machine.
+inline constexpr double kDefaultProgressTimeoutSeconds = 300;
+inline constexpr double kMinDefaultProgressTimeoutSeconds = 30;
+// The job's wall-clock bound (max_duration_s): a nightly sweep fits in a day.
+inline constexpr double kDefaultMaxDurationSeconds = 86400;
 // The generic dataset loader's minimum chunk length (DESIGN.md "Replay semantics").
 inline constexpr int kMinChunkRounds = 5;
+
+// progress_timeout_s when unset: kDefaultProgressTimeoutSeconds, scaled by sim_time_scale on the
+// sim engine, at least kMinDefaultProgressTimeoutSeconds.
+double DefaultProgressTimeoutSeconds(const v1::JobSpec& spec);
 
 // Fills every unset defaulted field of `spec` in place.
 void ApplyJobSpecDefaults(v1::JobSpec* spec);

@@ -24,8 +24,8 @@ bool IsNameChar(char c) {
 void CheckIntRange(FieldErrors* errors, const std::string& field, int64_t value, int64_t min,
                    int64_t max) {
   if (value < min || value > max) {
-    errors->Add(field, absl::StrCat(value, " is out of range: must be between ", min, " and ",
-                                    max));
+    errors->Add(field,
+                absl::StrCat(value, " is out of range: must be between ", min, " and ", max));
   }
 }
 
@@ -99,8 +99,8 @@ void ValidateDataset(const JobSpec& spec, FieldErrors* errors) {
   const std::string& code = spec.dataset().code();
   const auto& known = KnownDatasetCodes();
   if (std::find(known.begin(), known.end(), code) == known.end()) {
-    errors->Add("dataset.code", absl::StrCat("\"", code, "\" is not one of ",
-                                             absl::StrJoin(known, ", ")));
+    errors->Add("dataset.code",
+                absl::StrCat("\"", code, "\" is not one of ", absl::StrJoin(known, ", ")));
   }
   const std::string& path = spec.dataset().path();
   if (path.empty()) return;
@@ -139,10 +139,9 @@ void ValidateWorkload(const JobSpec& spec, FieldErrors* errors) {
   CheckIntRange(errors, "num_rounds", spec.num_rounds(), 1, kMaxNumRounds);
   if (spec.num_rounds() >= 1 && spec.num_rounds() < kMinChunkRounds &&
       UsesGenericLoader(spec.dataset().code())) {
-    errors->Add("num_rounds",
-                absl::StrCat(spec.num_rounds(), " is below the minimum chunk length ",
-                             kMinChunkRounds, " of dataset \"", spec.dataset().code(),
-                             "\": it would yield zero virtual users"));
+    errors->Add("num_rounds", absl::StrCat(spec.num_rounds(), " is below the minimum chunk length ",
+                                           kMinChunkRounds, " of dataset \"", spec.dataset().code(),
+                                           "\": it would yield zero virtual users"));
   }
   ValidateConcurrency(spec, errors);
   CheckIntRange(errors, "isl", spec.isl(), 0, kMaxIsl);
@@ -152,16 +151,24 @@ void ValidateWorkload(const JobSpec& spec, FieldErrors* errors) {
     int max_concurrency = 0;
     for (int c : spec.concurrency()) max_concurrency = std::max(max_concurrency, c);
     if (spec.sessions() >= 1 && spec.sessions() < max_concurrency) {
-      errors->Add("sessions", absl::StrCat(spec.sessions(), " is below the largest concurrency ",
-                                           max_concurrency,
-                                           ": that many users cannot keep every slot busy"));
+      errors->Add("sessions",
+                  absl::StrCat(spec.sessions(), " is below the largest concurrency ",
+                               max_concurrency, ": that many users cannot keep every slot busy"));
     }
   }
   CheckIntRange(errors, "priority", spec.priority(), -kMaxPriority, kMaxPriority);
 }
 
 void ValidatePoolsAndSampling(const JobSpec& spec, FieldErrors* errors) {
-  if (spec.has_cpu_pool_gb()) CheckPositive(errors, "cpu_pool_gb", spec.cpu_pool_gb(), kMaxCpuPoolGb, "GB");
+  if (spec.has_cpu_pool_gb())
+    CheckPositive(errors, "cpu_pool_gb", spec.cpu_pool_gb(), kMaxCpuPoolGb, "GB");
+  if (spec.has_progress_timeout_s()) {
+    CheckPositive(errors, "progress_timeout_s", spec.progress_timeout_s(),
+                  kMaxProgressTimeoutSeconds, "s");
+  }
+  if (spec.has_max_duration_s()) {
+    CheckPositive(errors, "max_duration_s", spec.max_duration_s(), kMaxDurationSeconds, "s");
+  }
   if (spec.has_nvme_pool_gb()) {
     CheckPositive(errors, "nvme_pool_gb", spec.nvme_pool_gb(), kMaxNvmePoolGb, "GB");
   }
@@ -217,8 +224,7 @@ void ValidateEngineOverrides(const JobSpec& spec, FieldErrors* errors) {
                   overrides.gpu_memory_utilization(), 1.0, "");
   }
   if (overrides.has_max_model_len()) {
-    CheckIntRange(errors, "engine_overrides.max_model_len", overrides.max_model_len(), 1,
-                  kMaxIsl);
+    CheckIntRange(errors, "engine_overrides.max_model_len", overrides.max_model_len(), 1, kMaxIsl);
   }
   if (overrides.has_sim_time_scale()) {
     CheckPositive(errors, "engine_overrides.sim_time_scale", overrides.sim_time_scale(),
@@ -233,8 +239,8 @@ void ValidateEngineOverrides(const JobSpec& spec, FieldErrors* errors) {
 }  // namespace
 
 const std::vector<std::string>& KnownDatasetCodes() {
-  static const std::vector<std::string> codes = {
-      "sammshen", "tau2-bench-v1", "lmcache-agent-trace", "openai-messages", "sharegpt"};
+  static const std::vector<std::string> codes = {"sammshen", "tau2-bench-v1", "lmcache-agent-trace",
+                                                 "openai-messages", "sharegpt"};
   return codes;
 }
 

@@ -23,6 +23,8 @@ inline constexpr int kMaxPriority = 1000;
 inline constexpr int kMaxLabelKeyLength = 63;
 inline constexpr int kMaxLabelValueLength = 256;
 inline constexpr double kMaxSimTimeScale = 1000;
+inline constexpr double kMaxProgressTimeoutSeconds = 86400;
+inline constexpr double kMaxDurationSeconds = 7 * 86400;  // a week
 
 // Checks every field of `spec` (defaults not yet applied) and returns every problem, each naming
 // the field and the allowed range; empty when the spec is valid. Pure.

@@ -70,6 +70,7 @@ class ScaleAgent : public grpc::ClientBidiReactor<v1::AgentMessage, v1::Controll
       std::lock_guard<std::mutex> lock(mu_);
       event->set_job_id(job_id_.empty() ? fallback_job_id : job_id_);
       event->set_scenario_id(scenario_id_);
+      event->set_attempt(attempt_);
     }
     event->set_unix_ms(UnixMillis());
     v1::Progress* progress = event->mutable_progress();
@@ -105,6 +106,7 @@ class ScaleAgent : public grpc::ClientBidiReactor<v1::AgentMessage, v1::Controll
           std::lock_guard<std::mutex> lock(mu_);
           job_id_ = incoming_.assignment().scenario().job_id();
           scenario_id_ = incoming_.assignment().scenario().scenario_id();
+          attempt_ = incoming_.assignment().attempt();
         }
         fleet_->OnAssignment();
         break;
@@ -138,6 +140,7 @@ class ScaleAgent : public grpc::ClientBidiReactor<v1::AgentMessage, v1::Controll
   bool cancelled_ = false;                     // guarded by mu_
   std::string job_id_;                         // guarded by mu_: the last assignment's
   std::string scenario_id_;                    // guarded by mu_
+  int attempt_ = 0;                            // guarded by mu_
 };
 
 struct ScaleFleet::Stubs {

@@ -11,11 +11,14 @@ FakeScenarioRunner::~FakeScenarioRunner() { Shutdown(); }
 absl::Status FakeScenarioRunner::Start(const v1::Assignment& assignment, EventSink sink) {
   std::lock_guard<std::mutex> lock(mu_);
   assignments_.push_back(assignment);
-  if (!running_.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat("busy with scenario ", running_));
+  if (agent::SameAttempt(running_, agent::AttemptOf(assignment)))
+    return absl::OkStatus();  // repeated
+  if (!running_.scenario_id().empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("busy with scenario ", running_.scenario_id()));
   }
   if (thread_.joinable()) thread_.join();  // idle: its thread only returns now
-  running_ = assignment.scenario().scenario_id();
+  running_ = agent::AttemptOf(assignment);
   cancelled_ = false;
   complete_now_ = false;
   thread_ = std::thread([this, assignment, sink = std::move(sink)] { Play(assignment, sink); });
@@ -28,6 +31,7 @@ void FakeScenarioRunner::Play(v1::Assignment assignment, EventSink sink) {
     v1::Event event;
     event.set_job_id(scenario.job_id());
     event.set_scenario_id(scenario.scenario_id());
+    event.set_attempt(assignment.attempt());
     return event;
   };
   v1::Event running = event_of();
@@ -77,21 +81,21 @@ void FakeScenarioRunner::Play(v1::Assignment assignment, EventSink sink) {
   {
     // Idle before the terminal event is delivered, like the real runner.
     std::lock_guard<std::mutex> idle(mu_);
-    running_.clear();
+    running_.Clear();
     finished_.push_back(scenario.scenario_id());
   }
   sink(end);
 }
 
-void FakeScenarioRunner::Cancel(const std::string& scenario_id) {
+void FakeScenarioRunner::Cancel(const v1::ScenarioAttempt& target) {
   std::lock_guard<std::mutex> lock(mu_);
-  cancels_.push_back(scenario_id);
-  if (running_.empty() || running_ != scenario_id) return;
+  cancels_.push_back(target.scenario_id());
+  if (running_.scenario_id().empty() || !agent::SameAttempt(running_, target)) return;
   cancelled_ = true;
   cv_.notify_all();
 }
 
-std::string FakeScenarioRunner::running_scenario_id() const {
+v1::ScenarioAttempt FakeScenarioRunner::running() const {
   std::lock_guard<std::mutex> lock(mu_);
   return running_;
 }

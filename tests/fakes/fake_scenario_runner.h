@@ -12,7 +12,9 @@
 namespace kvbench::testing {
 
 // A ScenarioRunner that plays a scenario's events without running anything. Records every
-// assignment handed to Start (accepted or not) and every Cancel.
+// assignment handed to Start (accepted or not) and every Cancel (its scenario id). A repeated
+// assignment of the running attempt is accepted and changes nothing; any other while busy is
+// refused (the real runner's superseding of an older attempt is not imitated).
 //
 // Auto-complete (the default): on Start, on its own thread, emits StateChange RUNNING and one
 // Progress (phase REPLAY, sessions_total = the scenario's concurrency), waits `duration`
@@ -27,8 +29,8 @@ class FakeScenarioRunner : public agent::ScenarioRunner {
   ~FakeScenarioRunner() override;
 
   absl::Status Start(const v1::Assignment& assignment, EventSink sink) override;
-  void Cancel(const std::string& scenario_id) override;
-  std::string running_scenario_id() const override;
+  void Cancel(const v1::ScenarioAttempt& target) override;
+  v1::ScenarioAttempt running() const override;
 
   // Control.
   void set_auto_complete(bool auto_complete);
@@ -61,7 +63,7 @@ class FakeScenarioRunner : public agent::ScenarioRunner {
   bool waiting_on_hold_ = false;
   bool complete_now_ = false;
   bool cancelled_ = false;
-  std::string running_;
+  v1::ScenarioAttempt running_;
   std::vector<v1::Assignment> assignments_;
   std::vector<std::string> cancels_;
   std::vector<std::string> finished_;

@@ -121,7 +121,7 @@ TEST_CASE("ControllerLink registers with its capabilities and heartbeats", "[lin
   CHECK(capabilities.hostname() == "node-1");
   CHECK(capabilities.profiles_size() == 1);
   CHECK(capabilities.labels().at("rack") == "r1");
-  CHECK(registrations[0].running_scenario_ids().empty());
+  CHECK(registrations[0].running().empty());
 
   REQUIRE(WaitFor([&] { return server.service().heartbeats().size() >= 3; }));
   const v1::Heartbeat heartbeat = server.service().heartbeats().front();
@@ -167,7 +167,8 @@ TEST_CASE("A second assignment while one runs is refused with a FAILED event", "
   agent.link->Start();
   REQUIRE(WaitFor([&] { return agent.link->connected(); }));
 
-  REQUIRE(server.service().SendAssignment(MakeAssignment("00-gpu-c1", 1)));
+  const v1::Assignment first = MakeAssignment("00-gpu-c1", 1);
+  REQUIRE(server.service().SendAssignment(first));
   REQUIRE(WaitFor([&] { return agent.runner->running_scenario_id() == "00-gpu-c1"; }));
   REQUIRE(server.service().SendAssignment(MakeAssignment("01-gpu-c2", 2)));
   REQUIRE(WaitFor([&] { return server.service().StoredEventsOf("01-gpu-c2").size() == 1; }));
@@ -175,17 +176,28 @@ TEST_CASE("A second assignment while one runs is refused with a FAILED event", "
   CHECK(refused.state_change().state() == v1::SCENARIO_STATE_FAILED);
   CHECK(refused.state_change().reason().find("00-gpu-c1") != std::string::npos);
   CHECK(refused.job_id() == "job-1");
+  CHECK(refused.attempt() == 1);
+  // The attempt already running, assigned again (a resent assignment): nothing changes.
+  REQUIRE(server.service().SendAssignment(first));
+  // A cancel of another attempt of it is not for this one.
+  v1::Assignment other_attempt = first;
+  other_attempt.set_attempt(2);
+  REQUIRE(server.service().SendCancel(other_attempt));
+  REQUIRE(WaitFor([&] { return agent.runner->cancels().size() == 1; }));
+  CHECK(agent.runner->running_scenario_id() == "00-gpu-c1");
+  CHECK(agent.runner->assignments().size() == 3);
   // Heartbeats name the running scenario; a cancel ends it.
   REQUIRE(WaitFor([&] {
     auto heartbeats = server.service().heartbeats();
     return !heartbeats.empty() && heartbeats.back().running_scenario_id() == "00-gpu-c1";
   }));
-  REQUIRE(server.service().SendCancel("00-gpu-c1"));
+  REQUIRE(server.service().SendCancel(first));
   REQUIRE(WaitFor([&] {
     auto events = server.service().StoredEventsOf("00-gpu-c1");
     return !events.empty() && events.back().state_change().state() == v1::SCENARIO_STATE_CANCELLED;
   }));
-  CHECK(agent.runner->cancels() == std::vector<std::string>{"00-gpu-c1"});
+  CHECK(agent.runner->cancels() == std::vector<std::string>{"00-gpu-c1", "00-gpu-c1"});
+  CHECK(server.service().StoredEventsOf("00-gpu-c1").size() == 3);  // RUNNING, progress, CANCELLED
 }
 
 TEST_CASE("A stream cut mid-scenario reconnects and every event arrives exactly once", "[link]") {
@@ -210,8 +222,9 @@ TEST_CASE("A stream cut mid-scenario reconnects and every event arrives exactly 
   REQUIRE(WaitFor([&] { return agent.link->connects() == 2 && agent.link->connected(); }));
   const std::vector<v1::Register> registrations = service.registrations();
   REQUIRE(registrations.size() == 2);
-  REQUIRE(registrations[1].running_scenario_ids_size() == 1);
-  CHECK(registrations[1].running_scenario_ids(0) == "00-nvme-c8");
+  REQUIRE(registrations[1].running_size() == 1);
+  CHECK(registrations[1].running(0).scenario_id() == "00-nvme-c8");
+  CHECK(registrations[1].running(0).attempt() == 1);
 
   agent.runner->Release();
   REQUIRE(WaitFor([&] { return service.StoredEventsOf("00-nvme-c8").size() == 4; }));
@@ -263,8 +276,9 @@ TEST_CASE("A restarted agent replays from its spool what the controller lacks", 
   CHECK(service.raw_events().size() == 4);
   const std::vector<v1::Register> registrations = service.registrations();
   REQUIRE(registrations.size() == 2);
-  REQUIRE(registrations[1].running_scenario_ids_size() == 1);
-  CHECK(registrations[1].running_scenario_ids(0) == "02-gpu-c2");
+  REQUIRE(registrations[1].running_size() == 1);
+  CHECK(registrations[1].running(0).scenario_id() == "02-gpu-c2");
+  CHECK(registrations[1].running(0).attempt() == 1);
   REQUIRE(WaitFor([&] { return restarted.link->acked_seq() == 2; }));
   CHECK(restarted.spool->Unacknowledged().size() == 2);
 

@@ -88,7 +88,11 @@ TEST_CASE("ExecutorScenarioRunner reports a scenario that cannot start and is id
     }
     CHECK(std::filesystem::is_directory(layout.ScenarioLogDir("job-9", scenario_id)));
   }
-  (*runner)->Cancel("not-running");  // a no-op
+  v1::ScenarioAttempt not_running;
+  not_running.set_job_id("job-9");
+  not_running.set_scenario_id("not-running");
+  not_running.set_attempt(1);
+  (*runner)->Cancel(not_running);  // a no-op
   (*runner)->Shutdown();
   CHECK_FALSE((*runner)->Start(AssignmentWithForeignDataset("02-gpu-c2"), [](v1::Event) {}).ok());
 }

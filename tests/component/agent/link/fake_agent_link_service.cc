@@ -68,9 +68,11 @@ bool FakeAgentLinkService::SendAssignment(const v1::Assignment& assignment) {
   return Send(message);
 }
 
-bool FakeAgentLinkService::SendCancel(const std::string& scenario_id) {
+bool FakeAgentLinkService::SendCancel(const v1::Assignment& assignment) {
   v1::ControllerMessage message;
-  message.mutable_cancel()->set_scenario_id(scenario_id);
+  message.mutable_cancel()->set_job_id(assignment.scenario().job_id());
+  message.mutable_cancel()->set_scenario_id(assignment.scenario().scenario_id());
+  message.mutable_cancel()->set_attempt(assignment.attempt());
   message.mutable_cancel()->set_reason("test");
   return Send(message);
 }

@@ -34,7 +34,8 @@ class FakeAgentLinkService final : public v1::AgentLink::Service {
   // False when no stream is open.
   bool Send(const v1::ControllerMessage& message);
   bool SendAssignment(const v1::Assignment& assignment);
-  bool SendCancel(const std::string& scenario_id);
+  // Cancels that attempt of the assignment's scenario.
+  bool SendCancel(const v1::Assignment& assignment);
   bool SendAck(int64_t acked_seq);
   // Ends the open stream (the agent sees it fail).
   void CutStream();

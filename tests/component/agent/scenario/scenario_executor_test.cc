@@ -178,6 +178,70 @@ TEST_CASE("A replica killed mid-run: Caddy routes around it, the run finishes an
   CHECK(ScenarioHarness::LiveChildren().empty());
 }
 
+// The pid in run/<name>.pid (a process group leader), 0 when there is none.
+int ChildPid(const ScenarioHarness& harness, const std::string& name) {
+  std::ifstream pid_file(harness.run_dir() + "/" + name + ".pid");
+  int pid = 0;
+  pid_file >> pid;
+  return pid;
+}
+
+// Issue #18, case 4: before, the replay stalled forever (174 s observed) when the cache server
+// died; now the scenario fails at once with that reason and everything is torn down.
+TEST_CASE("The cache server killed mid-replay fails the scenario at once, naming the tier",
+          "[Scenario]") {
+  ScenarioHarness harness;
+  v1::Scenario scenario = ScenarioHarness::MakeScenario(v1::CPU_RAM, 2, 24);
+  // The simulated replica waits out its LMCache timeout on a dead server: a short stop grace
+  // keeps the teardown (SIGKILL after it) short.
+  agent::ScenarioEnvironment env = harness.Environment(scenario);
+  env.stop_grace = absl::Seconds(2);
+  ScenarioExecutor executor(env, ScenarioHarness::SimJob(1, 1.0), scenario,
+                            harness.Sink());  // real time: minutes of replay left
+  absl::StatusOr<v1::ScenarioResult> result;
+  std::thread run([&] { result = executor.Run(); });
+  bool killed = false;
+  if (WaitForRecords(harness, scenario, 1)) {
+    const int pid = ChildPid(harness, "cache-server");
+    killed = pid > 1 && ::kill(-pid, SIGKILL) == 0;
+  }
+  if (!killed) executor.Cancel();
+  run.join();
+  REQUIRE(killed);
+  CHECK(result.status().code() == absl::StatusCode::kFailedPrecondition);
+  CHECK_THAT(std::string(result.status().message()),
+             Catch::Contains("cache-server killed by signal 9 (SIGKILL) during the replay") &&
+                 Catch::Contains("the CPU_RAM tier under test is gone"));
+  CHECK(harness.events().back().state_change().state() == v1::SCENARIO_STATE_FAILED);
+  CHECK(ScenarioHarness::LiveChildren().empty());
+}
+
+// Issue #18, case 5: a hung replica (SIGSTOP) made no progress, no error and no end for 5+
+// minutes; now the progress watchdog ends the replay after progress_timeout_s, naming it, and
+// the teardown ends the stopped replica too.
+TEST_CASE("A stopped replica: the progress watchdog fails the scenario, naming it", "[Scenario]") {
+  ScenarioHarness harness;
+  v1::Scenario scenario = ScenarioHarness::MakeScenario(v1::GPU, 2, 24);
+  v1::JobSpec job = ScenarioHarness::SimJob(1, 0.1);
+  job.set_progress_timeout_s(2);
+  ScenarioExecutor executor(harness.Environment(scenario), job, scenario, harness.Sink());
+  absl::StatusOr<v1::ScenarioResult> result;
+  std::thread run([&] { result = executor.Run(); });
+  int stopped = 0;
+  if (WaitForRecords(harness, scenario, 2)) {
+    const int pid = ChildPid(harness, "replica-0");
+    if (pid > 1 && ::kill(-pid, SIGSTOP) == 0) stopped = pid;
+  }
+  if (stopped == 0) executor.Cancel();
+  run.join();
+  REQUIRE(stopped > 0);
+  CHECK(result.status().code() == absl::StatusCode::kDeadlineExceeded);
+  CHECK(std::string(result.status().message()) ==
+        "no request completed for 2s (progress_timeout_s): replica-0 (pid " +
+            std::to_string(stopped) + ") is stopped");
+  CHECK(ScenarioHarness::LiveChildren().empty());
+}
+
 TEST_CASE("Cancel during the replay tears everything down and keeps what was measured",
           "[Scenario]") {
   ScenarioHarness harness;

@@ -44,18 +44,23 @@ std::vector<int> ProcPids() {
 }  // namespace
 
 ScenarioHarness::ScenarioHarness(std::optional<std::vector<v1::Profile>> profiles,
-                                 std::optional<std::string> search_path) {
+                                 std::optional<std::string> search_path)
+    : profiles_(std::move(profiles)), search_path_(std::move(search_path)) {
+  environments_ = NewEnvironments();
+}
+
+std::unique_ptr<agent::ScenarioEnvironmentFactory> ScenarioHarness::NewEnvironments() const {
   agent::ScenarioEnvironmentOptions options;
-  options.profiles = LoadProfiles(std::move(profiles));
+  options.profiles = LoadProfiles(profiles_);
   options.bin_dir = KV_BIN_DIR;
-  options.search_path = std::move(search_path);
+  options.search_path = search_path_;
   options.dataset_roots = {KV_DEMO_DATASETS};
   options.run_dir = run_dir();
   options.nvme_cache_dir = dir_.File("nvme");
   absl::StatusOr<std::unique_ptr<agent::ScenarioEnvironmentFactory>> environments =
       agent::ScenarioEnvironmentFactory::Create(std::move(options));
   if (!environments.ok()) throw std::runtime_error(std::string(environments.status().message()));
-  environments_ = *std::move(environments);
+  return *std::move(environments);
 }
 
 v1::JobSpec ScenarioHarness::SimJob(int replicas, double time_scale) {

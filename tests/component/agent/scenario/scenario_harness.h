@@ -29,6 +29,9 @@ class ScenarioHarness {
   static v1::Scenario MakeScenario(v1::Tier tier, int concurrency, int sessions);
 
   agent::ScenarioEnvironment Environment(const v1::Scenario& scenario);
+  // Another factory over the same seams and folders (for an ExecutorScenarioRunner).
+  std::unique_ptr<agent::ScenarioEnvironmentFactory> NewEnvironments() const;
+  std::string dir() const { return dir_.path(); }
   agent::ScenarioEventSink Sink();
   std::vector<v1::Event> events() const;
 
@@ -43,6 +46,8 @@ class ScenarioHarness {
 
  private:
   TempDir dir_;
+  const std::optional<std::vector<v1::Profile>> profiles_;
+  const std::optional<std::string> search_path_;
   std::unique_ptr<agent::ScenarioEnvironmentFactory> environments_;
   mutable std::mutex mu_;
   std::vector<v1::Event> events_;  // guarded by mu_

@@ -28,22 +28,24 @@ constexpr absl::Duration kMax = absl::Milliseconds(800);
 class SinkRunner : public agent::ScenarioRunner {
  public:
   absl::Status Start(const v1::Assignment& assignment, EventSink sink) override {
-    running_ = assignment.scenario().scenario_id();
+    running_ = agent::AttemptOf(assignment);
     sink_ = std::move(sink);
     return absl::OkStatus();
   }
-  void Cancel(const std::string& /*scenario_id*/) override {}
-  std::string running_scenario_id() const override { return running_; }
+  void Cancel(const v1::ScenarioAttempt& /*target*/) override {}
+  v1::ScenarioAttempt running() const override { return running_; }
 
   void Emit() {
     v1::Event event;
-    event.set_scenario_id(running_);
+    event.set_job_id(running_.job_id());
+    event.set_scenario_id(running_.scenario_id());
+    event.set_attempt(running_.attempt());
     event.mutable_progress()->set_sessions_done(++emitted_);
     sink_(std::move(event));
   }
 
  private:
-  std::string running_;
+  v1::ScenarioAttempt running_;
   EventSink sink_;
   int emitted_ = 0;
 };
@@ -151,21 +153,42 @@ TEST_CASE("Reconnect delays grow from the initial delay to the max with full jit
   CHECK(longest > kMax * 3 / 4);
 }
 
-TEST_CASE("A registration resets the backoff to the initial delay", "[link]") {
+TEST_CASE("A registration that holds for the max delay resets the backoff", "[link]") {
   LinkWorld world;
   world.link->Start();
   world.executor.RunUntilIdle();
   for (int i = 0; i < 6; ++i) world.FailAndTimeReconnect();  // at the max now
-  // Ten times: registered, cut, back within the initial delay (a missing reset is caught with
-  // p = 1 - (1/8)^10).
+  // Ten times: registered, up for the max delay, cut, back within the initial delay (a missing
+  // reset is caught with p = 1 - (1/8)^10).
+  for (int i = 0; i < 10; ++i) {
+    world.transport->Deliver(Registered(0));
+    world.executor.RunUntilIdle();
+    REQUIRE(world.link->connected());
+    world.executor.AdvanceTime(kMax);
+    const absl::Duration delay = world.FailAndTimeReconnect();
+    INFO("delay=" << delay);
+    CHECK(delay <= kInitial);
+  }
+  CHECK(world.link->connects() == 10);
+}
+
+TEST_CASE("A stream cut right after each registration keeps backing off", "[link]") {
+  LinkWorld world;
+  world.link->Start();
+  world.executor.RunUntilIdle();
+  // Registered, then cut at once, ten times: the caps still grow to the max (before, each
+  // registration reset them and the agent redialled every 100 ms). From the fifth on the cap is the
+  // max: six full-jitter delays all within the initial delay has p = (1/8)^6.
+  absl::Duration longest = absl::ZeroDuration();
   for (int i = 0; i < 10; ++i) {
     world.transport->Deliver(Registered(0));
     world.executor.RunUntilIdle();
     REQUIRE(world.link->connected());
     const absl::Duration delay = world.FailAndTimeReconnect();
-    INFO("delay=" << delay);
-    CHECK(delay <= kInitial);
+    CHECK(delay <= kMax);
+    if (i >= 4) longest = std::max(longest, delay);
   }
+  CHECK(longest > kInitial);
   CHECK(world.link->connects() == 10);
 }
 

@@ -14,12 +14,23 @@ namespace {
 
 using testing::TempDir;
 
-v1::Event ProgressEvent(const std::string& scenario_id, int requests_done) {
+v1::Event ProgressEvent(const std::string& scenario_id, int requests_done, int attempt = 1) {
   v1::Event event;
   event.set_job_id("job-1");
   event.set_scenario_id(scenario_id);
+  event.set_attempt(attempt);
   event.mutable_progress()->set_requests_done(requests_done);
   return event;
+}
+
+// The attempts listed, as "scenario#attempt".
+std::vector<std::string> Attempts(const EventSpool& spool) {
+  std::vector<std::string> names;
+  for (const v1::ScenarioAttempt& attempt : spool.AttemptsWithUnacknowledgedEvents()) {
+    CHECK(attempt.job_id() == "job-1");
+    names.push_back(attempt.scenario_id() + "#" + std::to_string(attempt.attempt()));
+  }
+  return names;
 }
 
 std::unique_ptr<EventSpool> OpenSpool(const std::string& dir) {
@@ -126,7 +137,7 @@ TEST_CASE("EventSpool compacts a large, mostly acknowledged log and keeps the re
   CHECK(spool->acked_seq() == count - 2);
   REQUIRE(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{count - 1, count});
   CHECK(spool->Unacknowledged()[1].log().text() == big);
-  CHECK(spool->ScenariosWithUnacknowledgedEvents() == std::set<std::string>{"s1", "s2"});
+  CHECK(Attempts(*spool) == std::vector<std::string>{"s1#1", "s2#1"});
   CHECK(Append(spool.get(), ProgressEvent("s2", 0)) == count + 1);
 }
 
@@ -178,18 +189,19 @@ TEST_CASE("EventSpool drops a torn last record and goes on from the good ones", 
   CHECK(reopened->Unacknowledged().back().progress().requests_done() == 9);
 }
 
-TEST_CASE("EventSpool lists the scenarios with unacknowledged events", "[spool]") {
+TEST_CASE("EventSpool lists the scenario attempts with unacknowledged events", "[spool]") {
   TempDir dir;
   auto spool = OpenSpool(dir.File("spool"));
-  CHECK(spool->ScenariosWithUnacknowledgedEvents().empty());
+  CHECK(Attempts(*spool).empty());
   Append(spool.get(), ProgressEvent("s1", 1));
   Append(spool.get(), ProgressEvent("s2", 2));
   Append(spool.get(), ProgressEvent("s2", 3));
-  CHECK(spool->ScenariosWithUnacknowledgedEvents() == std::set<std::string>{"s1", "s2"});
+  Append(spool.get(), ProgressEvent("s1", 4, /*attempt=*/2));
+  CHECK(Attempts(*spool) == std::vector<std::string>{"s1#1", "s2#1", "s1#2"});
   REQUIRE(spool->Acknowledge(1).ok());
-  CHECK(spool->ScenariosWithUnacknowledgedEvents() == std::set<std::string>{"s2"});
-  REQUIRE(spool->Acknowledge(3).ok());
-  CHECK(spool->ScenariosWithUnacknowledgedEvents().empty());
+  CHECK(Attempts(*spool) == std::vector<std::string>{"s2#1", "s1#2"});
+  REQUIRE(spool->Acknowledge(4).ok());
+  CHECK(Attempts(*spool).empty());
 }
 
 TEST_CASE("EventSpool::Open fails clearly when its folder cannot be made", "[spool]") {

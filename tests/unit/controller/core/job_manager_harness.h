@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/sim_job_spec.h"
 #include "controller/core/job_manager.h"
 #include "controller/store/sqlite_store.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_executor.h"
+#include "tests/support/sim_job_spec.h"
 #include "tests/support/temp_dir.h"
 #include "tests/unit/controller/core/fake_agent_channel.h"
 
@@ -45,8 +45,18 @@ inline v1::Event StateEvent(const std::string& agent, const v1::Assignment& assi
   event.set_agent_id(agent);
   event.set_job_id(assignment.scenario().job_id());
   event.set_scenario_id(assignment.scenario().scenario_id());
+  event.set_attempt(assignment.attempt());
   event.mutable_state_change()->set_state(state);
   return event;
+}
+
+// What a Register lists for an attempt the agent still runs.
+inline v1::ScenarioAttempt Holding(const v1::Assignment& assignment) {
+  v1::ScenarioAttempt attempt;
+  attempt.set_job_id(assignment.scenario().job_id());
+  attempt.set_scenario_id(assignment.scenario().scenario_id());
+  attempt.set_attempt(assignment.attempt());
+  return attempt;
 }
 
 inline v1::Event ResultEvent(const std::string& agent, const v1::Assignment& assignment,

@@ -85,7 +85,7 @@ TEST_CASE("a resent event is acknowledged again and applied once", "[job_manager
   h.manager->OnDisconnect(&channel);
   FakeAgentChannel again;
   v1::Register back = Registration("a", false);
-  back.add_running_scenario_ids(assignment.scenario().scenario_id());
+  *back.add_running() = Holding(assignment);
   h.Register(&again, back);
   REQUIRE(again.sent.at(0).has_registered());
   CHECK(again.sent.at(0).registered().acked_seq() == 1);
@@ -123,6 +123,82 @@ TEST_CASE("an agent gone for good has its scenario requeued, then failed past th
   CHECK_THAT(failed.error(), Catch::Contains("failed after 2 attempts"));
 }
 
+// Issue #18, case 1: the agent is silent past the timeout (SIGSTOP, a partition) and comes back
+// still running attempt 1, which was requeued meanwhile and goes to the same agent as attempt 2.
+// Attempt 1's late events are stored (the agent's seqs stay contiguous) but move nothing: not
+// its cancel (the job ended CANCELLED), not its success (attempt 1's result stored while attempt 2
+// ran on).
+TEST_CASE("late events of a superseded attempt are stored, counted and never applied",
+          "[job_manager]") {
+  const bool first_ends_cancelled = GENERATE(true, false);
+  Harness h;
+  const std::string job = h.Submit(SimSpec({v1::GPU}, {4}));
+  FakeAgentChannel before;
+  h.Register(&before, Registration("a", false));
+  const v1::Assignment attempt1 = before.Assignments().at(0);
+  h.Send(&before, StateEvent("a", attempt1, 1, v1::SCENARIO_STATE_RUNNING));
+  v1::Event progress = StateEvent("a", attempt1, 2, v1::SCENARIO_STATE_UNSPECIFIED);
+  progress.mutable_progress()->set_phase(v1::SCENARIO_PHASE_REPLAY);
+  progress.mutable_progress()->set_sessions_done(1);
+  h.Send(&before, progress);
+  REQUIRE(h.Job(job).scenarios(0).progress().sessions_done() == 1);
+  h.loop.AdvanceTime(absl::Seconds(5));  // silent past the 3 s timeout: lost, requeued
+  // Requeued, it shows no agent and no progress (not the lost attempt's).
+  const v1::ScenarioStatus requeued = h.Job(job).scenarios(0);
+  REQUIRE(requeued.state() == v1::SCENARIO_STATE_PENDING);
+  CHECK(requeued.agent_id().empty());
+  CHECK_FALSE(requeued.has_progress());
+
+  FakeAgentChannel after;
+  v1::Register back = Registration("a", false);
+  *back.add_running() = Holding(attempt1);
+  h.Register(&after, back);
+  // The agent is told to stop attempt 1 (exactly that attempt) and given attempt 2.
+  std::vector<v1::CancelScenario> cancels;
+  for (const v1::ControllerMessage& message : after.sent) {
+    if (message.has_cancel()) cancels.push_back(message.cancel());
+  }
+  REQUIRE(cancels.size() == 1);
+  CHECK(cancels[0].job_id() == job);
+  CHECK(cancels[0].scenario_id() == attempt1.scenario().scenario_id());
+  CHECK(cancels[0].attempt() == 1);
+  REQUIRE(after.Assignments().size() == 1);
+  const v1::Assignment attempt2 = after.Assignments()[0];
+  CHECK(attempt2.attempt() == 2);
+
+  // Attempt 1 ends late, either way, with a result that must not be stored.
+  int64_t seq = 3;
+  if (first_ends_cancelled) {
+    h.Send(&after, StateEvent("a", attempt1, seq++, v1::SCENARIO_STATE_CANCELLED));
+  } else {
+    v1::Event stale_result = ResultEvent("a", attempt1, seq++);
+    stale_result.mutable_result()->mutable_latency()->set_ttft_p50_s(17.2);
+    h.Send(&after, stale_result);
+    h.Send(&after, StateEvent("a", attempt1, seq++, v1::SCENARIO_STATE_SUCCEEDED));
+  }
+  const int64_t stale = seq - 3;
+  CHECK(h.manager->stats().events_stale == stale);
+  CHECK(after.LastAck() == seq - 1);  // acknowledged all the same
+  v1::Job running = h.Job(job);
+  CHECK(running.state() == v1::JOB_STATE_RUNNING);
+  CHECK(running.scenarios(0).state() == v1::SCENARIO_STATE_ASSIGNED);
+  CHECK(running.scenarios(0).attempt() == 2);
+  CHECK_FALSE(running.scenarios(0).has_result());
+
+  // Attempt 2 finishes: its result is the one stored.
+  h.Send(&after, StateEvent("a", attempt2, seq++, v1::SCENARIO_STATE_RUNNING));
+  v1::Event result = ResultEvent("a", attempt2, seq++);
+  result.mutable_result()->mutable_latency()->set_ttft_p50_s(15.6);
+  h.Send(&after, result);
+  h.Send(&after, StateEvent("a", attempt2, seq++, v1::SCENARIO_STATE_SUCCEEDED));
+  v1::Job done = h.Job(job);
+  CHECK(done.state() == v1::JOB_STATE_SUCCEEDED);
+  CHECK(done.scenarios(0).attempt() == 2);
+  CHECK(done.scenarios(0).result().latency().ttft_p50_s() == 15.6);
+  CHECK(h.manager->stats().events_stale == stale);
+  CHECK(h.manager->stats().events_stored == seq - 1);  // every agent event kept, none twice
+}
+
 TEST_CASE("an agent that restarted without its scenario gets it requeued at once",
           "[job_manager]") {
   Harness h;
@@ -158,7 +234,7 @@ TEST_CASE("a controller restarted from its store keeps jobs, results and running
   // The agent reconnects still running the second scenario and finishes it.
   FakeAgentChannel back;
   v1::Register message = Registration("a", false);
-  message.add_running_scenario_ids(second.scenario().scenario_id());
+  *message.add_running() = Holding(second);
   h.Register(&back, message);
   CHECK(back.sent.at(0).registered().acked_seq() == seq - 1);
   CHECK(back.Assignments().empty());
@@ -190,6 +266,45 @@ TEST_CASE("cancel stops a running scenario on its agent and ends the job", "[job
   CHECK(h.manager->ListAgents().agents(0).running_scenario_id().empty());
 }
 
+// Issue #18: the platform's per-job timeout bounds a run. The job below runs on an agent that
+// stays alive (it heartbeats) but never finishes; at max_duration_s its running scenario is
+// stopped on the agent and every unfinished scenario FAILS with that reason.
+TEST_CASE("a job past its max_duration_s fails its unfinished scenarios", "[job_manager]") {
+  Harness h;
+  v1::JobSpec spec = SimSpec({v1::GPU}, {2, 4});
+  spec.set_max_duration_s(10);
+  const std::string job = h.Submit(spec);
+  FakeAgentChannel channel;
+  h.Register(&channel, Registration("a", false));
+  const v1::Assignment running = channel.Assignments().at(0);
+  h.Send(&channel, StateEvent("a", running, 1, v1::SCENARIO_STATE_RUNNING));
+  v1::Heartbeat busy;
+  busy.set_running_scenario_id(running.scenario().scenario_id());
+  for (int second = 0; second < 9; ++second) {
+    h.manager->OnHeartbeat(&channel, busy);
+    h.loop.AdvanceTime(absl::Seconds(1));
+  }
+  CHECK(h.Job(job).state() == v1::JOB_STATE_RUNNING);  // 9 s: within the bound
+  for (int second = 0; second < 3; ++second) {
+    h.manager->OnHeartbeat(&channel, busy);
+    h.loop.AdvanceTime(absl::Seconds(1));
+  }
+  const v1::Job failed = h.Job(job);
+  REQUIRE(failed.state() == v1::JOB_STATE_FAILED);
+  CHECK_THAT(failed.error(), Catch::Contains("ran past its max_duration_s (10s from its start)"));
+  for (const v1::ScenarioStatus& scenario : failed.scenarios()) {
+    CHECK(scenario.state() == v1::SCENARIO_STATE_FAILED);
+    CHECK_THAT(scenario.error(), Catch::Contains("max_duration_s"));
+  }
+  // The running attempt was told to stop.
+  bool stopped = false;
+  for (const v1::ControllerMessage& message : channel.sent) {
+    stopped |= message.has_cancel() && message.cancel().attempt() == 1 &&
+               message.cancel().scenario_id() == running.scenario().scenario_id();
+  }
+  CHECK(stopped);
+}
+
 TEST_CASE("watchers read from a position and are woken by new events", "[job_manager]") {
   Harness h;
   const std::string job = h.Submit(SimSpec({v1::GPU}, {2}));
@@ -209,7 +324,7 @@ TEST_CASE("watchers read from a position and are woken by new events", "[job_man
   CHECK(absl::IsNotFound(h.manager->WatchEvents("nope", 0).status()));
 }
 
-TEST_CASE("submits are validated, idempotent by request id, and listed newest first",
+TEST_CASE("submits are validated, idempotent by request id (same spec), and listed newest first",
           "[job_manager]") {
   Harness h;
   v1::SubmitJobRequest bad;
@@ -222,6 +337,14 @@ TEST_CASE("submits are validated, idempotent by request id, and listed newest fi
   request.set_request_id("nightly-2026-11-29");
   const std::string first = h.manager->SubmitJob(request)->job_id();
   CHECK(h.manager->SubmitJob(request)->job_id() == first);
+  // The same key with another spec is not a retry: refused, naming the first job.
+  v1::SubmitJobRequest reused = request;
+  reused.mutable_spec()->set_concurrency(0, 4);
+  absl::StatusOr<v1::SubmitJobResponse> clash = h.manager->SubmitJob(reused);
+  REQUIRE(absl::IsAlreadyExists(clash.status()));
+  CHECK(std::string(clash.status().message()) ==
+        "request_id \"nightly-2026-11-29\" was already used for job " + first +
+            " with a different spec");
   const std::string second = h.Submit(SimSpec({v1::GPU}, {2}));
   v1::ListJobsRequest list;
   list.set_page_size(1);

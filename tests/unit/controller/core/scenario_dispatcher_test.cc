@@ -52,7 +52,7 @@ struct Fixture {
       store.get(), &clock, /*max_scenario_attempts=*/2,
       JobStateHooks{[this](const std::string&) { ++notified; }, [] {},
                     [](const std::string&, const std::string&) {},
-                    [](const std::string&, const std::string&, const std::string&) {}}};
+                    [](const std::string&, const v1::ScenarioAttempt&, const std::string&) {}}};
   AgentRegistry agents;
   FakeAgentChannel channel;
   ScenarioDispatcher dispatcher;

@@ -1,5 +1,7 @@
-#include <catch2/catch.hpp>
+#include "controller/spec/job_spec_validator.h"
 
+#include <catch2/catch.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -7,7 +9,6 @@
 #include "common/json/proto_json.h"
 #include "controller/spec/job_spec_defaults.h"
 #include "controller/spec/job_spec_loader.h"
-#include "controller/spec/job_spec_validator.h"
 
 namespace kvbench::spec {
 namespace {
@@ -29,7 +30,8 @@ v1::JobSpec ValidSpec() {
 
 std::string Describe(const FieldErrors& errors) {
   std::vector<std::string> lines;
-  for (const FieldError& error : errors.errors()) lines.push_back(error.field + ": " + error.message);
+  for (const FieldError& error : errors.errors())
+    lines.push_back(error.field + ": " + error.message);
   return absl::StrJoin(lines, "\n");
 }
 
@@ -55,6 +57,10 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
        "GPU is listed twice (also tiers[0])"},
       {"zero replicas", [](v1::JobSpec* s) { s->set_replicas(0); }, "replicas",
        "0 is out of range: must be between 1 and 64"},
+      {"a zero progress timeout", [](v1::JobSpec* s) { s->set_progress_timeout_s(0); },
+       "progress_timeout_s", "0 is out of range: must be greater than 0 and at most 86400 s"},
+      {"a max duration past a week", [](v1::JobSpec* s) { s->set_max_duration_s(700000); },
+       "max_duration_s", "700000 is out of range: must be greater than 0 and at most 604800 s"},
       {"an offload_routing number no enum value has",
        [](v1::JobSpec* s) { s->set_offload_routing(static_cast<v1::OffloadRouting>(7)); },
        "offload_routing", "7 is not one of LEAST_CONN, STICKY"},
@@ -66,9 +72,8 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
       {"absolute dataset path",
        [](v1::JobSpec* s) { s->mutable_dataset()->set_path("/etc/passwd"); }, "dataset.path",
        "relative to the agent's dataset root"},
-      {"dataset path escaping",
-       [](v1::JobSpec* s) { s->mutable_dataset()->set_path("a/../../b"); }, "dataset.path",
-       "no '..'"},
+      {"dataset path escaping", [](v1::JobSpec* s) { s->mutable_dataset()->set_path("a/../../b"); },
+       "dataset.path", "no '..'"},
       {"zero rounds", [](v1::JobSpec* s) { s->set_num_rounds(0); }, "num_rounds",
        "between 1 and 10000"},
       {"rounds below the generic minimum", [](v1::JobSpec* s) { s->set_num_rounds(3); },
@@ -130,7 +135,8 @@ TEST_CASE("A spec with three mistakes reports all three, naming each field") {
   absl::StatusOr<v1::JobSpec> spec = ParseJobSpec(R"({
     "name": "three-mistakes", "model": "m", "build": "NVIDIA", "engine": "sim",
     "tiers": ["GPU", "SSD"], "replicas": 0, "dataset": {"code": "tau2-bench-v1"},
-    "num_rounds": 5, "concurrency": [4, 4]})", "three.json");
+    "num_rounds": 5, "concurrency": [4, 4]})",
+                                                  "three.json");
   REQUIRE_FALSE(spec.ok());
   CHECK(spec.status().code() == absl::StatusCode::kInvalidArgument);
   CHECK(std::string(spec.status().message()) ==
@@ -143,7 +149,8 @@ TEST_CASE("A spec with three mistakes reports all three, naming each field") {
 TEST_CASE("A field that failed to parse is reported once, not again by validation") {
   absl::StatusOr<v1::JobSpec> spec = ParseJobSpec(R"({
     "name": "x", "model": "m", "build": "NVIDIA", "engine": "sim", "tiers": ["GPU"],
-    "dataset": {"code": "sammshen"}, "num_rounds": 1, "concurrency": "eight"})", "s");
+    "dataset": {"code": "sammshen"}, "num_rounds": 1, "concurrency": "eight"})",
+                                                  "s");
   REQUIRE_FALSE(spec.ok());
   CHECK(std::string(spec.status().message()) ==
         "s: 1 problem\n  concurrency: must be an array, not a string");
@@ -165,6 +172,28 @@ TEST_CASE("Defaults fill unset fields and leave set ones alone") {
   CHECK(spec.seed() == 1);
   CHECK(spec.offload_routing() == v1::OFFLOAD_ROUTING_LEAST_CONN);
   CHECK_FALSE(spec.has_sessions());  // per scenario: its concurrency
+  // progress_timeout_s "default 300 s, x sim_time_scale on the sim engine, at least 30 s";
+  // max_duration_s "default 1 day".
+  CHECK(spec.progress_timeout_s() == 300);  // sim engine, no time scale set
+  CHECK(spec.max_duration_s() == 86400);
+}
+
+TEST_CASE("The progress timeout's default follows the simulator's time scale, at least 30 s") {
+  auto timeout_at = [](v1::Engine engine, std::optional<double> scale) {
+    v1::JobSpec spec = ValidSpec();
+    spec.set_engine(engine);
+    if (scale) spec.mutable_engine_overrides()->set_sim_time_scale(*scale);
+    ApplyJobSpecDefaults(&spec);
+    return spec.progress_timeout_s();
+  };
+  CHECK(timeout_at(v1::SIM, 0.5) == 150);
+  CHECK(timeout_at(v1::SIM, 0.05) == 30);  // 15 s scaled, raised to the floor
+  CHECK(timeout_at(v1::SIM, 2.0) == 600);
+  CHECK(timeout_at(v1::VLLM, std::nullopt) == 300);
+  v1::JobSpec chosen = ValidSpec();
+  chosen.set_progress_timeout_s(45);
+  ApplyJobSpecDefaults(&chosen);
+  CHECK(chosen.progress_timeout_s() == 45);
 }
 
 TEST_CASE("offload_routing: LEAST_CONN or STICKY in any case; anything else names the field") {
