@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/link/node_capabilities.h"
+#include "agent/scenario/scenario_wiring.h"
 #include "agent/supervisor/supervisor.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
@@ -43,6 +44,12 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
   // ports (their pid files are in run/).
   const int orphans = Supervisor::KillOrphans(layout.run_dir(), clock, sleeper);
   if (orphans > 0) KV_LOG(WARNING) << "killed orphans of a previous run count=" << orphans;
+  // And the NVMe pools its NVME scenarios left (up to nvme_pool_gb each), marked as this work
+  // dir's: the orphans that wrote into them are gone now.
+  if (const int pools = SweepNvmePools(config.nvme_cache_dir(), layout.run_dir()); pools > 0) {
+    KV_LOG(WARNING) << "removed NVMe pool dirs a previous run left count=" << pools
+                    << " nvme_cache_dir=" << config.nvme_cache_dir();
+  }
   RegisterDaemonInfoMetrics(registry, "agent", clock->Now());
   std::unique_ptr<Agent> agent(new Agent(std::move(config), *std::move(lock), *std::move(profiles),
                                          clock, sleeper, executor, registry));

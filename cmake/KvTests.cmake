@@ -47,7 +47,9 @@ function(kv_catch_test target)
   target_link_libraries(${target} PRIVATE Catch2::Catch2WithMain kv_test_support kv_fakes)
   kv_target_defaults(${target})
   kv_test_label_of_target(${target} label)
-  catch_discover_tests(${target} PROPERTIES TIMEOUT 120 LABELS ${label})
+  # --warn NoTests: a test whose name CTest split or mangled (a ";" in it) matches nothing and
+  # fails, instead of passing without running.
+  catch_discover_tests(${target} EXTRA_ARGS --warn NoTests PROPERTIES TIMEOUT 120 LABELS ${label})
   get_property(deferred DIRECTORY PROPERTY KV_SCRIPT_LABELS_DEFERRED)
   if(NOT deferred)
     set_property(DIRECTORY PROPERTY KV_SCRIPT_LABELS_DEFERRED TRUE)

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/link/node_capabilities.h"
+#include "agent/scenario/scenario_wiring.h"
 #include "agent/supervisor/supervisor.h"
 #include "agent/work_dir_layout.h"
 #include "common/log/logging.h"
@@ -32,6 +33,12 @@ absl::StatusOr<std::unique_ptr<LocalAgent>> LocalAgent::Create(const LocalRunOpt
                                                   environments->clock(), environments->sleeper());
       orphans > 0) {
     KV_LOG(WARNING) << "killed processes a previous kvctl run left behind count=" << orphans;
+  }
+  // A shared --nvme-cache-dir keeps what a crashed run's NVME scenario left: remove this --out
+  // folder's (the default pool lives in the job's own folder).
+  if (const int pools = SweepNvmePools(options.nvme_cache_dir, LocalJobRun::RunDir(options));
+      pools > 0) {
+    KV_LOG(WARNING) << "removed NVMe pool dirs a previous kvctl run left count=" << pools;
   }
   v1::AgentConfig config;
   config.set_agent_id(kAgentId);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "agent/runner/runner_argv.h"
@@ -20,6 +21,7 @@
 #include "agent/scenario/scenario_end_event.h"
 #include "agent/scenario/scenario_result_builder.h"
 #include "agent/scenario/scenario_wiring.h"
+#include "agent/supervisor/pid_file.h"
 #include "agent/telemetry/launcher_command_runner.h"
 #include "common/json/proto_json.h"
 #include "common/status/status_macros.h"
@@ -126,7 +128,8 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
   tiers::ScenarioWiring& wiring = plan.wiring;
   plan.target_url = replicas >= 2 ? wiring.proxy.url() : wiring.replicas.front().url();
   if (scenario_.tier() == v1::NVME) {
-    KV_ASSIGN_OR_RETURN(wiring.nvme_dir, WipedNvmeDir(env_.nvme_cache_dir, scenario_));
+    KV_ASSIGN_OR_RETURN(wiring.nvme_dir,
+                        WipedNvmeDir(env_.nvme_cache_dir, scenario_, env_.run_dir));
   }
   return plan;
 }
@@ -264,6 +267,13 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
   sampler_ = MakeSampler(plan);
   telemetry_ = MakeTelemetrySampler(plan);
   KV_ASSIGN_OR_RETURN(std::unique_ptr<Process> runner, env_.launcher->Launch(spec));
+  // Like every supervised child, the runner has a pid file while it runs: an agent killed with
+  // -9 leaves it to the next start's orphan sweep (it finished the replay on its own before).
+  const std::string pid_file = absl::StrCat(env_.run_dir, "/", kRunnerName, ".pid");
+  if (absl::Status written = WritePidFile(pid_file, runner->pid()); !written.ok()) {
+    Log(v1::LogLine::WARNING, "agent", std::string(written.message()));
+  }
+  auto remove_pid_file = absl::MakeCleanup([&pid_file] { RemovePidFile(pid_file); });
   // The warm-up gate: the runner creates its ready file after its warm-up requests and prompt
   // counting, then waits for SIGUSR1; "before" is scraped in between, so before→after deltas
   // hold the replay's requests only. A runner that exits first gets "before" at its exit.

@@ -1,12 +1,27 @@
 #include "agent/scenario/scenario_wiring.h"
 
 #include <filesystem>
+#include <fstream>
 #include <system_error>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::agent {
+
+namespace {
+
+// The owner as written into a pool's marker: absolute, so a relative run dir names the same owner
+// from any working directory.
+std::string OwnerName(const std::string& owner) {
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(owner, error);
+  return error ? owner : absolute.lexically_normal().string();
+}
+
+}  // namespace
 
 absl::StatusOr<tiers::ScenarioWiring> AllocateWiring(PortAllocator& ports,
                                                      const WiringRequest& request) {
@@ -37,7 +52,7 @@ absl::StatusOr<tiers::ScenarioWiring> AllocateWiring(PortAllocator& ports,
 }
 
 absl::StatusOr<std::string> WipedNvmeDir(const std::string& nvme_cache_dir,
-                                         const v1::Scenario& scenario) {
+                                         const v1::Scenario& scenario, const std::string& owner) {
   if (nvme_cache_dir.empty()) {
     return absl::FailedPreconditionError("NVME scenario on a node without nvme_cache_dir");
   }
@@ -47,7 +62,33 @@ absl::StatusOr<std::string> WipedNvmeDir(const std::string& nvme_cache_dir,
   std::filesystem::remove_all(dir, error);
   if (!error) std::filesystem::create_directories(dir, error);
   if (error) return absl::InternalError(absl::StrCat("cannot wipe ", dir, ": ", error.message()));
+  std::ofstream marker(absl::StrCat(dir, "/", kNvmePoolOwnerFile), std::ios::trunc);
+  marker << OwnerName(owner) << "\n";
+  if (!marker.flush()) return absl::InternalError(absl::StrCat("cannot mark ", dir, " as ours"));
   return dir;
+}
+
+int SweepNvmePools(const std::string& nvme_cache_dir, const std::string& owner) {
+  if (nvme_cache_dir.empty()) return 0;
+  const std::string owner_name = OwnerName(owner);
+  std::error_code error;
+  std::vector<std::filesystem::path> ours;
+  for (const auto& entry : std::filesystem::directory_iterator(nvme_cache_dir, error)) {
+    std::ifstream marker(entry.path() / kNvmePoolOwnerFile);
+    std::string marked;
+    if (std::getline(marker, marked) && marked == owner_name) ours.push_back(entry.path());
+  }
+  int removed = 0;
+  for (const std::filesystem::path& dir : ours) {
+    std::filesystem::remove_all(dir, error);
+    if (error) {
+      KV_LOG(WARNING) << "cannot remove a pool dir left behind dir=" << dir.string()
+                      << " error=" << error.message();
+      continue;
+    }
+    ++removed;
+  }
+  return removed;
 }
 
 }  // namespace kvbench::agent

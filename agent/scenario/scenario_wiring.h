@@ -27,10 +27,19 @@ struct WiringRequest {
 absl::StatusOr<tiers::ScenarioWiring> AllocateWiring(PortAllocator& ports,
                                                      const WiringRequest& request);
 
-// The NVME scenario's pool dir, <nvme_cache_dir>/<job>-<scenario>, emptied (created when absent).
-// FAILED_PRECONDITION on a node without nvme_cache_dir; INTERNAL naming the dir when it cannot be
-// wiped.
+// The file in a pool dir that names its owner: an agent crash leaves its pool behind (up to
+// nvme_pool_gb each), and only the owner's next start may remove it.
+inline constexpr char kNvmePoolOwnerFile[] = ".kvbench-pool-owner";
+
+// The NVME scenario's pool dir, <nvme_cache_dir>/<job>-<scenario>, emptied (created when absent)
+// and marked as `owner`'s (kNvmePoolOwnerFile; the owner is the agent's run dir, unique per work
+// dir). FAILED_PRECONDITION on a node without nvme_cache_dir; INTERNAL naming the dir when it
+// cannot be wiped or marked.
 absl::StatusOr<std::string> WipedNvmeDir(const std::string& nvme_cache_dir,
-                                         const v1::Scenario& scenario);
+                                         const v1::Scenario& scenario, const std::string& owner);
+
+// Removes the pool dirs in `nvme_cache_dir` that `owner` marked (what a crashed run of the same
+// owner left); others' and unmarked folders stay. Returns how many were removed.
+int SweepNvmePools(const std::string& nvme_cache_dir, const std::string& owner);
 
 }  // namespace kvbench::agent

@@ -1,8 +1,28 @@
 #include "common/status/exit_code.h"
 
+#include <string>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
+#include "absl/types/optional.h"
+
 namespace kvbench {
+namespace {
+
+constexpr char kExitCodePayload[] = "kvbench.dev/exit-code";
+
+}  // namespace
+
+absl::Status WithExitCode(absl::Status status, int exit_code) {
+  status.SetPayload(kExitCodePayload, absl::Cord(std::to_string(exit_code)));
+  return status;
+}
 
 int ExitCodeForStatus(const absl::Status& status) {
+  if (absl::optional<absl::Cord> marked = status.GetPayload(kExitCodePayload)) {
+    int code = 0;
+    if (absl::SimpleAtoi(std::string(*marked), &code)) return code;
+  }
   switch (status.code()) {
     case absl::StatusCode::kOk:
       return kExitOk;

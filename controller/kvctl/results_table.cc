@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -105,13 +107,13 @@ ResultsRow ResultsRowFromOutcome(const v1::Scenario& scenario, const absl::Statu
     row.result = result;
     const v1::SessionCounts& s = result.sessions();
     const int lost = s.incomplete() + s.not_started() + s.truncated_by_isl() + s.error();
-    if (result.process_failures_size() > 0) {
-      row.outcome = "ok (process died)";
-    } else if (lost > 0) {
-      row.outcome = absl::StrCat("ok (", lost, lost == 1 ? " session" : " sessions", " lost)");
-    } else {
-      row.outcome = "ok";
-    }
+    // Everything that went wrong in the run, not just the first thing (a replica that died
+    // mid-run lost sessions too: "ok (process died)" hid 5 of 16 lost, issue #18).
+    std::vector<std::string> notes;
+    if (result.process_failures_size() > 0) notes.push_back("process died");
+    if (lost > 0)
+      notes.push_back(absl::StrCat(lost, lost == 1 ? " session" : " sessions", " lost"));
+    row.outcome = notes.empty() ? "ok" : absl::StrCat("ok (", absl::StrJoin(notes, ", "), ")");
   } else {
     row.outcome = status.code() == absl::StatusCode::kCancelled ? "cancelled" : "failed";
   }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/cli/stop_signals.h"
 #include "controller/kvctl/connection_flags.h"
+#include "controller/kvctl/local_job_record.h"
 #include "controller/kvctl/watch_progress.h"
 
 namespace kvbench::kvctl {
@@ -29,7 +30,7 @@ bool WaitUnlessCancelled(absl::Duration duration, StopSource* cancel) {
 absl::Status FinalStatus(const v1::Job& job) {
   switch (job.state()) {
     case v1::JOB_STATE_SUCCEEDED:
-      return absl::OkStatus();
+      return InvalidComparisonsStatus(job);  // exit 8 when one is invalid, as kvctl run
     case v1::JOB_STATE_CANCELLED:
       return absl::CancelledError(absl::StrCat("job ", job.job_id(), " was cancelled"));
     default:

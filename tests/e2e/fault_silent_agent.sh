@@ -45,7 +45,8 @@ spec["engine_overrides"]["sim_time_scale"] = float(sys.argv[3])
 json.dump(spec, open(sys.argv[4], "w"))
 PY
 }
-spec silent 0.3 "$WORK/silent.json"
+# Scale 2: a replay of about 20 s, so attempt 1 still runs when the agent comes back.
+spec silent 2.0 "$WORK/silent.json"
 job="$("$kvctl" submit "$WORK/silent.json" | sed -n 's/^job \([^:]*\):.*/\1/p' | head -1)"
 [ -n "$job" ] || fail "kvctl submit printed no job id"
 scenario_json() { "$kvctl" status "$job" --output json | jq -c '.scenarios[0]'; }

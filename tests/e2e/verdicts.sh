@@ -13,12 +13,15 @@ source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
 demo="$KV_SOURCE/deploy/examples/demo-sim.json"
 
-# run_variant NAME JQ_FILTER: the demo spec changed by JQ_FILTER, run into $WORK/NAME; prints
-# kvctl's output and leaves the job folder's path in $WORK/NAME.dir.
+# run_variant NAME JQ_FILTER [EXIT]: the demo spec changed by JQ_FILTER, run into $WORK/NAME,
+# exiting EXIT (default 0; 8 when a comparison is invalid); prints kvctl's output and leaves the
+# job folder's path in $WORK/NAME.dir.
 run_variant() {
   jq "$2 | .name = \"$1\"" "$demo" > "$WORK/$1.json"
-  "$kvctl" run "$WORK/$1.json" --out "$WORK/$1" 2>"$WORK/$1.err" > "$WORK/$1.out" ||
-    { cat "$WORK/$1.err" >&2; cat "$WORK/$1.out" >&2; fail "kvctl run $1 failed"; }
+  local code=0
+  "$kvctl" run "$WORK/$1.json" --out "$WORK/$1" 2>"$WORK/$1.err" > "$WORK/$1.out" || code=$?
+  [ "$code" = "${3:-0}" ] ||
+    { cat "$WORK/$1.err" >&2; cat "$WORK/$1.out" >&2; fail "kvctl run $1 exited $code, want ${3:-0}"; }
   ls -d "$WORK/$1/$1"-* > "$WORK/$1.dir"
   cat "$WORK/$1.out"
 }
@@ -79,9 +82,11 @@ done
 expect_contains "$out" "offload served nothing (CPU_RAM 0 external-hit tokens"
 
 # --- 3. ISL 4096: some users cut (ISL 2048 fits no user: refused at plan time, e2e.kvctl_plan)
-out="$(run_variant isl '.replicas = 1 | .concurrency = [2] | .isl = 4096')"
+out="$(run_variant isl '.replicas = 1 | .concurrency = [2] | .isl = 4096' 8)"
 dir="$(cat "$WORK/isl.dir")"
 expect_contains "$out" "comparison c2: invalid"
+# An invalid comparison is not a success: exit 8, naming it (issue #18).
+expect_contains "$(cat "$WORK/isl.err")" "ended but comparison c2 is invalid (the verdict says why)"
 expect_contains "$out" "sessions_below_requested: GPU, CPU_RAM, NVME: sessions 32 requested but only"
 expect_contains "$out" "virtual users fit under ISL 4096"
 expect_contains "$out" "sessions_lost: GPU, CPU_RAM, NVME:"

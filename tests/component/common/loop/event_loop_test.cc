@@ -1,13 +1,13 @@
-#include <catch2/catch.hpp>
+#include "common/loop/event_loop.h"
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <csignal>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "common/loop/event_loop.h"
 #include "tests/support/wait_for.h"
 
 namespace kvbench {
@@ -63,7 +63,7 @@ TEST_CASE("Posted tasks run in order on the loop thread, from any thread") {
   CHECK(loop.Stats()["test.append"].runs == 400);
 }
 
-TEST_CASE("Timers fire in deadline order; cancelled ones never fire") {
+TEST_CASE("Timers fire in deadline order, cancelled ones never fire") {
   EventLoop loop("test");
   std::mutex mu;
   std::vector<std::string> fired;
@@ -100,14 +100,15 @@ TEST_CASE("RunEvery repeats until cancelled, also when cancelled from its own ta
     armed = true;
   });
   REQUIRE(WaitFor([&] { return ticks.load() >= 5; }));
-  // After the cancel is processed no further tick runs; a later marker task proves the loop moved on.
+  // After the cancel is processed no further tick runs; a later marker task proves the loop moved
+  // on.
   std::atomic<bool> marker{false};
   loop.RunAfter("marker", absl::Milliseconds(20), [&] { marker = true; });
   REQUIRE(WaitFor([&] { return marker.load(); }));
   CHECK(ticks.load() == 5);
 }
 
-TEST_CASE("Stop from another thread makes Run return; a stopped loop does not run again") {
+TEST_CASE("Stop from another thread makes Run return, a stopped loop does not run again") {
   EventLoop loop("test");
   std::atomic<bool> returned{false};
   std::thread thread([&] {

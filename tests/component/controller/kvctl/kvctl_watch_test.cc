@@ -125,6 +125,27 @@ TEST_CASE("kvctl watch exits non-zero when the job fails or is cancelled") {
   }
 }
 
+// Issue #18: a job that succeeded with an invalid comparison is not a success for a script.
+TEST_CASE("kvctl watch exits 8 when the job succeeded but a comparison is invalid") {
+  FakeController controller;
+  controller.SetJob(MakeJob(v1::JOB_STATE_RUNNING));
+  FakeController::WatchScript script;
+  script.responses = {StateAt(1, v1::SCENARIO_STATE_SUCCEEDED, v1::JOB_STATE_SUCCEEDED, "")};
+  v1::Job done = MakeJob(v1::JOB_STATE_SUCCEEDED);
+  v1::Validity* invalid = done.add_validity();
+  invalid->set_comparison_group("c16");
+  invalid->set_verdict(v1::VERDICT_INVALID);
+  v1::Validity* valid = done.add_validity();
+  valid->set_comparison_group("c2");
+  valid->set_verdict(v1::VERDICT_VALID);
+  script.job_when_done = done;
+  controller.AddWatchScript(script);
+  KvctlRun run = RunKvctl({"watch", "job-1"}, EnvFor(controller));
+  CHECK(run.exit_code == 8);
+  CHECK(run.err.find("job job-1 ended but comparison c16 is invalid (the verdict says why)") !=
+        std::string::npos);
+}
+
 TEST_CASE("kvctl watch gives up after a bounded number of resumes") {
   FakeController controller;  // no scripts: every stream is UNAVAILABLE at once
   controller.SetJob(MakeJob(v1::JOB_STATE_RUNNING));

@@ -64,7 +64,7 @@ TEST_CASE("The Caddyfile's policy: sticky by user for GPU, least_conn with a cac
   }
 }
 
-TEST_CASE("offload_routing STICKY routes CPU_RAM and NVME as GPU; LEAST_CONN as the default") {
+TEST_CASE("offload_routing STICKY routes CPU_RAM and NVME as GPU, LEAST_CONN as the default") {
   struct Case {
     v1::OffloadRouting routing;
     v1::Tier tier;

@@ -196,7 +196,7 @@ TEST_CASE("FromProfiles validates each profile and rejects duplicate names") {
   CHECK_THAT(std::string(invalid.status().message()), Catch::Contains("command: is required"));
 }
 
-TEST_CASE("Engine profiles take no tiers; SIM engines need no vendor") {
+TEST_CASE("Engine profiles take no tiers, SIM engines need no vendor") {
   v1::Profile sim = *ShippedProfiles().Find(kSimVllmProfile).value();
   CHECK(ValidateProfile(sim, std::nullopt).empty());
   sim.add_tiers(v1::CPU_RAM);

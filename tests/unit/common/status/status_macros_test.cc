@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "common/status/status_macros.h"
 
+#include <catch2/catch.hpp>
 #include <memory>
 
 #include "common/status/exit_code.h"
-#include "common/status/status_macros.h"
 
 namespace kvbench {
 namespace {
@@ -61,6 +61,15 @@ TEST_CASE("Exit codes follow what the caller should do") {
   CHECK(ExitCodeForStatus(absl::UnauthenticatedError("x")) == 6);
   CHECK(ExitCodeForStatus(absl::CancelledError("x")) == 7);
   CHECK(ExitCodeForStatus(absl::InternalError("x")) == 1);
+}
+
+TEST_CASE("A status marked with its own exit code exits with it, its message kept") {
+  const absl::Status invalid =
+      WithExitCode(absl::FailedPreconditionError("comparison c2 is invalid"), kExitInvalidResults);
+  CHECK(ExitCodeForStatus(invalid) == 8);
+  CHECK(invalid.code() == absl::StatusCode::kFailedPrecondition);
+  CHECK(invalid.message() == "comparison c2 is invalid");
+  CHECK(ExitCodeForStatus(absl::FailedPreconditionError("comparison c2 is invalid")) == 5);
 }
 
 }  // namespace

@@ -109,7 +109,12 @@ TEST_CASE("Results table: SESSIONS is complete/requested and STATUS counts the l
   const std::vector<ResultsRow> rows = {
       ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(16, 0, 0, 0)),
       ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(4, 0, 0, 12)),
-      ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(15, 1, 0, 0))};
+      ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(15, 1, 0, 0)),
+      ResultsRowFromOutcome(scenario, absl::OkStatus(), [&] {
+        v1::ScenarioResult died = with_sessions(11, 5, 0, 0);
+        died.add_process_failures("replica-1 killed by signal 9 (SIGKILL) during the replay");
+        return died;
+      }())};
   const std::vector<std::string> headers = ResultsTableHeaders(rows);
   const std::vector<std::vector<std::string>> cells = ResultsTableCells(rows);
   CHECK(CellOf(headers, cells[0], "SESSIONS") == "16/16");
@@ -117,6 +122,9 @@ TEST_CASE("Results table: SESSIONS is complete/requested and STATUS counts the l
   CHECK(CellOf(headers, cells[1], "SESSIONS") == "4/16");
   CHECK(CellOf(headers, cells[1], "STATUS") == "ok (12 sessions lost)");
   CHECK(CellOf(headers, cells[2], "STATUS") == "ok (1 session lost)");
+  // A replica died mid-run: the sessions it cost are said too, and SESSIONS shows what completed.
+  CHECK(CellOf(headers, cells[3], "SESSIONS") == "11/16");
+  CHECK(CellOf(headers, cells[3], "STATUS") == "ok (process died, 5 sessions lost)");
 }
 
 }  // namespace

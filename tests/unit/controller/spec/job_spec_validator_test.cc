@@ -196,7 +196,7 @@ TEST_CASE("The progress timeout's default follows the simulator's time scale, at
   CHECK(chosen.progress_timeout_s() == 45);
 }
 
-TEST_CASE("offload_routing: LEAST_CONN or STICKY in any case; anything else names the field") {
+TEST_CASE("offload_routing: LEAST_CONN or STICKY in any case, anything else names the field") {
   std::string text = kValidSpec;
   text.insert(text.rfind('}'), R"(, "offload_routing": "sticky")");
   absl::StatusOr<v1::JobSpec> sticky = ParseJobSpec(text, "sticky.json");

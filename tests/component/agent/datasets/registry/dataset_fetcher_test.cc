@@ -1,5 +1,6 @@
 // DatasetFetcher with the real CurlFileDownloader against a loopback mirror serving the real
-// tau2 file from deploy/examples/datasets: verified installs, resume with Range, corruption, cache hits.
+// tau2 file from deploy/examples/datasets: verified installs, resume with Range, corruption, cache
+// hits.
 
 #include "agent/datasets/registry/dataset_fetcher.h"
 
@@ -191,7 +192,7 @@ TEST_CASE("an unpinned file is checked against the ETag and digest of its first 
   CHECK(std::string(again.status().message()).find(kTau2Sha256) != std::string::npos);
 }
 
-TEST_CASE("a verified cached file is a no-op; a missing upstream file is NOT_FOUND") {
+TEST_CASE("a verified cached file is a no-op, a missing upstream file is NOT_FOUND") {
   auto server = Tau2Server();
   TempDir cache;
   CurlFileDownloader downloader;

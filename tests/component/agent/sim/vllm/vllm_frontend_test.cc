@@ -98,7 +98,8 @@ TEST_CASE("The hybrid KV cache manager follows vLLM's rules and only sliding mod
                              "supported in this configuration"));
 }
 
-TEST_CASE("kvsim-vllm --enable-auto-tool-choice needs --tool-call-parser, as vLLM checks at start") {
+TEST_CASE(
+    "kvsim-vllm --enable-auto-tool-choice needs --tool-call-parser, as vLLM checks at start") {
   auto alone = Parse({"serve", "m", "--enable-auto-tool-choice"});
   REQUIRE_FALSE(alone.ok());
   CHECK(std::string(alone.status().message()) ==
@@ -202,7 +203,7 @@ TEST_CASE("A prompt as long as the context is refused with vLLM's message") {
                             "request has ") == 0);
 }
 
-TEST_CASE("max_tokens is clamped to the context left; stream_options follow vLLM's defaults") {
+TEST_CASE("max_tokens is clamped to the context left, stream_options follow vLLM's defaults") {
   ParsedRequest r;
   REQUIRE_FALSE(ParseBody(ApiKind::kCompletion,
                           R"({"prompt":"hello world","max_tokens":100000,"ignore_eos":true,)"
