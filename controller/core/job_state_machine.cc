@@ -113,14 +113,7 @@ absl::StatusOr<v1::Job> JobStateMachine::Cancel(const v1::CancelJobRequest& requ
                                  : absl::StrCat("cancelled: ", request.reason());
   for (ScenarioRecord& scenario : job->scenarios) {
     if (IsEndedScenarioState(scenario.state)) continue;
-    // The agent stays busy until it reports the scenario torn down (or goes silent).
-    if (IsActiveScenarioState(scenario.state)) {
-      v1::ScenarioAttempt attempt;
-      attempt.set_job_id(job->job_id);
-      attempt.set_scenario_id(scenario.scenario.scenario_id());
-      attempt.set_attempt(scenario.attempt);
-      hooks_.stop_on_agent(scenario.agent_id, attempt, reason);
-    }
+    StopOnItsAgent(*job, scenario, reason);
     KV_RETURN_IF_ERROR(SetScenario(*job, scenario, v1::SCENARIO_STATE_CANCELLED, reason));
     RecordControllerEvent(*job, scenario, v1::SCENARIO_STATE_CANCELLED, reason);
   }
@@ -215,6 +208,17 @@ void JobStateMachine::FailUnplaceable(JobRecord& job, ScenarioRecord& scenario,
   }
 }
 
+void JobStateMachine::StopOnItsAgent(const JobRecord& job, const ScenarioRecord& scenario,
+                                     const std::string& reason) {
+  // The agent stays busy until it reports the attempt torn down (or goes silent).
+  if (!IsActiveScenarioState(scenario.state)) return;
+  v1::ScenarioAttempt attempt;
+  attempt.set_job_id(job.job_id);
+  attempt.set_scenario_id(scenario.scenario.scenario_id());
+  attempt.set_attempt(scenario.attempt);
+  hooks_.stop_on_agent(scenario.agent_id, attempt, reason);
+}
+
 void JobStateMachine::FailOverdueJobs() {
   std::set<std::string> unfinished;
   for (const ScenarioRef& ref : table_.pending()) unfinished.insert(ref.first);
@@ -232,13 +236,7 @@ void JobStateMachine::FailOverdueJobs() {
     KV_LOG(WARNING) << "job overdue job=" << job->job_id << " reason=\"" << reason << "\"";
     for (ScenarioRecord& scenario : job->scenarios) {
       if (IsEndedScenarioState(scenario.state)) continue;
-      if (IsActiveScenarioState(scenario.state)) {
-        v1::ScenarioAttempt attempt;
-        attempt.set_job_id(job->job_id);
-        attempt.set_scenario_id(scenario.scenario.scenario_id());
-        attempt.set_attempt(scenario.attempt);
-        hooks_.stop_on_agent(scenario.agent_id, attempt, reason);
-      }
+      StopOnItsAgent(*job, scenario, reason);
       RecordControllerEvent(*job, scenario, v1::SCENARIO_STATE_FAILED, reason);
       if (absl::Status stored = SetScenario(*job, scenario, v1::SCENARIO_STATE_FAILED, reason);
           !stored.ok()) {

@@ -77,6 +77,9 @@ class JobStateMachine {
                              const std::string& reason, std::string agent_id);
   void ApplyStateChange(JobRecord& job, ScenarioRecord& scenario, const v1::StateChange& change);
   void FinishJobIfDone(JobRecord& job);
+  // An active scenario's current attempt: its agent is told to stop it (a no-op otherwise).
+  void StopOnItsAgent(const JobRecord& job, const ScenarioRecord& scenario,
+                      const std::string& reason);
   void RecordControllerEvent(const JobRecord& job, const ScenarioRecord& scenario,
                              v1::ScenarioState state, const std::string& reason);
   // The job an earlier submit with `request_id` made (an empty response if none); ALREADY_EXISTS

@@ -8,16 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
 
-cat > "$WORK/controller.json" <<JSON
-{"listen_address": "127.0.0.1:0", "data_dir": "$WORK/controller", "insecure": true,
- "metrics_listen": "127.0.0.1:0", "heartbeat_timeout_s": 30}
-JSON
-"$KV_BIN/kv-controller" --config "$WORK/controller.json" 2>"$WORK/controller.log" &
-PIDS+=($!)
-wait_until 20 grep -qs "controller started" "$WORK/controller.log" ||
-  { cat "$WORK/controller.log" >&2; fail "kv-controller did not start"; }
-address="$(sed -n 's/.*controller started listen=\([^ ]*\).*/\1/p' "$WORK/controller.log")"
-export KV_CONTROLLER="$address" KV_INSECURE=1
+start_controller '"heartbeat_timeout_s": 30'
 
 cat > "$WORK/agent.json" <<JSON
 {"agent_id": "agent-1", "controller_address": "$address", "insecure": true,

@@ -27,3 +27,20 @@ wait_until() {
     sleep 0.05
   done
 }
+
+# start_controller EXTRA_JSON: a real kv-controller on loopback (insecure, ports it picks, data in
+# $WORK/controller) with EXTRA_JSON's fields added, e.g. '"heartbeat_timeout_s": 2'; waits until
+# it serves, then sets $address and $metrics_url and exports KV_CONTROLLER and KV_INSECURE.
+start_controller() {
+  cat > "$WORK/controller.json" <<JSON
+{"listen_address": "127.0.0.1:0", "data_dir": "$WORK/controller", "insecure": true,
+ "metrics_listen": "127.0.0.1:0", $1}
+JSON
+  "$KV_BIN/kv-controller" --config "$WORK/controller.json" 2>"$WORK/controller.log" &
+  PIDS+=($!)
+  wait_until 20 grep -qs "metrics url=" "$WORK/controller.log" ||
+    { cat "$WORK/controller.log" >&2; fail "kv-controller did not start"; }
+  address="$(sed -n 's/.*controller started listen=\([^ ]*\).*/\1/p' "$WORK/controller.log")"
+  metrics_url="$(sed -n 's/.*metrics url=\([^ ]*\).*/\1/p' "$WORK/controller.log")"
+  export KV_CONTROLLER="$address" KV_INSECURE=1
+}
