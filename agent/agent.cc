@@ -4,7 +4,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/link/node_capabilities.h"
+#include "agent/scenario/free_space.h"
 #include "agent/scenario/scenario_wiring.h"
+#include "agent/scenario_dir_pruner.h"
 #include "agent/supervisor/supervisor.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
@@ -69,6 +71,9 @@ absl::Status Agent::CreateLinkParts() {
   options.insecure = config_.insecure();
   if (config_.heartbeat_interval_s() > 0) {
     options.heartbeat_interval = absl::Seconds(config_.heartbeat_interval_s());
+  }
+  if (!config_.nvme_cache_dir().empty()) {
+    options.nvme_free_bytes = [dir = config_.nvme_cache_dir()] { return FreeBytesUnder(dir); };
   }
   absl::StatusOr<std::unique_ptr<ControllerLink>> link =
       ControllerLink::Create(options, DiscoverCapabilities(config_, profiles_), spool_.get(),
@@ -139,6 +144,28 @@ void Agent::Shutdown() {
 void Agent::Housekeeping() {
   uptime_seconds_.Set(absl::ToDoubleSeconds(clock_->Monotonic() - start_monotonic_));
   scenarios_running_.Set(runner_ != nullptr && !runner_->running_scenario_id().empty() ? 1 : 0);
+  const absl::Duration now = clock_->Monotonic();
+  if (!last_prune_.has_value() || now - *last_prune_ >= kPrunePeriod) {
+    last_prune_ = now;
+    PruneScenarios();
+  }
+}
+
+void Agent::PruneScenarios() {
+  const double days = config_.scenario_retention_days();
+  if (days <= 0) return;
+  std::string keep;
+  if (runner_ != nullptr) {
+    const v1::ScenarioAttempt running = runner_->running();
+    if (!running.scenario_id().empty()) {
+      keep = layout_.ScenarioDir(running.job_id(), running.scenario_id(), running.attempt());
+    }
+  }
+  const int removed = PruneScenarioDirs(layout_, absl::Hours(24) * days, clock_->Now(), keep);
+  if (removed > 0) {
+    KV_LOG(INFO) << "removed scenario folders past scenario_retention_days count=" << removed
+                 << " days=" << days;
+  }
 }
 
 }  // namespace kvbench::agent

@@ -4,6 +4,7 @@
 #include <prometheus/registry.h>
 
 #include <memory>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "agent/link/controller_link.h"
@@ -58,12 +59,16 @@ class Agent {
  private:
   // How often the agent refreshes its own gauges.
   static constexpr absl::Duration kHousekeepingPeriod = absl::Seconds(5);
+  // How often expired scenario folders are looked for (and once at start).
+  static constexpr absl::Duration kPrunePeriod = absl::Hours(1);
 
   Agent(v1::AgentConfig config, FolderLock work_dir_lock, tiers::ProfileSet profiles, Clock* clock,
         Sleeper* sleeper, Executor* executor, prometheus::Registry* registry);
   // The spool, the runner and the link (the parts with failing construction).
   absl::Status CreateLinkParts();
   void Housekeeping();
+  // Removes scenario folders past scenario_retention_days, never the running attempt's.
+  void PruneScenarios();
 
   const v1::AgentConfig config_;
   const FolderLock work_dir_lock_;  // one agent per work dir, for as long as this one lives
@@ -73,6 +78,7 @@ class Agent {
   Executor* const executor_;
   const WorkDirLayout layout_;
   const absl::Duration start_monotonic_;
+  std::optional<absl::Duration> last_prune_;  // monotonic; only the housekeeping task touches it
   prometheus::Gauge& uptime_seconds_;
   prometheus::Gauge& scenarios_running_;
   std::unique_ptr<EventSpool> spool_;

@@ -1,5 +1,6 @@
 #include "agent/config/agent_config_validator.h"
 
+#include <cmath>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -70,6 +71,14 @@ FieldErrors ValidateAgentConfig(const v1::AgentConfig& config) {
   if (config.child_stop_grace_s() != 0) {
     CheckSeconds(&errors, "child_stop_grace_s", config.child_stop_grace_s(), 3600);
   }
+  if (config.has_scenario_retention_days()) {
+    const double days = config.scenario_retention_days();
+    if (!std::isfinite(days) || days < 0 || days > kMaxScenarioRetentionDays) {
+      errors.Add("scenario_retention_days",
+                 absl::StrCat(days, " is out of range: must be 0 (keep forever) to ",
+                              kMaxScenarioRetentionDays, " days"));
+    }
+  }
   ValidateGpus(config, &errors);
   return errors;
 }
@@ -81,6 +90,9 @@ void ApplyAgentConfigDefaults(const std::string& hostname, v1::AgentConfig* conf
   }
   if (config->child_stop_grace_s() == 0) {
     config->set_child_stop_grace_s(kDefaultChildStopGraceSeconds);
+  }
+  if (!config->has_scenario_retention_days()) {
+    config->set_scenario_retention_days(kDefaultScenarioRetentionDays);
   }
 }
 

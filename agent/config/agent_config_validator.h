@@ -12,6 +12,9 @@ namespace kvbench::agent {
 inline constexpr double kDefaultHeartbeatIntervalSeconds = 5;
 // SIGTERM → SIGKILL grace for supervised children (vLLM needs time to free GPU memory).
 inline constexpr double kDefaultChildStopGraceSeconds = 30;
+// How long scenario folders are kept (scenarios/<job>/<attempt>/); 0 keeps them forever.
+inline constexpr double kDefaultScenarioRetentionDays = 30;
+inline constexpr double kMaxScenarioRetentionDays = 36500;
 // Our own /metrics when the config does not say.
 inline constexpr char kDefaultMetricsListen[] = "127.0.0.1:9464";
 

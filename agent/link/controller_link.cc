@@ -263,6 +263,11 @@ void ControllerLink::SendHeartbeat() {
   v1::AgentMessage message;
   message.mutable_heartbeat()->set_unix_ms(absl::ToUnixMillis(clock_->Now()));
   message.mutable_heartbeat()->set_running_scenario_id(runner_->running_scenario_id());
+  if (options_.nvme_free_bytes) {
+    if (std::optional<int64_t> free = options_.nvme_free_bytes()) {
+      message.mutable_heartbeat()->set_nvme_free_bytes(*free);
+    }
+  }
   stream_->Write(std::move(message));
 }
 

@@ -2,8 +2,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -37,6 +39,9 @@ struct ControllerLinkOptions {
   absl::Duration heartbeat_interval = kDefaultHeartbeatInterval;  // until Registered says otherwise
   absl::Duration backoff_initial = kDefaultBackoffInitial;
   absl::Duration backoff_max = kDefaultBackoffMax;
+  // Free bytes under the NVMe cache dir, read for every heartbeat (Heartbeat.nvme_free_bytes) so
+  // the controller places NVME scenarios on what is free now; unset: none sent.
+  std::function<std::optional<int64_t>()> nvme_free_bytes;
 };
 
 // The agent's side of the AgentLink stream (DESIGN.md "The agent ↔ controller link"): dials the

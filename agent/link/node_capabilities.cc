@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "agent/scenario/free_space.h"
 #include "agent/telemetry/nvml_gpu_telemetry.h"
 #include "common/log/logging.h"
 #include "common/version/version.h"
@@ -67,18 +68,8 @@ v1::AgentCapabilities DiscoverCapabilities(const v1::AgentConfig& config,
   capabilities.set_cpu_cores(static_cast<int32_t>(std::thread::hardware_concurrency()));
   if (!config.nvme_cache_dir().empty()) {
     capabilities.set_nvme_cache_path(config.nvme_cache_dir());
-    // The folder is made when a scenario first uses it: until then its free space is that of the
-    // nearest folder above it that exists (the same file system, unless a mount comes between).
-    std::error_code error;
-    std::filesystem::path existing = config.nvme_cache_dir();
-    while (!std::filesystem::exists(existing, error) && existing.has_relative_path() &&
-           existing.has_parent_path() && existing != existing.parent_path()) {
-      existing = existing.parent_path();
-    }
-    struct statvfs info {};
-    if (::statvfs(existing.c_str(), &info) == 0) {
-      capabilities.set_nvme_free_bytes(static_cast<int64_t>(info.f_bavail) *
-                                       static_cast<int64_t>(info.f_frsize));
+    if (std::optional<int64_t> free = FreeBytesUnder(config.nvme_cache_dir())) {
+      capabilities.set_nvme_free_bytes(*free);
     } else {
       KV_LOG(WARNING) << "cannot read free space of nvme_cache_dir path="
                       << config.nvme_cache_dir();

@@ -52,8 +52,19 @@ const std::vector<CatalogEntry>& LmcacheCatalog() {
       {keys::kDroppedEvents, {"lmcache_mp_event_bus_dropped_events_total"}},
       // L2 chunk counters (subscribers/metrics/l2.py@0b5897e9): loaded, stored, evicted.
       {keys::kL2LoadedChunks, {"lmcache_mp_l2_prefetch_load_completed_chunks_total"}},
-      {keys::kL2StoredChunks, {"lmcache_mp_l2_store_completed_objects_chunks_total"}},
+      {keys::kL2StoredChunks,
+       {"lmcache_mp_l2_store_completed_objects_chunks_total",
+        "lmcache_mp_l2_store_succeeded_keys_total"}},
       {keys::kL2EvictedChunks, {"lmcache_mp_l2_evicted_objects_chunks_total"}},
+      // L2 store submissions and failures (issue #18): the names of l2.py@0b5897e9, then those
+      // of the generation with a failure counter (l2.py@2ff265a2; l2_store_failures.h).
+      {keys::kL2SubmittedChunks,
+       {"lmcache_mp_l2_store_submitted_objects_chunks_total", "lmcache_mp_l2_store_keys_total"}},
+      {keys::kL2SubmittedRequests,
+       {"lmcache_mp_l2_store_submitted_requests_total", "lmcache_mp_l2_store_tasks_total"}},
+      {keys::kL2CompletedRequests,
+       {"lmcache_mp_l2_store_completed_requests_total", "lmcache_mp_l2_store_completed_total"}},
+      {keys::kL2StoreFailedChunks, {"lmcache_mp_l2_store_failed_keys_total"}},
   };
   return *catalog;
 }

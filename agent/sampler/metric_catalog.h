@@ -62,6 +62,10 @@ inline constexpr char kDroppedEvents[] = "lmcache_mp_event_bus_dropped_events_to
 inline constexpr char kL2LoadedChunks[] = "lmcache_mp_l2_prefetch_load_completed_chunks_total";
 inline constexpr char kL2StoredChunks[] = "lmcache_mp_l2_store_completed_objects_chunks_total";
 inline constexpr char kL2EvictedChunks[] = "lmcache_mp_l2_evicted_objects_chunks_total";
+inline constexpr char kL2SubmittedChunks[] = "lmcache_mp_l2_store_submitted_objects_chunks_total";
+inline constexpr char kL2SubmittedRequests[] = "lmcache_mp_l2_store_submitted_requests_total";
+inline constexpr char kL2CompletedRequests[] = "lmcache_mp_l2_store_completed_requests_total";
+inline constexpr char kL2StoreFailedChunks[] = "lmcache_mp_l2_store_failed_keys_total";
 }  // namespace keys
 
 // The catalog's values of one scrape: key → value for every entry present (absent stays absent),

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/sampler/derived_metrics.h"
+#include "agent/sampler/l2_store_failures.h"
 #include "agent/sampler/metric_catalog.h"
 #include "agent/sampler/rate_math.h"
 #include "common/json/proto_json.h"
@@ -311,6 +312,17 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
     lmcache.set_dropped_events(static_cast<int64_t>(*dropped));
   }
   SetL2Bytes(&lmcache);
+  if (span) {
+    std::vector<const std::map<std::string, double>*> scrapes;
+    for (std::size_t i = span->first; i <= span->last; ++i) {
+      auto source = ticks_[i].values.find(kCacheServerSource);
+      if (source != ticks_[i].values.end()) scrapes.push_back(&source->second);
+    }
+    if (std::optional<L2StoreCounts> l2 = CountL2StoreFailures(scrapes)) {
+      lmcache.set_l2_store_submitted_chunks(l2->submitted_chunks);
+      lmcache.set_l2_store_failed_chunks(l2->failed_chunks);
+    }
+  }
   return lmcache;
 }
 

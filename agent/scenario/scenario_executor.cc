@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <utility>
@@ -12,7 +13,6 @@
 #include "absl/strings/str_join.h"
 #include "agent/runner/runner_argv.h"
 #include "agent/runner/runner_options.h"
-#include "agent/scenario/appended_line_counter.h"
 #include "agent/scenario/cache_server_endpoints.h"
 #include "agent/scenario/profile_command.h"
 #include "agent/scenario/replay_watchdog.h"
@@ -71,14 +71,17 @@ std::string ScenarioExecutor::ScenarioFile(const std::string& name) const {
   return absl::StrCat(env_.scenario_dir, "/", name);
 }
 
-void ScenarioExecutor::Phase(v1::ScenarioPhase phase, int64_t requests_done) {
+void ScenarioExecutor::Phase(v1::ScenarioPhase phase, const ReplayProgress* replay) {
   phase_ = phase;
   v1::Event event;
   v1::Progress* progress = event.mutable_progress();
   progress->set_phase(phase);
   progress->set_sessions_total(scenario_.sessions() > 0 ? scenario_.sessions()
                                                         : scenario_.concurrency());
-  progress->set_requests_done(requests_done);
+  if (replay != nullptr) {
+    progress->set_requests_done(replay->requests_done());
+    progress->set_sessions_done(replay->sessions_done().value_or(0));
+  }
   progress->set_elapsed_s(absl::ToDoubleSeconds(env_.clock->Monotonic() - started_));
   sink_(std::move(event));
 }
@@ -128,8 +131,13 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
   tiers::ScenarioWiring& wiring = plan.wiring;
   plan.target_url = replicas >= 2 ? wiring.proxy.url() : wiring.replicas.front().url();
   if (scenario_.tier() == v1::NVME) {
+    // The pool's size on disk: nvme_pool_gb, or for the simulator its scaled files.
+    const double scale =
+        plan.cache != nullptr && plan.cache->simulated() ? tiers::kSimL2BytesScale : 1.0;
+    const auto pool_bytes =
+        static_cast<int64_t>(std::ceil(job_.nvme_pool_gb() * kBytesPerPoolGb * scale));
     KV_ASSIGN_OR_RETURN(wiring.nvme_dir,
-                        WipedNvmeDir(env_.nvme_cache_dir, scenario_, env_.run_dir));
+                        WipedNvmeDir(env_.nvme_cache_dir, scenario_, env_.run_dir, pool_bytes));
   }
   return plan;
 }
@@ -277,16 +285,16 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
   // The warm-up gate: the runner creates its ready file after its warm-up requests and prompt
   // counting, then waits for SIGUSR1; "before" is scraped in between, so before→after deltas
   // hold the replay's requests only. A runner that exits first gets "before" at its exit.
+  ReplayProgress progress(paths.output_path, paths.prompts_path);
   bool gate_open = false;
   absl::Duration replay_start = env_.clock->Monotonic();
   auto since_start = [&] { return absl::ToDoubleSeconds(env_.clock->Monotonic() - replay_start); };
   auto open_gate = [&] {
+    progress.LoadPlan();  // kv-runner wrote its plan before its gate
     Scrape("before", 0);
     replay_start = env_.clock->Monotonic();
     gate_open = true;
   };
-  AppendedLineCounter records(paths.output_path);
-  int64_t lines = 0;
   // Bounded hangs (issue #18): the runner is stopped when the tier's cache server dies or when
   // no request completes for progress_timeout_s; then it gets the stop grace to write its output.
   ReplayWatchdog watchdog(absl::Seconds(job_.progress_timeout_s()), env_.clock->Monotonic(),
@@ -311,12 +319,11 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
     } else if (gate_open && sampler_->Due(since_start())) {
       Scrape("periodic", since_start());
     }
-    const int64_t before = lines;
-    lines = records.Update();
-    if (lines != before || (lines > 0 && phase_ == v1::SCENARIO_PHASE_WARMUP)) {
-      Phase(v1::SCENARIO_PHASE_REPLAY, lines);
+    const bool progressed = progress.Update();
+    if (progressed || (progress.requests_done() > 0 && phase_ == v1::SCENARIO_PHASE_WARMUP)) {
+      Phase(v1::SCENARIO_PHASE_REPLAY, &progress);
     }
-    if (lines != before) watchdog.Progressed(env_.clock->Monotonic());
+    if (progressed) watchdog.Progressed(env_.clock->Monotonic());
     if (exit.ok()) {
       // The watchdog's reason first: the runner's own end came from being stopped for it.
       if (watchdog.failure().has_value()) return *watchdog.failure();

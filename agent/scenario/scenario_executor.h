@@ -14,6 +14,7 @@
 #include "agent/sampler/telemetry_sampler.h"
 #include "agent/scenario/cache_server_endpoints.h"
 #include "agent/scenario/program_resolver.h"
+#include "agent/scenario/replay_progress.h"
 #include "agent/scenario/replay_watchdog.h"
 #include "agent/supervisor/supervisor.h"
 #include "agent/tiers/profile_set.h"
@@ -102,7 +103,8 @@ class ScenarioExecutor {
   // ResultWarnings: cache server metrics never scraped; NVME reads not from the disk.
   void AddWarnings(const Plan& plan, v1::ScenarioResult* result);
   void Teardown(const Plan* plan);
-  void Phase(v1::ScenarioPhase phase, int64_t requests_done = 0);
+  // A progress event; `replay` (during the replay) gives the requests and sessions done.
+  void Phase(v1::ScenarioPhase phase, const ReplayProgress* replay = nullptr);
   void Log(v1::LogLine::Severity severity, const std::string& process, const std::string& text);
   // Logs and records the children that exited since the last call; returns them.
   std::vector<std::string> ReportExitedChildren(const char* when);

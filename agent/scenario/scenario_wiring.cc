@@ -1,11 +1,15 @@
 #include "agent/scenario/scenario_wiring.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <system_error>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "agent/scenario/free_space.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -52,7 +56,8 @@ absl::StatusOr<tiers::ScenarioWiring> AllocateWiring(PortAllocator& ports,
 }
 
 absl::StatusOr<std::string> WipedNvmeDir(const std::string& nvme_cache_dir,
-                                         const v1::Scenario& scenario, const std::string& owner) {
+                                         const v1::Scenario& scenario, const std::string& owner,
+                                         int64_t pool_bytes) {
   if (nvme_cache_dir.empty()) {
     return absl::FailedPreconditionError("NVME scenario on a node without nvme_cache_dir");
   }
@@ -62,6 +67,14 @@ absl::StatusOr<std::string> WipedNvmeDir(const std::string& nvme_cache_dir,
   std::filesystem::remove_all(dir, error);
   if (!error) std::filesystem::create_directories(dir, error);
   if (error) return absl::InternalError(absl::StrCat("cannot wipe ", dir, ": ", error.message()));
+  const std::optional<int64_t> free = FreeBytesUnder(dir);
+  if (free.has_value() && *free < pool_bytes) {
+    std::filesystem::remove_all(dir, error);
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "the NVMe pool needs %.2f GiB free under %s (nvme_pool_gb); its file system has %.2f GiB",
+        static_cast<double>(pool_bytes) / kBytesPerPoolGb, nvme_cache_dir,
+        static_cast<double>(*free) / kBytesPerPoolGb));
+  }
   std::ofstream marker(absl::StrCat(dir, "/", kNvmePoolOwnerFile), std::ios::trunc);
   marker << OwnerName(owner) << "\n";
   if (!marker.flush()) return absl::InternalError(absl::StrCat("cannot mark ", dir, " as ours"));

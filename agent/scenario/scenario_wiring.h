@@ -3,6 +3,7 @@
 // Where a scenario's processes listen and which GPUs each replica gets (the wiring the tier
 // renderer turns into command lines and a Caddyfile).
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,12 +32,18 @@ absl::StatusOr<tiers::ScenarioWiring> AllocateWiring(PortAllocator& ports,
 // nvme_pool_gb each), and only the owner's next start may remove it.
 inline constexpr char kNvmePoolOwnerFile[] = ".kvbench-pool-owner";
 
+// Bytes per nvme_pool_gb / cpu_pool_gb unit: GiB, as LMCache's *_gb settings and the
+// controller's scheduler (controller/scheduler/scheduler.h) count them.
+inline constexpr double kBytesPerPoolGb = 1024.0 * 1024.0 * 1024.0;
+
 // The NVME scenario's pool dir, <nvme_cache_dir>/<job>-<scenario>, emptied (created when absent)
 // and marked as `owner`'s (kNvmePoolOwnerFile; the owner is the agent's run dir, unique per work
-// dir). FAILED_PRECONDITION on a node without nvme_cache_dir; INTERNAL naming the dir when it
-// cannot be wiped or marked.
+// dir). FAILED_PRECONDITION on a node without nvme_cache_dir, or when its file system has less
+// than `pool_bytes` free once the dir is emptied (a pool that fills its disk fails its L2 stores:
+// issue #18), naming both figures; INTERNAL naming the dir when it cannot be wiped or marked.
 absl::StatusOr<std::string> WipedNvmeDir(const std::string& nvme_cache_dir,
-                                         const v1::Scenario& scenario, const std::string& owner);
+                                         const v1::Scenario& scenario, const std::string& owner,
+                                         int64_t pool_bytes);
 
 // Removes the pool dirs in `nvme_cache_dir` that `owner` marked (what a crashed run of the same
 // owner left); others' and unmarked folders stay. Returns how many were removed.

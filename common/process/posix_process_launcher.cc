@@ -2,12 +2,13 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -20,6 +21,7 @@ extern "C" {
 }
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "common/log/logging.h"
 #include "common/process/posix_process.h"
@@ -56,31 +58,9 @@ class ScopedFd {
   int fd_ = -1;
 };
 
-// posix_spawn's attributes and file actions, destroyed together.
-struct SpawnSetup {
-  SpawnSetup() {
-    KV_CHECK(::posix_spawnattr_init(&attributes) == 0);
-    KV_CHECK(::posix_spawn_file_actions_init(&actions) == 0);
-  }
-  ~SpawnSetup() {
-    ::posix_spawn_file_actions_destroy(&actions);
-    ::posix_spawnattr_destroy(&attributes);
-  }
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
-
-  posix_spawnattr_t attributes;
-  posix_spawn_file_actions_t actions;
-};
-
 absl::Status InternalError(const ProcessSpec& spec, absl::string_view what, int error) {
   return absl::InternalError(
       absl::StrCat("cannot start ", spec.name, ": ", what, ": ", std::strerror(error)));
-}
-
-// The spawn-attribute and file-action setters fail only on allocation failure or a bad argument.
-void CheckSpawnCall(int result, const char* call) {
-  KV_CHECK(result == 0) << call << ": " << std::strerror(result);
 }
 
 // The parent's environment (unless !spec.inherit_env) without spec.unset_env, overridden by
@@ -115,18 +95,23 @@ absl::StatusOr<std::vector<std::string>> BuildEnvironment(const ProcessSpec& spe
   return environment;
 }
 
-// Opens `path` for appending (created 0644), or /dev/null for "". The descriptor is close-on-exec
-// and above 2, so the child's dup2s onto 0-2 never overwrite one another's source.
-absl::StatusOr<ScopedFd> OpenOutput(const ProcessSpec& spec, const std::string& path) {
-  const char* target = path.empty() ? "/dev/null" : path.c_str();
-  ScopedFd fd(::open(target, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, kLogFileMode));
-  if (!fd.valid()) return InternalError(spec, absl::StrCat("cannot open log ", target), errno);
+// Opens `target` with `flags` | O_CLOEXEC (created 0644 with O_CREAT), as a descriptor above 2, so
+// the child's dup2s onto 0-2 never overwrite one another's source.
+absl::StatusOr<ScopedFd> OpenForChild(const ProcessSpec& spec, const char* target, int flags) {
+  ScopedFd fd(::open(target, flags | O_CLOEXEC, kLogFileMode));
+  if (!fd.valid()) return InternalError(spec, absl::StrCat("cannot open ", target), errno);
   if (fd.get() < kFirstNonStdFd) {
     ScopedFd high(::fcntl(fd.get(), F_DUPFD_CLOEXEC, kFirstNonStdFd));
-    if (!high.valid()) return InternalError(spec, absl::StrCat("cannot dup log ", target), errno);
+    if (!high.valid()) return InternalError(spec, absl::StrCat("cannot dup ", target), errno);
     fd = std::move(high);
   }
   return fd;
+}
+
+// A log opened for appending, or /dev/null for "".
+absl::StatusOr<ScopedFd> OpenOutput(const ProcessSpec& spec, const std::string& path) {
+  return OpenForChild(spec, path.empty() ? "/dev/null" : path.c_str(),
+                      O_WRONLY | O_CREAT | O_APPEND);
 }
 
 absl::Status CheckWorkingDir(const ProcessSpec& spec) {
@@ -141,41 +126,6 @@ absl::Status CheckWorkingDir(const ProcessSpec& spec) {
   return absl::OkStatus();
 }
 
-void ConfigureAttributes(posix_spawnattr_t* attributes) {
-  sigset_t empty;
-  sigemptyset(&empty);
-  sigset_t reset;
-  sigemptyset(&reset);
-  for (int signal : kSignalsReset) sigaddset(&reset, signal);
-  CheckSpawnCall(::posix_spawnattr_setpgroup(attributes, 0), "posix_spawnattr_setpgroup");
-  CheckSpawnCall(::posix_spawnattr_setsigmask(attributes, &empty), "posix_spawnattr_setsigmask");
-  CheckSpawnCall(::posix_spawnattr_setsigdefault(attributes, &reset),
-                 "posix_spawnattr_setsigdefault");
-  CheckSpawnCall(
-      ::posix_spawnattr_setflags(
-          attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF),
-      "posix_spawnattr_setflags");
-}
-
-// stdin from /dev/null, stdout and stderr onto the opened logs, nothing else inherited, then the
-// working directory (after the logs, so relative log paths name the parent's directory).
-void ConfigureFileActions(const ProcessSpec& spec, int stdout_fd, int stderr_fd,
-                          posix_spawn_file_actions_t* actions) {
-  CheckSpawnCall(
-      ::posix_spawn_file_actions_addopen(actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0),
-      "posix_spawn_file_actions_addopen");
-  CheckSpawnCall(::posix_spawn_file_actions_adddup2(actions, stdout_fd, STDOUT_FILENO),
-                 "posix_spawn_file_actions_adddup2");
-  CheckSpawnCall(::posix_spawn_file_actions_adddup2(actions, stderr_fd, STDERR_FILENO),
-                 "posix_spawn_file_actions_adddup2");
-  CheckSpawnCall(::posix_spawn_file_actions_addclosefrom_np(actions, kFirstNonStdFd),
-                 "posix_spawn_file_actions_addclosefrom_np");
-  if (!spec.working_dir.empty()) {
-    CheckSpawnCall(::posix_spawn_file_actions_addchdir_np(actions, spec.working_dir.c_str()),
-                   "posix_spawn_file_actions_addchdir_np");
-  }
-}
-
 // argv-style view of `strings`, null-terminated; valid while `strings` is.
 std::vector<char*> CStrings(const std::vector<std::string>& strings) {
   std::vector<char*> pointers;
@@ -185,23 +135,112 @@ std::vector<char*> CStrings(const std::vector<std::string>& strings) {
   return pointers;
 }
 
-absl::StatusOr<pid_t> Spawn(const ProcessSpec& spec, const SpawnSetup& setup,
-                            const std::vector<std::string>& environment) {
+// The program's path: argv[0] itself when it holds a '/', else the first executable regular file
+// of that name on the parent's PATH (as posix_spawnp and execvp search). Resolved before fork, so
+// the child only makes system calls.
+absl::StatusOr<std::string> ResolveProgram(const ProcessSpec& spec) {
   const std::string& program = spec.argv[0];
+  auto not_found = [&](int error) {
+    return absl::NotFoundError(absl::StrCat("cannot start ", spec.name, ": program ", program, ": ",
+                                            std::strerror(error)));
+  };
+  if (program.empty()) return not_found(ENOENT);
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  for (absl::string_view dir : absl::StrSplit(path != nullptr ? path : "/usr/bin:/bin", ':')) {
+    const std::string candidate = absl::StrCat(dir.empty() ? "." : dir, "/", program);
+    struct stat info {};
+    if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+  }
+  return not_found(ENOENT);
+}
+
+// Everything the child needs, prepared by the parent: between fork and exec the child makes only
+// async-signal-safe system calls (the parent has other threads, whose locks it may have copied).
+struct ChildPlan {
+  const char* program;
+  char* const* argv;
+  char* const* envp;
+  int stdin_fd;
+  int stdout_fd;
+  int stderr_fd;
+  const char* working_dir;  // nullptr: the parent's
+  pid_t parent;
+  int error_fd;  // close-on-exec write end: the child writes errno there when exec fails
+};
+
+[[noreturn]] void ChildFail(const ChildPlan& plan) {
+  const int error = errno;
+  ssize_t ignored = ::write(plan.error_fd, &error, sizeof(error));
+  (void)ignored;
+  ::_exit(127);
+}
+
+[[noreturn]] void RunChild(const ChildPlan& plan) {
+  // Dies with the thread that launched it (issue #18: an agent or kvctl run killed with -9 takes
+  // its engines, cache servers, Caddy and runner along). SIGTERM, so each ends as it would when
+  // stopped (the runner writes its records); what ignores it is swept by pid file at next start.
+  if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) ChildFail(plan);
+  if (::getppid() != plan.parent) ::_exit(128 + SIGTERM);  // the parent died before prctl
+  if (::setpgid(0, 0) != 0) ChildFail(plan);
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  for (int signal : kSignalsReset) ::sigaction(signal, &default_action, nullptr);
+  sigset_t empty;
+  ::sigemptyset(&empty);
+  ::sigprocmask(SIG_SETMASK, &empty, nullptr);
+  if (::dup2(plan.stdin_fd, STDIN_FILENO) < 0 || ::dup2(plan.stdout_fd, STDOUT_FILENO) < 0 ||
+      ::dup2(plan.stderr_fd, STDERR_FILENO) < 0) {
+    ChildFail(plan);
+  }
+  // Nothing else is inherited: every descriptor above 2 closes at exec (the error pipe included).
+  if (::close_range(kFirstNonStdFd, ~0U, CLOSE_RANGE_CLOEXEC) != 0) ChildFail(plan);
+  if (plan.working_dir != nullptr && ::chdir(plan.working_dir) != 0) ChildFail(plan);
+  ::execve(plan.program, plan.argv, plan.envp);
+  ChildFail(plan);
+}
+
+absl::StatusOr<pid_t> Spawn(const ProcessSpec& spec, const std::string& program,
+                            const std::vector<std::string>& environment, int stdin_fd,
+                            int stdout_fd, int stderr_fd) {
   std::vector<char*> argv = CStrings(spec.argv);
   std::vector<char*> envp = CStrings(environment);
-  pid_t pid = 0;
-  const int error = program.find('/') == std::string::npos
-                        ? ::posix_spawnp(&pid, program.c_str(), &setup.actions, &setup.attributes,
-                                         argv.data(), envp.data())
-                        : ::posix_spawn(&pid, program.c_str(), &setup.actions, &setup.attributes,
-                                        argv.data(), envp.data());
-  if (error == 0) return pid;
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return InternalError(spec, "pipe2", errno);
+  ScopedFd read_end(pipe_fds[0]);
+  ScopedFd write_end(pipe_fds[1]);
+  const ChildPlan plan{program.c_str(),
+                       argv.data(),
+                       envp.data(),
+                       stdin_fd,
+                       stdout_fd,
+                       stderr_fd,
+                       spec.working_dir.empty() ? nullptr : spec.working_dir.c_str(),
+                       ::getpid(),
+                       write_end.get()};
+  const pid_t pid = ::fork();
+  if (pid < 0) return InternalError(spec, "fork", errno);
+  if (pid == 0) RunChild(plan);
+  write_end = ScopedFd();
+  // The child leads its own group from here on whichever runs first (the parent's setpgid
+  // closes the race with a signal sent to -pid right after Launch returns).
+  ::setpgid(pid, pid);
+  int error = 0;
+  ssize_t n = 0;
+  do {
+    n = ::read(read_end.get(), &error, sizeof(error));
+  } while (n < 0 && errno == EINTR);
+  if (n <= 0) return pid;  // exec succeeded: the pipe closed with nothing written
+  while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
   if (error == ENOENT || error == EACCES || error == ENOEXEC || error == ENOTDIR) {
     return absl::NotFoundError(absl::StrCat("cannot start ", spec.name, ": program ", program, ": ",
                                             std::strerror(error)));
   }
-  return InternalError(spec, absl::StrCat("posix_spawn ", program), error);
+  return InternalError(spec, absl::StrCat("exec ", program), error);
 }
 
 // A pidfd for the just-spawned `pid`; on failure the child is killed and reaped.
@@ -228,11 +267,10 @@ absl::StatusOr<std::unique_ptr<Process>> PosixProcessLauncher::Launch(const Proc
   if (!spec.stderr_path.empty()) {
     KV_ASSIGN_OR_RETURN(stderr_fd, OpenOutput(spec, spec.stderr_path));
   }
-  SpawnSetup setup;
-  ConfigureAttributes(&setup.attributes);
-  ConfigureFileActions(spec, stdout_fd.get(), stderr_fd.valid() ? stderr_fd.get() : stdout_fd.get(),
-                       &setup.actions);
-  KV_ASSIGN_OR_RETURN(pid_t pid, Spawn(spec, setup, environment));
+  KV_ASSIGN_OR_RETURN(std::string program, ResolveProgram(spec));
+  KV_ASSIGN_OR_RETURN(ScopedFd stdin_fd, OpenForChild(spec, "/dev/null", O_RDONLY));
+  KV_ASSIGN_OR_RETURN(pid_t pid, Spawn(spec, program, environment, stdin_fd.get(), stdout_fd.get(),
+                                       stderr_fd.valid() ? stderr_fd.get() : stdout_fd.get()));
   KV_ASSIGN_OR_RETURN(int pidfd, OpenPidfd(spec, pid));
   KV_LOG(INFO) << "process started name=" << spec.name << " pid=" << pid
                << " argv0=" << spec.argv[0];

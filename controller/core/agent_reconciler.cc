@@ -108,6 +108,13 @@ void AgentReconciler::OnHeartbeat(AgentChannel* channel, const v1::Heartbeat& me
   ++heartbeats_;
   agent->last_contact = clock_->Monotonic();
   agent->last_heartbeat = clock_->Now();
+  // Placement checks NVMe space against what is free now, not at registration (issue #18); more
+  // space may place a waiting NVME scenario.
+  if (message.has_nvme_free_bytes()) {
+    const bool grew = message.nvme_free_bytes() > agent->capabilities.nvme_free_bytes();
+    agent->capabilities.set_nvme_free_bytes(message.nvme_free_bytes());
+    if (grew) request_schedule_();
+  }
   // An agent idle by its own word whose scenario we already consider ended (cancelled) is free.
   if (!message.running_scenario_id().empty() || agent->running_scenario_id.empty()) return;
   JobRecord* job = jobs_->table().Find(agent->running_job_id);

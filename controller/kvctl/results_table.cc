@@ -113,6 +113,9 @@ ResultsRow ResultsRowFromOutcome(const v1::Scenario& scenario, const absl::Statu
     if (result.process_failures_size() > 0) notes.push_back("process died");
     if (lost > 0)
       notes.push_back(absl::StrCat(lost, lost == 1 ? " session" : " sessions", " lost"));
+    if (result.lmcache().l2_store_failed_chunks() > 0) {
+      notes.push_back(absl::StrCat(result.lmcache().l2_store_failed_chunks(), " L2 stores failed"));
+    }
     row.outcome = notes.empty() ? "ok" : absl::StrCat("ok (", absl::StrJoin(notes, ", "), ")");
   } else {
     row.outcome = status.code() == absl::StatusCode::kCancelled ? "cancelled" : "failed";

@@ -93,6 +93,7 @@ v1::Validity JudgeGroup(const std::string& name, const std::vector<const Scenari
   CheckFailures(with_results, &validity);
   CheckGpuKvCapacity(with_results, &validity);
   CheckProcessFailures(with_results, &validity);
+  CheckL2StoreFailures(with_results, &validity);
   CheckEqualWork(with_results, &validity);
   const ScenarioRun* gpu = GpuBaseline(group);
   if (gpu == nullptr) {

@@ -21,6 +21,7 @@ inline constexpr char kNoBaseline[] = "no_gpu_baseline";
 inline constexpr char kGpuKvCapacityDiffers[] = "gpu_kv_capacity_differs";
 inline constexpr char kProcessFailed[] = "process_failed";
 inline constexpr char kWorkDiffers[] = "work_differs";
+inline constexpr char kL2StoreFailed[] = "l2_store_failed";
 // NOT_EXERCISED reasons.
 inline constexpr char kGpuNeverRanShort[] = "gpu_never_ran_short";
 inline constexpr char kOffloadServedNothing[] = "offload_served_nothing";
@@ -55,6 +56,8 @@ inline constexpr char kNvmeReadsNotFromDisk[] = "nvme_reads_not_from_disk";
 //    virtual users fit under ISL 2048"), no error sessions or failed requests (kFailedSessions);
 //  - no supervised process died while a scenario ran (kProcessFailed, one reason per failure
 //    naming the tier and the failure: a tier that lost a replica lost its prefix cache too);
+//  - no L2 store failed (kL2StoreFailed, "NVME: 1,234 of 5,678 chunks failed to store into L2
+//    ...": a full or failing pool disk makes the tier something else than the one configured);
 //  - a GPU scenario as the baseline (kNoBaseline);
 //  - the same GPU KV capacity in every tier that reports it, each tier's own replicas x
 //    engine.num_gpu_blocks x engine.block_size (kGpuKvCapacityDiffers);

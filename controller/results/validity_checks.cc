@@ -174,6 +174,23 @@ void CheckProcessFailures(const std::vector<const ScenarioRun*>& with_results,
   }
 }
 
+// lmcache.l2_store_failed_chunks: the tier under test was not the one configured, its L2 kept
+// only part of what it was given (issue #18: a full NVMe pool, logged once, reported success).
+void CheckL2StoreFailures(const std::vector<const ScenarioRun*>& with_results,
+                          v1::Validity* validity) {
+  for (const ScenarioRun* run : with_results) {
+    if (!run->result->has_lmcache()) continue;
+    const v1::LmcacheMetrics& lmcache = run->result->lmcache();
+    if (lmcache.l2_store_failed_chunks() <= 0) continue;
+    AddReason(validity, kL2StoreFailed,
+              absl::StrCat(TierName(run->scenario.tier()), ": ",
+                           WithCommas(lmcache.l2_store_failed_chunks()), " of ",
+                           WithCommas(lmcache.l2_store_submitted_chunks()),
+                           " chunks failed to store into L2 (a full or failing pool disk; the "
+                           "cache server's log names the error)"));
+  }
+}
+
 namespace {
 
 // The GPU tier's KV capacity in tokens and how it is formed. The sampler reads

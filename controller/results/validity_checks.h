@@ -22,6 +22,8 @@ void CheckSessionsLost(const std::vector<const ScenarioRun*>& with_results, v1::
 void CheckFailures(const std::vector<const ScenarioRun*>& with_results, v1::Validity* validity);
 void CheckProcessFailures(const std::vector<const ScenarioRun*>& with_results,
                           v1::Validity* validity);
+void CheckL2StoreFailures(const std::vector<const ScenarioRun*>& with_results,
+                          v1::Validity* validity);
 void CheckGpuKvCapacity(const std::vector<const ScenarioRun*>& with_results,
                         v1::Validity* validity);
 void CheckEqualWork(const std::vector<const ScenarioRun*>& with_results, v1::Validity* validity);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Issue #18, case 6, through the real processes: kv-agent killed with -9 mid-replay of an NVME
 # scenario. Before, its cache server, replica and kv-runner ran on (kv-runner had no pid file and
-# finished the replay on its own) and the NVMe pool dir stayed for good. Now every child has a
-# pid file (kv-runner included); the restarted agent kills them all and removes the pool dir it
-# owned, the controller requeues the scenario (the agent came back without it), attempt 2
-# succeeds, and nothing of attempt 1 is left: no process, no pool dir.
+# finished the replay on its own) and the NVMe pool dir stayed for good. Now every child dies with
+# the agent (parent-death signal), before any restart; the restarted agent removes the pool dir it
+# owned (and would kill by pid file any child that outlived it), the controller requeues the
+# scenario (the agent came back without it), attempt 2 succeeds, and nothing of attempt 1 is
+# left: no process, no pool dir.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
 
@@ -44,13 +45,10 @@ for file in "$WORK"/agent/run/*.pid; do children+=("$(cat "$file")"); done
 
 kill -KILL "$agent"
 wait "$agent" 2>/dev/null || true
-for pid in "${children[@]}"; do kill -0 "$pid" 2>/dev/null || fail "child $pid died with the agent already"; done
-start_agent
 gone() { for pid in "${children[@]}"; do kill -0 "$pid" 2>/dev/null && return 1; done; return 0; }
-wait_until 30 gone || fail "children of the killed agent still run: ${children[*]}"
-# The agent logs the sweep once the groups are gone, which may be after this script sees them go.
-wait_until 20 grep -q "killed orphans of a previous run count=${#children[@]}" "$WORK/agent.log" ||
-  fail "the restarted agent did not report killing ${#children[@]} orphans"
+wait_until 30 gone || fail "children of the killed agent outlived it: $(ps -o pid,stat,args -p "$(IFS=,; echo "${children[*]}")")"
+[ -d "$pool" ] || fail "the pool dir went before the agent restarted"
+start_agent
 wait_until 20 grep -q "removed NVMe pool dirs a previous run left count=1" "$WORK/agent.log" ||
   fail "the restarted agent did not report removing the pool dir"
 
@@ -62,9 +60,11 @@ status="$(status_of)"
 [ "$(jq -r '.scenarios[0].attempt' <<<"$status")" = 2 ] || fail "not attempt 2: $status"
 expect_contains "$("$kvctl" status "$job")" "succeeded"
 
-# Nothing of either attempt remains: no pool dir, no child.
+# Nothing of either attempt remains: no pool dir, no child; and the events of both agent runs
+# (the first one's spooled, the restarted one's) reached the controller once each.
 kill -TERM "$agent"
 wait "$agent" || fail "the agent exited $? after SIGTERM"
+expect_contiguous_events agent-1
 [ -z "$(ls -A "$WORK/nvme")" ] || fail "pool dirs left: $(ls -A "$WORK/nvme")"
 leftover="$(pgrep -f "$WORK/agent" || true)"
 [ -z "$leftover" ] || fail "processes left: $leftover"

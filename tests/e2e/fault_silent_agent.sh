@@ -77,13 +77,7 @@ next="$("$kvctl" submit "$WORK/again.json" --watch 2>"$WORK/again.err")" ||
 # The agent's events reached the controller once each, seqs contiguous from 1.
 kill -TERM "$agent"
 wait "$agent" || fail "the agent exited $? after SIGTERM"
-python3 - "$WORK/controller/controller.db" <<'PY' || fail "the agent's event seqs are not contiguous"
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-seqs = [row[0] for row in db.execute("SELECT seq FROM events WHERE agent_id = 'agent-1' ORDER BY seq")]
-assert seqs == list(range(1, len(seqs) + 1)), (seqs[:5], len(seqs))
-assert len(seqs) > 10, len(seqs)
-PY
+expect_contiguous_events agent-1
 # Nothing of either attempt is left running.
 leftover="$(pgrep -f "$WORK/agent" || true)"
 [ -z "$leftover" ] || fail "processes left: $(ps -o pid,args -p "${leftover//$'\n'/,}")"

@@ -44,3 +44,15 @@ JSON
   metrics_url="$(sed -n 's/.*metrics url=\([^ ]*\).*/\1/p' "$WORK/controller.log")"
   export KV_CONTROLLER="$address" KV_INSECURE=1
 }
+
+# expect_contiguous_events AGENT_ID: the agent's events reached start_controller's controller
+# once each, seqs contiguous from 1 (the event stream neither loses nor duplicates across faults).
+expect_contiguous_events() {
+  python3 - "$WORK/controller/controller.db" "$1" <<'PY' || fail "$1's event seqs are not contiguous from 1"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+seqs = [row[0] for row in db.execute("SELECT seq FROM events WHERE agent_id = ? ORDER BY seq", (sys.argv[2],))]
+assert seqs == list(range(1, len(seqs) + 1)), (seqs[:5], len(seqs))
+assert len(seqs) > 10, len(seqs)
+PY
+}

@@ -124,6 +124,7 @@ void L2FsAdapter::SubmitStore(std::vector<L2Object> objects) {
       batch.push_back(object);
     }
     if (batch.empty()) return;
+    metrics_->RecordL2StoreSubmitted(static_cast<int>(batch.size()));
     queue_.push_back(std::move(batch));
   }
   work_cv_.notify_one();
@@ -210,6 +211,7 @@ void L2FsAdapter::EraseLocked(uint64_t hash) {
   auto it = index_.find(hash);
   if (it == index_.end()) return;
   usage_bytes_ -= it->second.bytes;
+  real_bytes_on_disk_ -= FileBytes(it->second.bytes);  // its file is gone or replaced
   lru_.erase(it->second.lru_position);
   index_.erase(it);
 }
@@ -225,6 +227,11 @@ absl::Status L2FsAdapter::WriteObject(const L2Object& object) {
     shard_dirs_made_.set(shard);
   }
   const int64_t file_bytes = FileBytes(object.bytes);
+  if (options_.device_bytes > 0 && real_bytes_on_disk_ + file_bytes > options_.device_bytes) {
+    // --sim-l2-device-bytes: the pool's disk is full, as write(2) reports it.
+    errno = ENOSPC;
+    return Errno("cannot write", path + ".tmp");
+  }
   char header[kHeaderBytes];
   std::memcpy(header, kMagic, 8);
   PutU64(header + 8, object.hash);
@@ -242,6 +249,7 @@ absl::Status L2FsAdapter::WriteObject(const L2Object& object) {
   if (::close(fd) != 0 && status.ok()) status = Errno("cannot close", tmp);
   if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) status = Errno("cannot rename", tmp);
   if (!status.ok()) ::unlink(tmp.c_str());
+  if (status.ok()) real_bytes_on_disk_ += file_bytes;
   return status;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <bitset>
 #include <condition_variable>
 #include <cstdint>
@@ -43,6 +44,9 @@ struct L2FsOptions {
   int64_t max_capacity_bytes = 0;  // logical bytes; 0 = no capacity: never evicts
   double bytes_scale = kDefaultL2BytesScale;
   std::optional<L2EvictionOptions> eviction;  // absent: never evicts, whatever the capacity
+  // Simulated size of the pool's disk in real bytes (--sim-l2-device-bytes; 0: the real disk's):
+  // a store whose file would take the files past it fails with ENOSPC, as on a full disk.
+  int64_t device_bytes = 0;
 };
 
 // LMCache's "fs" L2 adapter, simulated with real files: one file per chunk,
@@ -123,7 +127,9 @@ class L2FsAdapter : public L2Adapter {
   std::unordered_map<uint64_t, Entry> index_;  // guarded by mu_
   int64_t usage_bytes_ = 0;                    // guarded by mu_
   std::bitset<256> shard_dirs_made_;           // writer thread only
-  std::thread writer_;                         // last: started once the rest exists
+  // Bytes of the chunk files this adapter wrote and still holds (for device_bytes).
+  std::atomic<int64_t> real_bytes_on_disk_{0};
+  std::thread writer_;  // last: started once the rest exists
 };
 
 }  // namespace kvbench::sim::lmcache

@@ -57,6 +57,10 @@ struct LmcacheMetrics::Families {
                                      "Chunks dropped because L1 had no room for them")),
         sync_evictions(Counters(r, "kvsim_lmcache_l1_sync_evictions_total",
                                 "Writes that evicted synchronously because L1 was full")),
+        l2_submitted_requests(Counters(r, "lmcache_mp_l2_store_submitted_requests_total",
+                                       "L2 store batches submitted")),
+        l2_submitted_chunks(Counters(r, "lmcache_mp_l2_store_submitted_objects_chunks_total",
+                                     "Chunks submitted for L2 store")),
         l2_store_requests(Counters(r, "lmcache_mp_l2_store_completed_requests_total",
                                    "L2 store batches completed")),
         l2_store_chunks(Counters(r, "lmcache_mp_l2_store_completed_objects_chunks_total",
@@ -115,6 +119,8 @@ struct LmcacheMetrics::Families {
   Family<Counter>& write_chunks;
   Family<Counter>& allocation_failures;
   Family<Counter>& sync_evictions;
+  Family<Counter>& l2_submitted_requests;
+  Family<Counter>& l2_submitted_chunks;
   Family<Counter>& l2_store_requests;
   Family<Counter>& l2_store_chunks;
   Family<Counter>& l2_load_requests;
@@ -258,6 +264,13 @@ void LmcacheMetrics::SetL1Usage(int64_t used_bytes, double ratio) {
   l1_usage_ratio_ = ratio;
   families_->l1_memory_usage_bytes.Set(static_cast<double>(used_bytes));
   families_->l1_usage_ratio.Set(ratio);
+}
+
+void LmcacheMetrics::RecordL2StoreSubmitted(int chunks) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (DropEventLocked()) return;
+  Inc(families_->l2_submitted_requests, 1);
+  Inc(families_->l2_submitted_chunks, chunks);
 }
 
 void LmcacheMetrics::RecordL2Store(int chunks, int64_t real_bytes, absl::Duration io_time) {

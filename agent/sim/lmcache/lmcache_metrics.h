@@ -26,8 +26,15 @@ inline constexpr double kModeledL0ToL1GbPerSecond = 55.3;
 //               lmcache_mp_l1_evicted_chunks_total (lmcache_mp_l1_evicted_keys_total with
 //               legacy_evicted_keys_name, as older builds), lmcache_mp_l1_read_chunks_total,
 //               lmcache_mp_l1_write_chunks_total, lmcache_mp_l1_allocation_failure_total,
-//               lmcache_mp_l2_store_completed_requests_total{l2_name},
-//               lmcache_mp_l2_store_completed_objects_chunks_total{l2_name},
+//               lmcache_mp_l2_store_submitted_requests_total,
+//               lmcache_mp_l2_store_submitted_objects_chunks_total (every batch the adapter
+//               is given, and its chunks),
+//               lmcache_mp_l2_store_completed_requests_total{l2_name} (every batch, failed
+//               or not), lmcache_mp_l2_store_completed_objects_chunks_total{l2_name} (the
+//               chunks stored: upstream's L2_STORE_COMPLETED of a failed store carries no
+//               key counts, subscribers/metrics/l2.py@0b5897e9 and
+//               distributed/storage_controllers/store_controller.py, so submitted minus
+//               completed chunks, with no batch in flight, is what failed),
 //               lmcache_mp_l2_load_completed_requests_total{l2_name},
 //               lmcache_mp_l2_prefetch_load_completed_chunks_total (chunks read from L2),
 //               lmcache_mp_l2_evicted_objects_chunks_total{l2_name},
@@ -88,7 +95,11 @@ class LmcacheMetrics {
   void RecordL1AllocationFailure(int chunks);
   void SetL1Usage(int64_t used_bytes, double ratio);
 
-  // One completed L2 batch of `chunks` objects; `real_bytes` really moved in `io_time`.
+  // One L2 store batch of `chunks` objects submitted to the adapter (L2_STORE_SUBMITTED).
+  void RecordL2StoreSubmitted(int chunks);
+  // One completed L2 batch of which `chunks` objects were stored (a failed object counts in the
+  // batch, not in `chunks`: L2_STORE_COMPLETED with failed_count); `real_bytes` really moved in
+  // `io_time`.
   void RecordL2Store(int chunks, int64_t real_bytes, absl::Duration io_time);
   void RecordL2Load(int chunks, int64_t real_bytes, absl::Duration io_time);
   void RecordL2Eviction(int chunks);

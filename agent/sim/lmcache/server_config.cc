@@ -82,6 +82,12 @@ void AddServerFlags(CLI::App* server, ServerFlags* flags) {
                    "Real bytes per KV byte in L2 chunk files")
       ->capture_default_str()
       ->check(CLI::Range(1e-9, 1.0));
+  server
+      ->add_option("--sim-l2-device-bytes", flags->sim_l2_device_bytes,
+                   "Simulated size of the L2 pool's disk in real bytes: stores past it fail with "
+                   "ENOSPC (0: the real disk)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   server->add_option("--sim-seed", flags->sim_seed, "Seed of the metrics sampling")
       ->capture_default_str();
   server
@@ -215,6 +221,7 @@ absl::StatusOr<ServerConfig> BuildServerConfig(const ServerFlags& flags) {
         ParseL2AdapterJson(flags.l2_adapters.front(), flags.sim_l2_bytes_scale);
     if (!l2.ok()) return l2.status();
     config.l2 = *l2;
+    config.l2->device_bytes = flags.sim_l2_device_bytes;
   }
   config.max_workers = flags.max_workers;
   config.metrics_sample_rate = flags.metrics_sample_rate;

@@ -51,6 +51,7 @@ struct ServerFlags {
   std::string transport = "zmq";
   double sim_time_scale = kDefaultTimeScale;
   double sim_l2_bytes_scale = kDefaultL2BytesScale;
+  int64_t sim_l2_device_bytes = 0;
   uint64_t sim_seed = 0;
   int prometheus_port = kDefaultPrometheusPort;
   std::string sim_healthcheck_path = kDefaultHealthcheckPath;

@@ -85,6 +85,17 @@ TEST_CASE("GPU tier with 2 replicas: Caddy keeps every user on one replica", "[S
     CHECK(replicas.size() == 1);
   }
   CHECK(result->routing() == "sticky");
+  // The replay's progress reached every session and every request (issue #18: it said "0/N
+  // sessions" to the end).
+  v1::Progress last;
+  for (const v1::Event& event : harness.events()) {
+    if (event.has_progress() && event.progress().phase() == v1::SCENARIO_PHASE_REPLAY) {
+      last = event.progress();
+    }
+  }
+  CHECK(last.sessions_done() == 12);
+  CHECK(last.sessions_total() == 12);
+  CHECK(last.requests_done() == result->latency().requests_completed());  // none failed
   // No connector and no cache server on GPU.
   CHECK(harness.ReadLog(scenario, "cache-server").empty());
   CHECK(LmcacheAddress(harness.ReadLog(scenario, "replica-0")).empty());

@@ -117,11 +117,18 @@ TEST_CASE("Supervisor KillOrphans kills the groups a crashed supervisor left", "
   const pid_t crashed = ::fork();
   REQUIRE(crashed >= 0);
   if (crashed == 0) {
-    // The agent before its crash: starts a child, then dies without stopping anything.
+    // The agent before its crash: starts a child, then dies without stopping anything. Its
+    // children get SIGTERM then (the launcher's parent-death signal); this one ignores it, as a
+    // hung engine would, so only the next start's sweep ends it.
     Supervisor* supervisor = world.Make().release();
-    const absl::Status started =
-        supervisor->Start("replica-0", ChildArgv(FamilyArgs(world.dir, "replica-0")), {});
-    ::_exit(started.ok() ? 0 : 1);
+    std::vector<std::string> args = FamilyArgs(world.dir, "replica-0");
+    args.insert(args.begin(), "--ignore-term");
+    const absl::Status started = supervisor->Start("replica-0", ChildArgv(args), {});
+    // Dies once the child ignores SIGTERM (it is set up when its ready file exists).
+    const bool ready =
+        started.ok() &&
+        WaitFor([&] { return FileExists(world.dir.File("replica-0.ready")); }, kLongWait);
+    ::_exit(ready ? 0 : 1);
   }
   int wait_status = 0;
   REQUIRE(::waitpid(crashed, &wait_status, 0) == crashed);

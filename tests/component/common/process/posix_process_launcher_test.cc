@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -304,6 +305,17 @@ TEST_CASE("PosixProcessLauncher reports a program that cannot be run as NOT_FOUN
   CHECK(status.code() == absl::StatusCode::kNotFound);
   CHECK_THAT(std::string(status.message()), Catch::Contains("ghost"));
   CHECK_THAT(std::string(status.message()), Catch::Contains(spec.argv[0]));
+}
+
+TEST_CASE("PosixProcessLauncher: a child gets SIGTERM when the thread that launched it ends",
+          "[process]") {
+  // The agent's (or kvctl run's) death by SIGKILL ends its threads the same way: the children
+  // do not outlive it (issue #18).
+  std::unique_ptr<Process> process;
+  std::thread launching([&] { process = Launch(ChildSpec("bound", {"--wait"})); });
+  launching.join();
+  REQUIRE(process != nullptr);
+  CHECK(process->Wait(kLongWait).value() == Killed(SIGTERM));
 }
 
 TEST_CASE("PosixProcessLauncher rejects an empty argv", "[process]") {

@@ -23,21 +23,28 @@ TEST_CASE("A local agent config is valid and gets its defaults") {
   agent::ApplyAgentConfigDefaults("node-7", &config);
   CHECK(config.agent_id() == "node-7");
   // The README's documented defaults ("kv-agent": heartbeat_interval_s (5), child_stop_grace_s
-  // (30)), written out: a changed constant must fail here while the README says otherwise.
+  // (30), scenario_retention_days (30)), written out: a changed constant must fail here while the
+  // README says otherwise.
   CHECK(config.heartbeat_interval_s() == 5);
   CHECK(config.child_stop_grace_s() == 30);
+  CHECK(config.scenario_retention_days() == 30);
+  // 0 is kept as given: keep scenario folders forever.
+  config.set_scenario_retention_days(0);
+  agent::ApplyAgentConfigDefaults("node-7", &config);
+  CHECK(config.scenario_retention_days() == 0);
 }
 
 TEST_CASE("Agent config problems are all reported, each naming its field") {
   auto config = Parse<v1::AgentConfig>(R"({
       "controller_address": "controller", "work_dir": "relative/dir",
       "nvme_cache_dir": "nvme", "dataset_mirror": "ftp-mirror", "metrics_listen": "nope",
-      "heartbeat_interval_s": -1,
+      "heartbeat_interval_s": -1, "scenario_retention_days": -2,
       "gpus": [{"index": 0, "vendor": "NVIDIA", "memory_bytes": 1},
                {"index": 0, "vendor": "AMD", "memory_bytes": 0}]})");
   CHECK(Fields(agent::ValidateAgentConfig(config)) ==
         "controller_address|tls|work_dir|profiles_dir|nvme_cache_dir|dataset_mirror|"
-        "metrics_listen|heartbeat_interval_s|gpus[1].index|gpus[1].vendor|gpus[1].memory_bytes|");
+        "metrics_listen|heartbeat_interval_s|scenario_retention_days|gpus[1].index|gpus[1].vendor|"
+        "gpus[1].memory_bytes|");
 }
 
 TEST_CASE("An agent that talks to a controller needs mTLS unless explicitly insecure") {

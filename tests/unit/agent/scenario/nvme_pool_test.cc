@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
+#include "agent/scenario/free_space.h"
 #include "agent/scenario/scenario_wiring.h"
 #include "tests/support/temp_dir.h"
 
@@ -30,16 +32,17 @@ TEST_CASE("A pool dir is made empty and marked, and its owner's sweep removes on
   const std::string ours = dir.File("agent-a/run");
   const std::string theirs = dir.File("agent-b/run");
 
-  absl::StatusOr<std::string> first = WipedNvmeDir(pools, NvmeScenario("j1", "02-nvme-c2"), ours);
+  absl::StatusOr<std::string> first =
+      WipedNvmeDir(pools, NvmeScenario("j1", "02-nvme-c2"), ours, 0);
   REQUIRE(first.ok());
   CHECK(*first == pools + "/j1-02-nvme-c2");
   std::ofstream(*first + "/chunk-0") << "kv bytes";  // what the cache server wrote
   // Made again (a retry): emptied but for its mark.
-  REQUIRE(WipedNvmeDir(pools, NvmeScenario("j1", "02-nvme-c2"), ours).ok());
+  REQUIRE(WipedNvmeDir(pools, NvmeScenario("j1", "02-nvme-c2"), ours, 0).ok());
   CHECK_FALSE(fs::exists(*first + "/chunk-0"));
   CHECK(dir.ReadFile("nvme/j1-02-nvme-c2/.kvbench-pool-owner") == ours + "\n");
 
-  REQUIRE(WipedNvmeDir(pools, NvmeScenario("j2", "05-nvme-c16"), theirs).ok());
+  REQUIRE(WipedNvmeDir(pools, NvmeScenario("j2", "05-nvme-c16"), theirs, 0).ok());
   fs::create_directories(pools + "/someone-elses");  // no mark: never ours to remove
 
   CHECK(SweepNvmePools(pools, ours) == 1);
@@ -54,7 +57,26 @@ TEST_CASE("A pool dir is made empty and marked, and its owner's sweep removes on
 
 TEST_CASE("A pool dir needs an NVMe cache dir", "[nvme_pool]") {
   CHECK(absl::IsFailedPrecondition(
-      WipedNvmeDir("", NvmeScenario("j1", "02-nvme-c2"), "/w/run").status()));
+      WipedNvmeDir("", NvmeScenario("j1", "02-nvme-c2"), "/w/run", 0).status()));
+}
+
+TEST_CASE("A pool dir is refused when its file system has less free than the pool's size",
+          "[nvme_pool]") {
+  // Issue #18, case 7: a pool that fills its disk fails its L2 stores; the scenario must not
+  // start. The free space is this machine's own (statvfs), read the same way.
+  testing::TempDir dir;
+  const std::string pools = dir.File("nvme");
+  const std::optional<int64_t> free = FreeBytesUnder(pools);
+  REQUIRE(free.has_value());
+  REQUIRE(*free > 0);
+  absl::StatusOr<std::string> refused =
+      WipedNvmeDir(pools, NvmeScenario("j1", "02-nvme-c2"), "/w/run", *free * 4);
+  REQUIRE(absl::IsFailedPrecondition(refused.status()));
+  CHECK_THAT(std::string(refused.status().message()), Catch::Contains("the NVMe pool needs") &&
+                                                          Catch::Contains(pools) &&
+                                                          Catch::Contains("GiB free"));
+  CHECK_FALSE(fs::exists(pools + "/j1-02-nvme-c2"));  // nothing left behind
+  CHECK(WipedNvmeDir(pools, NvmeScenario("j1", "02-nvme-c2"), "/w/run", *free / 4).ok());
 }
 
 }  // namespace

@@ -266,6 +266,43 @@ TEST_CASE("cancel stops a running scenario on its agent and ends the job", "[job
   CHECK(h.manager->ListAgents().agents(0).running_scenario_id().empty());
 }
 
+// Issue #18: an agent's free NVMe space is refreshed by every heartbeat, and NVME placement
+// follows what is free now (it was the figure from registration).
+TEST_CASE("heartbeats refresh an agent's free NVMe space and placement follows it",
+          "[job_manager]") {
+  Harness h;
+  FakeAgentChannel channel;
+  // A real vLLM node: the scheduler judges NVMe space for real engines (the simulator's pool
+  // files are scaled down).
+  v1::Register node = Registration("a", /*nvme=*/true);
+  node.mutable_capabilities()->add_profiles("vllm-nvidia");
+  node.mutable_capabilities()->add_profiles("lmcache-nvme");
+  v1::GpuInfo* gpu = node.mutable_capabilities()->add_gpus();
+  gpu->set_vendor(v1::NVIDIA);
+  gpu->set_memory_bytes(int64_t{141} << 30);
+  h.Register(&channel, node);
+  v1::JobSpec spec = SimSpec({v1::NVME}, {2});
+  spec.set_engine(v1::VLLM);
+  spec.set_build(v1::NVIDIA);
+  spec.set_replicas(1);
+  spec.clear_engine_overrides();
+  v1::Heartbeat full;
+  full.set_nvme_free_bytes(int64_t{1} << 20);  // 1 MiB: under any pool
+  h.manager->OnHeartbeat(&channel, full);
+  CHECK(h.manager->ListAgents().agents(0).capabilities().nvme_free_bytes() == int64_t{1} << 20);
+  h.Submit(spec);
+  h.loop.RunUntilIdle();
+  CHECK(channel.Assignments().empty());
+  v1::Heartbeat freed;
+  freed.set_nvme_free_bytes(int64_t{1} << 40);
+  h.manager->OnHeartbeat(&channel, freed);
+  h.loop.RunUntilIdle();
+  CHECK(channel.Assignments().size() == 1);
+  // A heartbeat without the field (a node without an NVMe dir, an older agent) changes nothing.
+  h.manager->OnHeartbeat(&channel, v1::Heartbeat());
+  CHECK(h.manager->ListAgents().agents(0).capabilities().nvme_free_bytes() == int64_t{1} << 40);
+}
+
 // Issue #18: the platform's per-job timeout bounds a run. The job below runs on an agent that
 // stays alive (it heartbeats) but never finishes; at max_duration_s its running scenario is
 // stopped on the agent and every unfinished scenario FAILS with that reason.

@@ -110,10 +110,18 @@ TEST_CASE("Results table: SESSIONS is complete/requested and STATUS counts the l
       ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(16, 0, 0, 0)),
       ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(4, 0, 0, 12)),
       ResultsRowFromOutcome(scenario, absl::OkStatus(), with_sessions(15, 1, 0, 0)),
+      ResultsRowFromOutcome(scenario, absl::OkStatus(),
+                            [&] {
+                              v1::ScenarioResult died = with_sessions(11, 5, 0, 0);
+                              died.add_process_failures(
+                                  "replica-1 killed by signal 9 (SIGKILL) during the replay");
+                              return died;
+                            }()),
       ResultsRowFromOutcome(scenario, absl::OkStatus(), [&] {
-        v1::ScenarioResult died = with_sessions(11, 5, 0, 0);
-        died.add_process_failures("replica-1 killed by signal 9 (SIGKILL) during the replay");
-        return died;
+        v1::ScenarioResult full = with_sessions(16, 0, 0, 0);
+        full.mutable_lmcache()->set_l2_store_submitted_chunks(88);
+        full.mutable_lmcache()->set_l2_store_failed_chunks(80);
+        return full;
       }())};
   const std::vector<std::string> headers = ResultsTableHeaders(rows);
   const std::vector<std::vector<std::string>> cells = ResultsTableCells(rows);
@@ -125,6 +133,8 @@ TEST_CASE("Results table: SESSIONS is complete/requested and STATUS counts the l
   // A replica died mid-run: the sessions it cost are said too, and SESSIONS shows what completed.
   CHECK(CellOf(headers, cells[3], "SESSIONS") == "11/16");
   CHECK(CellOf(headers, cells[3], "STATUS") == "ok (process died, 5 sessions lost)");
+  // The NVMe pool's disk filled (issue #18, case 7): the run completed, its L2 did not hold it.
+  CHECK(CellOf(headers, cells[4], "STATUS") == "ok (80 L2 stores failed)");
 }
 
 }  // namespace

@@ -97,6 +97,13 @@ TEST_CASE("Validity: INVALID reasons, one table row each", "[validity]") {
        },
        kProcessFailed,
        {"CPU_RAM: cache-server exited with code 1 during the replay"}},
+      {"L2 stores failed (a full NVMe pool disk)",
+       [](auto& runs) {
+         runs[1].result->mutable_lmcache()->set_l2_store_submitted_chunks(5678);
+         runs[1].result->mutable_lmcache()->set_l2_store_failed_chunks(1234);
+       },
+       kL2StoreFailed,
+       {"CPU_RAM: 1,234 of 5,678 chunks failed to store into L2"}},
       {"a FAILED scenario",
        [](auto& runs) {
          runs[1].state = v1::SCENARIO_STATE_FAILED;

@@ -31,13 +31,15 @@ const std::string kFs = "{l2_name=\"fs\"}";
 
 struct L2Fixture {
   explicit L2Fixture(int l1_chunks, int64_t l2_capacity_chunks = 0,
-                     std::optional<L2EvictionOptions> eviction = std::nullopt)
+                     std::optional<L2EvictionOptions> eviction = std::nullopt,
+                     int64_t device_bytes = 0)
       : metrics(LmcacheMetrics::Options{"fs", 1.0, 0}) {
     L2FsOptions options;
     options.base_path = dir.File("l2");
     options.max_capacity_bytes = l2_capacity_chunks * kChunkBytes;
     options.eviction = eviction;
     options.bytes_scale = kDefaultL2BytesScale;
+    options.device_bytes = device_bytes;
     absl::StatusOr<std::unique_ptr<L2FsAdapter>> created =
         L2FsAdapter::Create(options, &clock, &metrics);
     REQUIRE(created.ok());
@@ -90,6 +92,23 @@ TEST_CASE("Lmcache L2 fs: stored chunks really become files under base_path") {
   CHECK(Series(text, "lmcache_mp_l2_usage_bytes" + kFs) == 3 * kChunkBytes);
   CHECK(Series(text, "lmcache_mp_l2_store_throughput_GB_per_second_count" + kFs) == 1);
   CHECK(Series(text, "lmcache_mp_l2_store_throughput_GB_per_second_sum" + kFs) > 0);
+}
+
+TEST_CASE("Lmcache L2 fs: a full disk fails stores with ENOSPC, counted as submitted, not stored") {
+  // --sim-l2-device-bytes: room for two chunk files (issue #18, case 7).
+  L2Fixture f(/*l1_chunks=*/10, 0, std::nullopt, /*device_bytes=*/2 * 33554 + 100);
+  f.Store({1, 2, 3, 4});
+  CHECK(f.FileSizes().size() == 2);
+  CHECK(f.l2->Contains(1));
+  CHECK_FALSE(f.l2->Contains(3));
+  CHECK(f.l2->usage_bytes() == 2 * kChunkBytes);
+  const std::string text = f.metrics.Render();
+  // Upstream's L2_STORE_COMPLETED of a failed store carries no key counts: the batch completes,
+  // its failed chunks are stored nowhere (subscribers/metrics/l2.py@0b5897e9).
+  CHECK(Series(text, "lmcache_mp_l2_store_submitted_requests_total") == 1);
+  CHECK(Series(text, "lmcache_mp_l2_store_submitted_objects_chunks_total") == 4);
+  CHECK(Series(text, "lmcache_mp_l2_store_completed_requests_total" + kFs) == 1);
+  CHECK(Series(text, "lmcache_mp_l2_store_completed_objects_chunks_total" + kFs) == 2);
 }
 
 TEST_CASE("Lmcache L2 fs: an L2-only hit is read back from its file and promoted to L1") {
