@@ -36,6 +36,7 @@ ScenarioEnvironment ScenarioEnvironmentFactory::ForScenario(const std::string& s
   env.scenario_dir = scenario_dir;
   env.run_dir = options_.run_dir;
   env.nvme_cache_dir = options_.nvme_cache_dir;
+  env.model_roots = options_.model_roots;
   env.gpus = options_.gpus;
   env.stop_grace = options_.stop_grace;
   return env;

@@ -38,10 +38,11 @@ struct ScenarioEnvironmentOptions {
   std::string dataset_mirror;              // where they are pulled from; "" = upstream
   std::string run_dir;                     // pid files of the children
   std::string nvme_cache_dir;              // the NVME tier's L2 pool parent
+  std::vector<std::string> model_roots;    // where a model given as a path may be
   std::vector<int> gpus;                   // GPU indices for vllm engines
   absl::Duration stop_grace = kDefaultChildStopGrace;
-  Clock* clock = nullptr;               // borrowed; null = the factory's RealClock
-  Sleeper* sleeper = nullptr;           // borrowed; null = the factory's RealSleeper
+  Clock* clock = nullptr;      // borrowed; null = the factory's RealClock
+  Sleeper* sleeper = nullptr;  // borrowed; null = the factory's RealSleeper
 };
 
 // The one composition of the agent's real seams (process launcher, curl, clock, ports, program

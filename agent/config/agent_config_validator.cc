@@ -57,6 +57,9 @@ FieldErrors ValidateAgentConfig(const v1::AgentConfig& config) {
   CheckAbsolutePath(&errors, "profiles_dir", config.profiles_dir(), /*required=*/true);
   CheckAbsolutePath(&errors, "nvme_cache_dir", config.nvme_cache_dir(), /*required=*/false);
   CheckAbsolutePath(&errors, "dataset_cache_dir", config.dataset_cache_dir(), /*required=*/false);
+  CheckOwnFolder(&errors, "work_dir", config.work_dir());
+  CheckOwnFolder(&errors, "nvme_cache_dir", config.nvme_cache_dir());
+  CheckOwnFolder(&errors, "dataset_cache_dir", config.dataset_cache_dir());
   const std::string& mirror = config.dataset_mirror();
   if (!mirror.empty() && !absl::StartsWith(mirror, "http://") &&
       !absl::StartsWith(mirror, "https://")) {
@@ -77,6 +80,14 @@ FieldErrors ValidateAgentConfig(const v1::AgentConfig& config) {
       errors.Add("scenario_retention_days",
                  absl::StrCat(days, " is out of range: must be 0 (keep forever) to ",
                               kMaxScenarioRetentionDays, " days"));
+    }
+  }
+  for (int i = 0; i < config.model_roots_size(); ++i) {
+    const std::string field = absl::StrCat("model_roots[", i, "]");
+    CheckAbsolutePath(&errors, field, config.model_roots(i), /*required=*/true);
+    if (config.model_roots(i) == "/") {
+      errors.Add(field,
+                 "\"/\" would let a job load any file as a model; name the checkpoints' folder");
     }
   }
   ValidateGpus(config, &errors);
@@ -105,6 +116,7 @@ absl::StatusOr<v1::AgentConfig> LoadAgentConfig(const std::string& path,
           config->mutable_dataset_mirror()}) {
       ResolveAgainstConfigFile(path, field);
     }
+    for (std::string& root : *config->mutable_model_roots()) ResolveAgainstConfigFile(path, &root);
     if (config->has_tls()) ResolveTlsPaths(path, config->mutable_tls());
   };
   KV_ASSIGN_OR_RETURN(v1::AgentConfig config, LoadValidatedFile<v1::AgentConfig>(

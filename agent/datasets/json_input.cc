@@ -12,7 +12,8 @@ namespace {
 
 int LineOfByte(const std::string& text, size_t byte) {
   const size_t end = std::min(byte, text.size());
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(end), '\n'));
+  return 1 +
+         static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(end), '\n'));
 }
 
 template <typename Json>
@@ -21,8 +22,13 @@ absl::StatusOr<Json> ParseText(const std::string& text, const std::string& path,
     return Json::parse(text);
   } catch (const typename Json::parse_error& e) {
     const int at = line > 0 ? line : LineOfByte(text, e.byte == 0 ? 0 : e.byte - 1);
-    return absl::InvalidArgumentError(absl::StrCat(LineOrigin(path, at), ": invalid JSON: ",
-                                                   e.what()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(LineOrigin(path, at), ": invalid JSON: ", e.what()));
+  } catch (const typename Json::exception& e) {
+    // A number beyond a double's range (out_of_range.406, "number overflow parsing '1e999'"):
+    // nlohmann gives no position for it (issue #19: it aborted the reader).
+    return absl::InvalidArgumentError(
+        absl::StrCat(line > 0 ? LineOrigin(path, line) : path, ": invalid JSON: ", e.what()));
   }
 }
 
@@ -54,6 +60,7 @@ absl::StatusOr<nlohmann::ordered_json> ParseOrderedJsonFile(const std::string& p
 
 absl::Status ForEachJsonLine(const std::string& path,
                              const std::function<absl::Status(int, const nlohmann::json&)>& visit) {
+  if (absl::Status file = CheckRegularFile(path); !file.ok()) return file;
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
   std::string line;

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/json/validated_json.h"
 #include "common/parquet/parquet_reader.h"
 #include "common/status/status_macros.h"
 
@@ -17,7 +19,11 @@ namespace fs = std::filesystem;
 
 absl::StatusOr<std::vector<std::string>> Shards(const std::string& path) {
   std::error_code error;
-  if (!fs::is_directory(path, error)) return std::vector<std::string>{path};
+  if (!fs::is_directory(path, error)) {
+    // Streamed, so no size limit; but a regular file (a FIFO or /dev/zero is refused by name).
+    KV_RETURN_IF_ERROR(CheckRegularFile(path, std::numeric_limits<int64_t>::max()));
+    return std::vector<std::string>{path};
+  }
   std::vector<std::string> shards;
   for (const fs::directory_entry& entry : fs::directory_iterator(path, error)) {
     if (absl::EndsWith(entry.path().filename().string(), ".parquet")) {
@@ -37,6 +43,9 @@ absl::StatusOr<std::vector<std::string>> Shards(const std::string& path) {
 bool IsParquetInput(const std::string& path) {
   std::error_code error;
   if (fs::is_directory(path, error) || absl::EndsWith(path, ".parquet")) return true;
+  // Never open what is not a regular file (a FIFO would block here forever: issue #19); the
+  // JSON readers then refuse it by name.
+  if (!fs::is_regular_file(path, error)) return false;
   std::ifstream in(path, std::ios::binary);
   char magic[4] = {};
   return in.read(magic, sizeof(magic)) && std::string(magic, 4) == "PAR1";

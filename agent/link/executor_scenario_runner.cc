@@ -47,6 +47,7 @@ ScenarioEnvironmentOptions ExecutorScenarioRunner::EnvironmentOptions(
   options.dataset_mirror = MirrorOf(config);
   options.run_dir = layout.run_dir();
   options.nvme_cache_dir = config.nvme_cache_dir();
+  options.model_roots.assign(config.model_roots().begin(), config.model_roots().end());
   options.gpus = GpuIndices(config);
   if (config.child_stop_grace_s() > 0) {
     options.stop_grace = absl::Seconds(config.child_stop_grace_s());

@@ -53,6 +53,7 @@ absl::StatusOr<std::unique_ptr<ScenarioEnvironmentFactory>> LocalJobRun::Environ
   environment.nvme_cache_dir = options.nvme_cache_dir.empty() ? absl::StrCat(job_dir, "/nvme-cache")
                                                               : options.nvme_cache_dir;
   environment.gpus = options.gpus;
+  environment.model_roots = options.model_roots;
   return ScenarioEnvironmentFactory::Create(std::move(environment));
 }
 

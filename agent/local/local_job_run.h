@@ -18,7 +18,8 @@ struct LocalRunOptions {
   std::string dataset_mirror;  // searched before $KV_DATASET_MIRROR and the demo's datasets
                                // beside the binaries (BundledFolders::ExampleDatasetsDir)
   std::string nvme_cache_dir;  // "" = <out_dir>/<job_id>/nvme-cache
-  std::vector<int> gpus;       // GPU indices for vllm engines (simulators need none)
+  std::vector<std::string> model_roots;  // where a model given as a path may be (--model-root)
+  std::vector<int> gpus;                 // GPU indices for vllm engines (simulators need none)
   v1::Vendor gpu_vendor = v1::VENDOR_UNSPECIFIED;  // the vendor of `gpus` (the job's build)
 };
 

@@ -63,12 +63,20 @@ std::optional<double> PromRate(const std::vector<Point>& points, double t_s, dou
   return increase * (sampled + to_start + to_end) / sampled / window_s;
 }
 
-std::vector<double> StepGrid(double first_t, double last_t, double step_s) {
+size_t StepsFor(size_t samples) { return kStepsPerSample * std::max<size_t>(samples, 1); }
+
+std::vector<double> StepGrid(double first_t, double last_t, double step_s, size_t max_steps) {
   KV_CHECK(step_s > 0) << "StepGrid: step_s=" << step_s;
+  KV_CHECK(max_steps > 0) << "StepGrid: max_steps=0";
+  // Never more than max_steps: a step far below the span (sampling.period_s 1e-9 spun an agent
+  // core for minutes, issue #19) is widened to span / max_steps.
+  if (last_t > first_t && (last_t - first_t) / step_s > static_cast<double>(max_steps)) {
+    step_s = (last_t - first_t) / static_cast<double>(max_steps);
+  }
   std::vector<double> steps;
   // t = last - k*step, not a running difference, so that the last step is exactly the last
   // scrape and steps land exactly on aligned samples.
-  for (int64_t k = 0;; ++k) {
+  for (int64_t k = 0; steps.size() <= max_steps; ++k) {
     const double t = last_t - static_cast<double>(k) * step_s;
     if (t < first_t) break;
     steps.push_back(t);
@@ -82,7 +90,8 @@ std::vector<Point> WindowedRate(const std::vector<Point>& points, double step_s,
   KV_CHECK(step_s > 0) << "WindowedRate: step_s=" << step_s;
   std::vector<Point> series;
   if (points.empty()) return series;
-  for (const double t : StepGrid(points.front().t_s, points.back().t_s, step_s)) {
+  for (const double t :
+       StepGrid(points.front().t_s, points.back().t_s, step_s, StepsFor(points.size()))) {
     if (const auto rate = PromRate(points, t, window_s, edge)) series.push_back({t, *rate});
   }
   return series;
@@ -157,7 +166,9 @@ HitRate ComputeHitRate(const std::vector<ReplicaCounters>& replicas, double step
     hits.push_back(replica.hits);
     queries.push_back(replica.queries);
   }
-  for (const double t : StepGrid(span->first, span->second, step_s)) {
+  size_t points = 0;
+  for (const ReplicaCounters& replica : replicas) points += replica.queries.size();
+  for (const double t : StepGrid(span->first, span->second, step_s, StepsFor(points))) {
     const std::optional<double> query_rate = SummedRate(queries, t, window_s, edge);
     if (!query_rate || !(*query_rate > 0)) continue;
     if (const auto hit_rate = SummedRate(hits, t, window_s, edge)) {

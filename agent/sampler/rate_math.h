@@ -66,9 +66,15 @@ std::optional<double> PromRate(const std::vector<Point>& points, double t_s, dou
 // The evaluation steps of a replay's rate series: t = last_t - k x step_s for k = 0, 1, ... while
 // t >= first_t, ascending. Aligned to the end: the last step is the "after" scrape, so every
 // scrape is in some step's window (steps from first_t would stop up to a period short of the
-// end and leave the last scrapes out, issue #14). Empty when last_t < first_t. Aborts when
-// step_s <= 0 (a broken invariant: the step is the sampler's period).
-std::vector<double> StepGrid(double first_t, double last_t, double step_s);
+// end and leave the last scrapes out, issue #14). Empty when last_t < first_t. At most max_steps
+// (+1 for float rounding): a finer step is widened to (last_t - first_t) / max_steps. Aborts when
+// step_s <= 0 or max_steps is 0 (broken invariants: the step is the sampler's period).
+std::vector<double> StepGrid(double first_t, double last_t, double step_s, size_t max_steps);
+
+// The bound on the steps of a series of `samples` scrapes: the rate loop costs O(samples),
+// whatever the period (issue #19).
+inline constexpr size_t kStepsPerSample = 4;
+size_t StepsFor(size_t samples);
 
 // rate() of one series at every step of StepGrid(its first t, its last t, step_s); steps where
 // PromRate is nullopt are left out (the first step can be: one sample in its window).

@@ -14,6 +14,7 @@
 #include "agent/runner/runner_argv.h"
 #include "agent/runner/runner_options.h"
 #include "agent/scenario/cache_server_endpoints.h"
+#include "agent/scenario/model_roots.h"
 #include "agent/scenario/profile_command.h"
 #include "agent/scenario/replay_watchdog.h"
 #include "agent/scenario/result_warnings.h"
@@ -97,6 +98,7 @@ void ScenarioExecutor::Log(v1::LogLine::Severity severity, const std::string& pr
 
 absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
   Phase(v1::SCENARIO_PHASE_RESOLVING);
+  KV_RETURN_IF_ERROR(CheckModelUnderRoots(job_.model(), env_.model_roots));
   Plan plan;
   KV_ASSIGN_OR_RETURN(tiers::ProfileChoice choice, tiers::ChooseProfiles(job_, scenario_.tier()));
   KV_ASSIGN_OR_RETURN(plan.engine, env_.profiles->Find(choice.engine));

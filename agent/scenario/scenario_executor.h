@@ -52,8 +52,10 @@ struct ScenarioEnvironment {
   // Pulls and verifies a registry dataset into the cache before it is resolved; null = none
   // (kvctl run, which reads the user's files and mirrors in place).
   const datasets::DatasetProvisioner* dataset_provisioner = nullptr;
-  std::string scenario_dir;    // requests.jsonl, summary.json, result.json, Caddyfile, logs/
-  std::string run_dir;         // pid files of the children
+  std::string scenario_dir;  // requests.jsonl, summary.json, result.json, Caddyfile, logs/
+  std::string run_dir;       // pid files of the children
+  // A job whose model is an absolute path runs only when it is under one of these (issue #19).
+  std::vector<std::string> model_roots;
   std::string nvme_cache_dir;  // NVME scenarios: their L2 pool goes in a subfolder, wiped
   std::vector<int> gpus;       // GPU indices this node offers (empty: simulators only)
   absl::Duration stop_grace = absl::Seconds(30);

@@ -12,6 +12,26 @@
 
 namespace kvbench {
 
+absl::Status CheckBearerToken(absl::string_view token, absl::string_view source) {
+  if (token.size() > kMaxTokenBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("the token (", source, ") is ", token.size(),
+                                                   " bytes; at most ", kMaxTokenBytes));
+  }
+  for (size_t i = 0; i < token.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(token[i]);
+    if (byte < 0x21 || byte > 0x7E) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the token (", source, ") has a ",
+                       byte < 0x20 || byte == 0x7F ? "control character"
+                       : byte == 0x20              ? "space"
+                                                   : "non-ASCII byte",
+                       " at position ", i + 1,
+                       ": a token is visible ASCII only (check for a trailing CR or newline)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 std::string Sha256Hex(absl::string_view text) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);

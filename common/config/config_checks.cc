@@ -17,6 +17,28 @@ void CheckAbsolutePath(FieldErrors* errors, const std::string& field, const std:
   if (path.front() != '/') errors->Add(field, absl::StrCat("\"", path, "\" must be absolute"));
 }
 
+void CheckOwnFolder(FieldErrors* errors, const std::string& field, const std::string& path) {
+  if (path.empty() || path.front() != '/') return;  // CheckAbsolutePath's to report
+  const std::string normal = std::filesystem::path(path).lexically_normal().string();
+  const std::string folder =
+      normal.size() > 1 && normal.back() == '/' ? normal.substr(0, normal.size() - 1) : normal;
+  static const char* const kSystem[] = {
+      "/",      "/bin", "/boot", "/dev",     "/etc",     "/home",    "/lib",      "/lib32",
+      "/lib64", "/opt", "/proc", "/root",    "/run",     "/sbin",    "/srv",      "/sys",
+      "/tmp",   "/usr", "/var",  "/var/lib", "/var/run", "/var/tmp", "/usr/local"};
+  bool system = false;
+  for (const char* dir : kSystem) system |= folder == dir;
+  for (const char* tree : {"/proc/", "/sys/", "/dev/", "/boot/", "/etc/"}) {
+    system |= folder.rfind(tree, 0) == 0;
+  }
+  if (system) {
+    errors->Add(field, absl::StrCat("\"", path,
+                                    "\" is a system folder: give this daemon a folder of its own "
+                                    "(e.g. /var/lib/kvbench); it writes there and kills the "
+                                    "processes named by its run/*.pid files"));
+  }
+}
+
 void ResolveAgainstConfigFile(const std::string& config_path, std::string* path) {
   if (path->empty() || path->front() == '/' || path->find("://") != std::string::npos) return;
   std::error_code error;

@@ -51,6 +51,27 @@ std::string ShortValueName(const EnumValueDescriptor* value) {
   return name.rfind(prefix, 0) == 0 ? name.substr(prefix.size()) : name;
 }
 
+// Enums whose documented spelling is lowercase (README "Job spec": "engine": "sim" or "vllm").
+bool WrittenLowercase(const EnumDescriptor* type) {
+  return type->full_name() == "kvbench.v1.Engine";
+}
+
+// The value `name` spells exactly as kvbench prints it (SIM, OFFLOAD_ROUTING_STICKY), without
+// its enum's prefix (STICKY), or in the lowercase an enum is documented in ("sim"); nullptr for
+// any other spelling ("gpu", "Sticky", "1"): specs are compared and stored, one spelling each
+// (issue #19).
+const EnumValueDescriptor* FindCanonicalValue(const EnumDescriptor* type, const std::string& name) {
+  for (int i = 0; i < type->value_count(); ++i) {
+    const EnumValueDescriptor* value = type->value(i);
+    const std::string short_name = ShortValueName(value);
+    if (name == value->name() || name == short_name ||
+        (WrittenLowercase(type) && name == absl::AsciiStrToLower(short_name))) {
+      return value;
+    }
+  }
+  return nullptr;
+}
+
 const char* JsonTypeName(const Json& value) {
   switch (value.type()) {
     case Json::value_t::null:
@@ -200,24 +221,15 @@ class Converter {
                    Message* message) {
     const auto* enum_type = field->enum_type();
     const EnumValueDescriptor* found = nullptr;
-    if (value.is_string()) {
-      std::string name = value.get<std::string>();
-      found = enum_type->FindValueByName(name);
-      if (found == nullptr) found = enum_type->FindValueByName(absl::AsciiStrToUpper(name));
-      if (found == nullptr) {
-        found =
-            enum_type->FindValueByName(EnumValuePrefix(enum_type) + absl::AsciiStrToUpper(name));
-      }
-    } else if (value.is_number_integer()) {
-      found = enum_type->FindValueByNumber(value.get<int>());
-    }
+    if (value.is_string()) found = FindCanonicalValue(enum_type, value.get<std::string>());
     if (found == nullptr || found->number() == 0) {
       std::string allowed;
       for (int i = 0; i < enum_type->value_count(); ++i) {
         if (enum_type->value(i)->number() == 0) continue;
         absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", ShortValueName(enum_type->value(i)));
       }
-      errors_->Add(path, absl::StrCat(value.dump(), " is not one of ", allowed));
+      errors_->Add(path, absl::StrCat(value.dump(), " is not one of ", allowed,
+                                      value.is_string() ? " (spelled exactly so)" : ""));
       return;
     }
     field->is_repeated() ? message->GetReflection()->AddEnum(message, field, found)
@@ -308,8 +320,8 @@ class Converter {
           return out_of_range("a 32-bit integer");
         }
         {
-          auto narrowed = static_cast<int32_t>(negative ? as_signed
-                                                        : static_cast<int64_t>(as_unsigned));
+          auto narrowed =
+              static_cast<int32_t>(negative ? as_signed : static_cast<int64_t>(as_unsigned));
           repeated ? reflection->AddInt32(message, field, narrowed)
                    : reflection->SetInt32(message, field, narrowed);
         }

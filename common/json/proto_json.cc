@@ -1,5 +1,9 @@
-#include "absl/strings/str_cat.h"
 #include "common/json/proto_json.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "common/json/json_document.h"
 #include "common/json/validated_json.h"
 #include "common/status/status_macros.h"
 #include "google/protobuf/util/json_util.h"
@@ -16,32 +20,24 @@ void FieldErrors::Append(const FieldErrors& other) {
 
 absl::Status FieldErrors::ToStatus(absl::string_view what) const {
   if (errors_.empty()) return absl::OkStatus();
-  std::string text = absl::StrCat(what, ": ", errors_.size(),
-                                  errors_.size() == 1 ? " problem" : " problems");
-  for (const FieldError& error : errors_) {
+  std::string text =
+      absl::StrCat(what, ": ", errors_.size(), errors_.size() == 1 ? " problem" : " problems");
+  const size_t shown = std::min(errors_.size(), kMaxErrorsShown);
+  for (size_t i = 0; i < shown; ++i) {
+    const FieldError& error = errors_[i];
     absl::StrAppend(&text, "\n  ", error.field.empty() ? "(document)" : error.field, ": ",
                     error.message);
+  }
+  if (shown < errors_.size()) {
+    absl::StrAppend(&text, "\n  ... and ", errors_.size() - shown, " more");
   }
   return absl::InvalidArgumentError(text);
 }
 
 FieldErrors ParseJsonToProto(absl::string_view text, google::protobuf::Message* message) {
-  nlohmann::ordered_json json = nlohmann::ordered_json::parse(
-      text.begin(), text.end(), /*cb=*/nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) {
-    // Re-parse with exceptions (caught here, at the edge) only to learn where and why it broke.
-    FieldErrors errors;
-    try {
-      nlohmann::ordered_json unused = nlohmann::ordered_json::parse(text.begin(), text.end());
-      (void)unused;
-    } catch (const nlohmann::json::parse_error& error) {
-      // what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
-      absl::string_view what = error.what();
-      size_t bracket = what.find("] ");
-      if (bracket != absl::string_view::npos) what.remove_prefix(bracket + 2);
-      errors.Add("", absl::StrCat("invalid JSON: ", what));
-    }
-    if (errors.empty()) errors.Add("", "invalid JSON");
+  nlohmann::ordered_json json;
+  FieldErrors errors = ParseJsonDocument(text, &json);
+  if (!errors.empty()) {
     message->Clear();
     return errors;
   }

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -26,9 +25,11 @@ class FieldErrors {
   bool empty() const { return errors_.empty(); }
   size_t size() const { return errors_.size(); }
   const std::vector<FieldError>& errors() const { return errors_; }
-  // INVALID_ARGUMENT whose message lists every error, one per line, prefixed by `what`
-  // ("job spec demo.json: 3 problems"); OK when empty.
+  // INVALID_ARGUMENT whose message lists the errors, one per line, prefixed by `what`
+  // ("job spec demo.json: 3 problems"): the first kMaxErrorsShown, then "... and N more" (a
+  // 50 MB bad spec printed all 51,819 problems: issue #19); OK when empty.
   absl::Status ToStatus(absl::string_view what) const;
+  static constexpr size_t kMaxErrorsShown = 20;
 
  private:
   std::vector<FieldError> errors_;
@@ -36,14 +37,16 @@ class FieldErrors {
 
 // Converts JSON to a protobuf message through reflection, collecting every problem instead of
 // stopping at the first: unknown fields (rejected, STYLE.md rule 17), wrong JSON types, numbers out
-// of range, unknown enum values (matched case-insensitively: "sim" is SIM; a value named with its
-// enum's prefix, OFFLOAD_ROUTING_STICKY, is also matched without it, "sticky"). Errors come in
-// document order (hence ordered_json).
+// of range, enum values not spelled one of the accepted ways: the value's name as kvbench prints
+// it (OFFLOAD_ROUTING_STICKY, SIM), without its enum's prefix (STICKY), and for an enum documented
+// in lowercase (Engine) that lowercase ("sim"); "gpu", "Sticky" or a number are errors (issue
+// #19). Errors come in document order (hence ordered_json).
 // Accepts what ProtoToJson writes (64-bit integers as strings, proto field names or their
 // lowerCamelCase JSON names). `message` is cleared first.
 FieldErrors JsonToProto(const nlohmann::ordered_json& json, google::protobuf::Message* message);
 
-// Parses `text` as JSON, then JsonToProto. A syntax error is one FieldError with line and column.
+// Parses `text` with ParseJsonDocument (syntax errors with line and column, numbers out of a
+// double's range, duplicate keys: all errors, never exceptions), then JsonToProto.
 FieldErrors ParseJsonToProto(absl::string_view text, google::protobuf::Message* message);
 
 // Reads and parses a JSON file. NOT_FOUND if it cannot be read; INVALID_ARGUMENT listing every

@@ -46,6 +46,7 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
     CheckHostPort(&errors, "listen_address", config.listen_address(), /*allow_port_zero=*/true);
   }
   CheckAbsolutePath(&errors, "data_dir", config.data_dir(), /*required=*/true);
+  CheckOwnFolder(&errors, "data_dir", config.data_dir());
   ValidateSecurity(config, &errors);
   if (!config.metrics_listen().empty()) {
     CheckHostPort(&errors, "metrics_listen", config.metrics_listen(), /*allow_port_zero=*/true);

@@ -1,6 +1,8 @@
 #include "controller/kvctl/connection_flags.h"
 
 #include "absl/strings/ascii.h"
+#include "common/auth/token_verifier.h"
+#include "common/status/status_macros.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -36,6 +38,10 @@ absl::StatusOr<client::ControllerConnection> ResolveConnection(const ConnectionF
     return absl::InvalidArgumentError("no controller: set KV_CONTROLLER or --controller");
   }
   connection.token = FlagOrEnv(flags.token, "KV_TOKEN", context);
+  if (!connection.token.empty()) {
+    KV_RETURN_IF_ERROR(
+        CheckBearerToken(connection.token, flags.token.empty() ? "$KV_TOKEN" : "--token"));
+  }
   connection.ca_cert_path = FlagOrEnv(flags.ca_cert, "KV_CA_CERT", context);
   connection.insecure = flags.insecure || EnvTrue("KV_INSECURE", context);
   return connection;

@@ -148,6 +148,8 @@ void AddRunCommand(CLI::App* app, KvctlContext* context) {
   command->add_option("--nvme-cache-dir", flags->options.nvme_cache_dir,
                       "NVME tier's L2 pool parent folder (default: under --out)");
   command->add_option("--gpus", flags->gpus, "GPU indices for vllm engines, e.g. 0,1,2,3");
+  command->add_option("--model-root", flags->options.model_roots,
+                      "Folder a model given as an absolute path may be under (repeatable)");
   command->callback(
       [context, flags] { context->action = [context, flags] { return RunJob(*flags, context); }; });
 }

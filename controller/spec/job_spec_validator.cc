@@ -7,6 +7,8 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -29,6 +31,15 @@ void CheckIntRange(FieldErrors* errors, const std::string& field, int64_t value,
   }
 }
 
+// [min, max], finite.
+void CheckRange(FieldErrors* errors, const std::string& field, double value, double min,
+                double max) {
+  if (!std::isfinite(value) || value < min || value > max) {
+    errors->Add(field,
+                absl::StrCat(value, " is out of range: must be between ", min, " and ", max, " s"));
+  }
+}
+
 // (min, max]: a positive amount.
 void CheckPositive(FieldErrors* errors, const std::string& field, double value, double max,
                    absl::string_view unit) {
@@ -36,6 +47,18 @@ void CheckPositive(FieldErrors* errors, const std::string& field, double value, 
     errors->Add(field, absl::StrCat(value, " is out of range: must be greater than 0 and at most ",
                                     max, unit.empty() ? "" : " ", unit));
   }
+}
+
+// One segment of a model id or path: letters, digits, '.', '_', '-', '+', starting with a letter,
+// a digit or '_' (never '-': issue #19), not "." or "..".
+bool IsModelSegment(absl::string_view segment) {
+  if (segment.empty() || segment == "." || segment == "..") return false;
+  const auto first = static_cast<unsigned char>(segment.front());
+  if (!absl::ascii_isalnum(first) && first != '_') return false;
+  return std::all_of(segment.begin(), segment.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ||
+           c == '+';
+  });
 }
 
 void ValidateIdentity(const JobSpec& spec, FieldErrors* errors) {
@@ -48,13 +71,8 @@ void ValidateIdentity(const JobSpec& spec, FieldErrors* errors) {
   }
   if (spec.model().empty()) {
     errors->Add("model", "is required (the model id as the engine names it)");
-  } else if (spec.model().size() > kMaxModelLength ||
-             std::any_of(spec.model().begin(), spec.model().end(), [](char c) {
-               return absl::ascii_isspace(static_cast<unsigned char>(c)) ||
-                      absl::ascii_iscntrl(static_cast<unsigned char>(c));
-             })) {
-    errors->Add("model", absl::StrCat("must be at most ", kMaxModelLength,
-                                      " characters without spaces or control characters"));
+  } else if (absl::Status model = CheckModelName(spec.model()); !model.ok()) {
+    errors->Add("model", std::string(model.message()));
   }
   if (spec.build() == v1::VENDOR_UNSPECIFIED) errors->Add("build", "is required: NVIDIA or AMD");
   if (spec.engine() == v1::ENGINE_UNSPECIFIED) errors->Add("engine", "is required: vllm or sim");
@@ -175,7 +193,8 @@ void ValidatePoolsAndSampling(const JobSpec& spec, FieldErrors* errors) {
   const v1::SamplingSpec& sampling = spec.sampling();
   double period = sampling.has_period_s() ? sampling.period_s() : kDefaultSamplingPeriodSeconds;
   if (sampling.has_period_s()) {
-    CheckPositive(errors, "sampling.period_s", period, kMaxSamplingPeriodSeconds, "s");
+    CheckRange(errors, "sampling.period_s", period, kMinSamplingPeriodSeconds,
+               kMaxSamplingPeriodSeconds);
   }
   if (sampling.has_rate_window_s()) {
     double window = sampling.rate_window_s();
@@ -237,6 +256,24 @@ void ValidateEngineOverrides(const JobSpec& spec, FieldErrors* errors) {
 }
 
 }  // namespace
+
+absl::Status CheckModelName(const std::string& model) {
+  if (model.size() > kMaxModelLength) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("must be at most ", kMaxModelLength, " characters"));
+  }
+  const bool path = absl::StartsWith(model, "/");
+  std::vector<absl::string_view> segments =
+      absl::StrSplit(path ? absl::string_view(model).substr(1) : absl::string_view(model), '/');
+  const bool segments_ok = std::all_of(segments.begin(), segments.end(), IsModelSegment);
+  if (path && segments_ok) return absl::OkStatus();
+  if (!path && segments_ok && segments.size() <= 2) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "\"", absl::CHexEscape(model),
+      "\" is neither a model id (\"org/name\": letters, digits, '.', '_', '-', '+', each part "
+      "starting with a letter or digit) nor an absolute path to a checkpoint under the agent's "
+      "model_roots (no '.' or '..' parts); it may not start with '-'"));
+}
 
 const std::vector<std::string>& KnownDatasetCodes() {
   static const std::vector<std::string> codes = {"sammshen", "tau2-bench-v1", "lmcache-agent-trace",

@@ -1,5 +1,9 @@
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
 #include "common/json/proto_json.h"
 #include "kvbench/v1/job.pb.h"
 
@@ -17,6 +21,9 @@ inline constexpr int kMaxIsl = 10000000;
 inline constexpr int kMaxOsl = 1000000;
 inline constexpr double kMaxCpuPoolGb = 16384;
 inline constexpr double kMaxNvmePoolGb = 1048576;
+// The sampler scrapes every replica each period: 0.1 s is as fine as a scrape is meaningful
+// (issue #19: 1e-9 passed and spun an agent core).
+inline constexpr double kMinSamplingPeriodSeconds = 0.1;
 inline constexpr double kMaxSamplingPeriodSeconds = 3600;
 inline constexpr double kMaxRateWindowSeconds = 86400;
 inline constexpr int kMaxPriority = 1000;
@@ -29,6 +36,13 @@ inline constexpr double kMaxDurationSeconds = 7 * 86400;  // a week
 // Checks every field of `spec` (defaults not yet applied) and returns every problem, each naming
 // the field and the allowed range; empty when the spec is valid. Pure.
 FieldErrors ValidateJobSpec(const v1::JobSpec& spec);
+
+// OK when `model` is a model id ("meta-llama/Llama-3.1-8B-Instruct": one or two parts of
+// letters, digits, '.', '_', '-', '+', each starting with a letter, digit or '_') or an absolute
+// path of such parts, with no "." or ".." part (a local checkpoint, which the agent accepts only
+// under its model_roots). INVALID_ARGUMENT otherwise: the model reaches the engine's argv as a
+// positional value, so "--help" or "--trust-remote-code" would ride in as flags (issue #19).
+absl::Status CheckModelName(const std::string& model);
 
 // The dataset codes kvbench knows, in the order help texts list them.
 const std::vector<std::string>& KnownDatasetCodes();

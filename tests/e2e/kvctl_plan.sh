@@ -20,7 +20,7 @@ expect_contains "$out" "ceiling 32 virtual users at num_rounds 5"
 grep -Eq '^02-nvme-c2 +NVME +2 +32 +least_conn +32 +32 +c2$' <<<"$out" ||
   fail "no NVME c2 row with routing, ceiling and sessions to run in:
 $out"
-jq '.offload_routing = "sticky"' "$KV_SOURCE/deploy/examples/demo-sim.json" > "$WORK/sticky.json"
+jq '.offload_routing = "STICKY"' "$KV_SOURCE/deploy/examples/demo-sim.json" > "$WORK/sticky.json"
 expect_contains "$("$kvctl" plan "$WORK/sticky.json")" \
   "GPU sticky, CPU_RAM sticky, NVME sticky (offload_routing STICKY)"
 jq '.offload_routing = "round_robin"' "$KV_SOURCE/deploy/examples/demo-sim.json" > "$WORK/rr.json"

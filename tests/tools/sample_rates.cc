@@ -175,7 +175,10 @@ Series OurSeries(const std::vector<Sample>& samples, double step_ms, double wind
   const auto first = static_cast<double>(span->first);
   const auto last = static_cast<double>(span->second);
   // The sampler's own steps (offset 0): its very functions, StepGrid and ComputeHitRate.
-  for (const double t : StepGrid(first, last - offset_ms, step_ms)) {
+  size_t points = 0;
+  for (const std::vector<Point>& source : queries) points += source.size();
+  for (const double t :
+       StepGrid(first, last - offset_ms, step_ms, kvbench::sampler::StepsFor(points))) {
     const auto hit = SummedRate(hits, t, window_ms, edge);
     const auto query = SummedRate(queries, t, window_ms, edge);
     if (hit) out.hits.push_back({t, *hit * kMsPerSecond});

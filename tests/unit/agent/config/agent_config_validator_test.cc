@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "common/json/proto_json.h"
 #include "controller/config/controller_config_validator.h"
 #include "tests/support/field_errors_helpers.h"
@@ -45,6 +46,24 @@ TEST_CASE("Agent config problems are all reported, each naming its field") {
         "controller_address|tls|work_dir|profiles_dir|nvme_cache_dir|dataset_mirror|"
         "metrics_listen|heartbeat_interval_s|scenario_retention_days|gpus[1].index|gpus[1].vendor|"
         "gpus[1].memory_bytes|");
+}
+
+TEST_CASE("The agent's folders may not be / or system folders, nor a model root /") {
+  // Issue #19: work_dir "/" made the agent kill what the system's /run/*.pid name at start.
+  for (const char* folder : {"/", "/etc", "/var/", "/tmp", "/proc/1", "/usr"}) {
+    INFO(folder);
+    const std::string json =
+        absl::StrCat(R"({"work_dir": ")", folder, R"(", "profiles_dir": "/p", "nvme_cache_dir": ")",
+                     folder, R"(", "model_roots": ["/"]})");
+    auto config = Parse<v1::AgentConfig>(json.c_str());
+    const FieldErrors errors = agent::ValidateAgentConfig(config);
+    CHECK(Fields(errors) == "work_dir|nvme_cache_dir|model_roots[0]|");
+    CHECK_THAT(errors.errors()[0].message, Catch::Contains("is a system folder"));
+  }
+  auto own = Parse<v1::AgentConfig>(
+      R"({"work_dir": "/var/lib/kvbench/agent", "profiles_dir": "/p", "nvme_cache_dir": "/tmp/kv",
+          "model_roots": ["/models"]})");
+  CHECK(agent::ValidateAgentConfig(own).empty());
 }
 
 TEST_CASE("An agent that talks to a controller needs mTLS unless explicitly insecure") {

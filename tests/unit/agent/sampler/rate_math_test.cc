@@ -165,10 +165,22 @@ TEST_CASE("StepGrid is aligned to the end of the replay", "[sampler]") {
   };
   for (const Case& c : cases) {
     INFO(c.name);
-    const std::vector<double> steps = StepGrid(c.first, c.last, c.step);
+    const std::vector<double> steps = StepGrid(c.first, c.last, c.step, 1000);
     REQUIRE(steps.size() == c.expected.size());
     for (std::size_t i = 0; i < steps.size(); ++i) CHECK(steps[i] == Approx(c.expected[i]));
   }
+}
+
+TEST_CASE("StepGrid never makes more than max_steps steps, whatever the step", "[sampler]") {
+  // Issue #19: sampling.period_s 1e-9 over a 74 s replay asked for 7.4e10 steps and spun an
+  // agent core. The step widens to span / max_steps, still aligned to the end.
+  const std::vector<double> steps = StepGrid(0, 74, 1e-9, StepsFor(20));
+  REQUIRE(steps.size() >= 80);
+  REQUIRE(steps.size() <= 81);
+  CHECK(steps.back() == Approx(74));
+  CHECK(steps[steps.size() - 2] == Approx(74 - 74.0 / 80));
+  // A step within the bound is kept as it is.
+  CHECK(StepGrid(0, 60, 15, StepsFor(5)).size() == 5);
 }
 
 TEST_CASE("FinalQuarterMean averages the final quarter of the replay by time", "[sampler]") {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "kvbench/v1/agent_link.pb.h"
 #include "kvbench/v1/config.pb.h"
@@ -103,38 +104,48 @@ TEST_CASE("Every problem of a document is reported with its path, in document or
     })",
                                         &spec);
   CHECK(Fields(errors) ==
-        "name|tiers[1]|replicas|dataset.format|concurrency[1]|concurrency[2]|labels.team|"
-        "sampling|nonsense|");
+        "name|tiers[1]|tiers[2]|replicas|dataset.format|concurrency[1]|concurrency[2]|"
+        "labels.team|sampling|nonsense|");
   // What parsed cleanly is kept: the caller can still validate the rest.
-  CHECK(spec.tiers_size() == 2);
+  CHECK(spec.tiers_size() == 1);
   CHECK(spec.dataset().code() == "sammshen");
   CHECK(spec.concurrency_size() == 1);
 }
 
-TEST_CASE("Enum names match case-insensitively and number 0 is never a valid choice") {
+TEST_CASE("Enum values: the printed or documented spelling only, and number 0 is never valid") {
   v1::JobSpec spec;
-  REQUIRE(ParseJsonToProto(R"({"engine": "sim", "build": "nvidia", "tiers": ["cpu_ram"]})", &spec)
+  REQUIRE(ParseJsonToProto(R"({"engine": "sim", "build": "NVIDIA", "tiers": ["CPU_RAM"]})", &spec)
               .empty());
   CHECK(spec.engine() == v1::SIM);
   CHECK(spec.build() == v1::NVIDIA);
   CHECK(spec.tiers(0) == v1::CPU_RAM);
+  REQUIRE(ParseJsonToProto(R"({"engine": "VLLM"})", &spec).empty());  // as kvbench prints it
+  CHECK(spec.engine() == v1::VLLM);
   FieldErrors errors = ParseJsonToProto(R"({"engine": "ENGINE_UNSPECIFIED"})", &spec);
   REQUIRE(errors.size() == 1);
-  CHECK(errors.errors()[0].message == "\"ENGINE_UNSPECIFIED\" is not one of VLLM, SIM");
+  CHECK(errors.errors()[0].message ==
+        "\"ENGINE_UNSPECIFIED\" is not one of VLLM, SIM (spelled exactly so)");
+  // Issue #19: lenient spellings are errors, each naming its field.
+  errors = ParseJsonToProto(
+      R"({"tiers": ["gpu", 1, "Cpu_Ram"], "build": "nvidia", "engine": "Sim"})", &spec);
+  CHECK(Fields(errors) == "tiers[0]|tiers[1]|tiers[2]|build|engine|");
+  CHECK(errors.errors()[1].message == "1 is not one of GPU, CPU_RAM, NVME");
 }
 
 TEST_CASE("A prefixed enum's values are written without the prefix, and with it") {
   v1::JobSpec spec;
-  REQUIRE(ParseJsonToProto(R"({"offload_routing": "sticky"})", &spec).empty());
+  REQUIRE(ParseJsonToProto(R"({"offload_routing": "STICKY"})", &spec).empty());
   CHECK(spec.offload_routing() == v1::OFFLOAD_ROUTING_STICKY);
   REQUIRE(ParseJsonToProto(R"({"offload_routing": "OFFLOAD_ROUTING_LEAST_CONN"})", &spec).empty());
   CHECK(spec.offload_routing() == v1::OFFLOAD_ROUTING_LEAST_CONN);
   for (const char* bad :
-       {R"({"offload_routing": "round_robin"})", R"({"offload_routing": "UNSPECIFIED"})"}) {
+       {R"({"offload_routing": "round_robin"})", R"({"offload_routing": "UNSPECIFIED"})",
+        R"({"offload_routing": "sticky"})"}) {
     FieldErrors errors = ParseJsonToProto(bad, &spec);
     REQUIRE(errors.size() == 1);
     CHECK(errors.errors()[0].field == "offload_routing");
-    CHECK_THAT(errors.errors()[0].message, Catch::EndsWith(" is not one of LEAST_CONN, STICKY"));
+    CHECK_THAT(errors.errors()[0].message,
+               Catch::EndsWith(" is not one of LEAST_CONN, STICKY (spelled exactly so)"));
   }
 }
 
@@ -155,6 +166,27 @@ TEST_CASE("Signed and unsigned ranges are enforced") {
   CHECK(spec.seed() == 18446744073709551615ull);
 }
 
+TEST_CASE("Numbers beyond a double's range and duplicate keys are errors naming their path") {
+  // Issue #19: 1e999 aborted kvctl and both daemons (nlohmann's out_of_range.406), and a key
+  // given twice silently kept the last value.
+  v1::JobSpec spec;
+  FieldErrors errors = ParseJsonToProto(R"({"name": "x", "sessions": 1e999})", &spec);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors.errors()[0].field == "sessions");
+  CHECK(errors.errors()[0].message == "1e999 is out of range (a number must fit a 64-bit double)");
+  errors = ParseJsonToProto(R"({"concurrency": [2, -1e400]})", &spec);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors.errors()[0].field == "concurrency[1]");
+  errors = ParseJsonToProto(
+      R"({"name": "a", "dataset": {"code": "x", "code": "y"}, "name": "b", "tiers": ["GPU"]})",
+      &spec);
+  CHECK(Fields(errors) == "dataset.code|name|");
+  CHECK(errors.errors()[0].message == "duplicate key: given more than once in this object");
+  // The same key in two objects is no duplicate.
+  CHECK(ParseJsonToProto(R"({"dataset": {"code": "x"}, "sampling": {"period_s": 1}})", &spec)
+            .empty());
+}
+
 TEST_CASE("A JSON syntax error names line and column") {
   v1::JobSpec spec;
   FieldErrors errors = ParseJsonToProto("{\n  \"name\": \"x\",\n  \"model\" \"y\"\n}", &spec);
@@ -173,6 +205,15 @@ TEST_CASE("FieldErrors become one INVALID_ARGUMENT listing each problem on its o
   CHECK(std::string(status.message()) ==
         "spec.json: 2 problems\n  replicas: 0 is out of range\n  tiers: must list at least one");
   CHECK(FieldErrors().ToStatus("x").ok());
+}
+
+TEST_CASE("A long error list is cut after the first 20 with a count of the rest") {
+  FieldErrors errors;
+  for (int i = 0; i < 51819; ++i) errors.Add(absl::StrCat("concurrency[", i, "]"), "bad");
+  const std::string message(errors.ToStatus("spec.json").message());
+  CHECK_THAT(message, Catch::StartsWith("spec.json: 51819 problems\n  concurrency[0]: bad\n"));
+  CHECK_THAT(message, Catch::Contains("concurrency[19]: bad\n  ... and 51799 more"));
+  CHECK_THAT(message, !Catch::Contains("concurrency[20]"));
 }
 
 TEST_CASE("LoadProtoFromJsonFile names the file it could not read or parse") {

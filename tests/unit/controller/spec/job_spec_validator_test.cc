@@ -50,6 +50,17 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
       {"name with a space", [](v1::JobSpec* s) { s->set_name("my job"); }, "name",
        "letters, digits"},
       {"no model", [](v1::JobSpec* s) { s->clear_model(); }, "model", "is required"},
+      // Issue #19: the model reaches the engine's argv as a positional value.
+      {"model as a flag", [](v1::JobSpec* s) { s->set_model("--help"); }, "model",
+       "may not start with '-'"},
+      {"model part as a flag", [](v1::JobSpec* s) { s->set_model("org/--trust-remote-code"); },
+       "model", "neither a model id"},
+      {"model path escaping", [](v1::JobSpec* s) { s->set_model("../../../../bin/sh"); }, "model",
+       "neither a model id"},
+      {"model path with ..", [](v1::JobSpec* s) { s->set_model("/models/../bin/sh"); }, "model",
+       "no '.' or '..' parts"},
+      {"model with a newline", [](v1::JobSpec* s) { s->set_model("org/m\n--x"); }, "model",
+       "\"org/m\\n--x\""},
       {"no build", [](v1::JobSpec* s) { s->clear_build(); }, "build", "NVIDIA or AMD"},
       {"no engine", [](v1::JobSpec* s) { s->clear_engine(); }, "engine", "vllm or sim"},
       {"empty tiers", [](v1::JobSpec* s) { s->clear_tiers(); }, "tiers", "at least one"},
@@ -95,7 +106,10 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
       {"negative nvme pool", [](v1::JobSpec* s) { s->set_nvme_pool_gb(-1); }, "nvme_pool_gb",
        "greater than 0"},
       {"zero period", [](v1::JobSpec* s) { s->mutable_sampling()->set_period_s(0); },
-       "sampling.period_s", "greater than 0"},
+       "sampling.period_s", "between 0.1 and 3600 s"},
+      // Issue #19: a nanosecond period spun an agent core at 100% in collecting.
+      {"nanosecond period", [](v1::JobSpec* s) { s->mutable_sampling()->set_period_s(1e-9); },
+       "sampling.period_s", "between 0.1 and 3600 s"},
       {"window shorter than period",
        [](v1::JobSpec* s) { s->mutable_sampling()->set_rate_window_s(10); },
        "sampling.rate_window_s", "shorter than the sampling period 15 s"},
@@ -124,6 +138,15 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
   }
 }
 
+TEST_CASE("Model ids and absolute checkpoint paths are valid models") {
+  for (const char* model :
+       {"gpt2", "openai/gpt-oss-20b", "meta-llama/Llama-3.1-8B-Instruct",
+        "Qwen/Qwen2.5-7B-Instruct+lora", "/models/llama-8b", "/mnt/ckpt/_run_1/step.100"}) {
+    INFO(model);
+    CHECK(CheckModelName(model).ok());
+  }
+}
+
 TEST_CASE("sammshen rows have no minimum chunk length: num_rounds 1 is valid") {
   v1::JobSpec spec = ValidSpec();
   spec.mutable_dataset()->set_code("sammshen");
@@ -141,7 +164,7 @@ TEST_CASE("A spec with three mistakes reports all three, naming each field") {
   CHECK(spec.status().code() == absl::StatusCode::kInvalidArgument);
   CHECK(std::string(spec.status().message()) ==
         "three.json: 3 problems\n"
-        "  tiers[1]: \"SSD\" is not one of GPU, CPU_RAM, NVME\n"
+        "  tiers[1]: \"SSD\" is not one of GPU, CPU_RAM, NVME (spelled exactly so)\n"
         "  replicas: 0 is out of range: must be between 1 and 64\n"
         "  concurrency[1]: 4 is a duplicate of concurrency[0]; values must be distinct");
 }
@@ -196,9 +219,9 @@ TEST_CASE("The progress timeout's default follows the simulator's time scale, at
   CHECK(chosen.progress_timeout_s() == 45);
 }
 
-TEST_CASE("offload_routing: LEAST_CONN or STICKY in any case, anything else names the field") {
+TEST_CASE("offload_routing: LEAST_CONN or STICKY, anything else names the field") {
   std::string text = kValidSpec;
-  text.insert(text.rfind('}'), R"(, "offload_routing": "sticky")");
+  text.insert(text.rfind('}'), R"(, "offload_routing": "STICKY")");
   absl::StatusOr<v1::JobSpec> sticky = ParseJobSpec(text, "sticky.json");
   REQUIRE(sticky.ok());
   CHECK(sticky->offload_routing() == v1::OFFLOAD_ROUTING_STICKY);
@@ -207,7 +230,8 @@ TEST_CASE("offload_routing: LEAST_CONN or STICKY in any case, anything else name
   absl::StatusOr<v1::JobSpec> refused = ParseJobSpec(bad, "bad.json");
   REQUIRE_FALSE(refused.ok());
   CHECK(std::string(refused.status().message()) ==
-        "bad.json: 1 problem\n  offload_routing: \"ROUND_ROBIN\" is not one of LEAST_CONN, STICKY");
+        "bad.json: 1 problem\n  offload_routing: \"ROUND_ROBIN\" is not one of LEAST_CONN, STICKY "
+        "(spelled exactly so)");
 }
 
 TEST_CASE("NormalizeJobSpec validates a proto-submitted spec whole") {
