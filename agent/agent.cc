@@ -9,6 +9,7 @@
 #include "agent/scenario_dir_pruner.h"
 #include "agent/supervisor/supervisor.h"
 #include "common/json/proto_json.h"
+#include "common/daemon/private_files.h"
 #include "common/log/logging.h"
 #include "common/metrics/daemon_info_metrics.h"
 #include "common/status/status_macros.h"
@@ -26,6 +27,7 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
   }
   WorkDirLayout layout(config.work_dir());
   KV_RETURN_IF_ERROR(layout.EnsureCreated());
+  KV_RETURN_IF_ERROR(MakeFolderPrivate(config.work_dir()));
   // The NVMe pool's parent: made here so the capabilities report its free space from the start.
   if (!config.nvme_cache_dir().empty()) {
     std::error_code error;

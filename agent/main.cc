@@ -10,6 +10,7 @@
 #include "agent/config/agent_config_validator.h"
 #include "common/cli/command_line.h"
 #include "common/daemon/daemon_flags.h"
+#include "common/daemon/private_files.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/loop/event_loop.h"
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   // Children's children that lose their parent are re-parented here and reaped, never left
   // running or as zombies (STYLE.md rule 15).
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  MakeNewFilesPrivate();  // the spool, logs and request records are this user's alone
   RealClock clock;
   RealSleeper sleeper;
   EventLoop loop("agent");

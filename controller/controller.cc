@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "common/daemon/private_files.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/metrics/daemon_info_metrics.h"
@@ -30,6 +31,8 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
   if (!lock.ok()) {
     return absl::Status(lock.status().code(), absl::StrCat("data_dir ", lock.status().message()));
   }
+  // The job store holds every spec and result: its folder is this user's alone (issue #19).
+  KV_RETURN_IF_ERROR(MakeFolderPrivate(config.data_dir()));
   KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
                       SqliteStore::Open(absl::StrCat(config.data_dir(), "/", kStoreFileName)));
   JobManagerOptions options;

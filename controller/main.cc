@@ -6,6 +6,7 @@
 
 #include "common/cli/command_line.h"
 #include "common/daemon/daemon_flags.h"
+#include "common/daemon/private_files.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/loop/event_loop.h"
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
 
+  MakeNewFilesPrivate();  // controller.db and its WAL are this user's alone
   RealClock clock;
   EventLoop loop("controller");
   std::string metrics_listen =

@@ -6,11 +6,14 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <memory>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench {
@@ -25,6 +28,19 @@ absl::StatusOr<std::string> ReadFile(const std::string& path, const char* field)
   text << in.rdbuf();
   if (in.bad()) return absl::NotFoundError(absl::StrCat(field, ": cannot read ", path));
   return text.str();
+}
+
+// OK when the private key at `path` can be read by its owner only, as ssh demands of its keys
+// (issue #19: a 0666 key was used without a word). FAILED_PRECONDITION naming the field, the path
+// and its mode otherwise.
+absl::Status CheckOwnerOnly(const std::string& path, const char* field) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return absl::OkStatus();  // ReadFile names it
+  if ((info.st_mode & (S_IRWXG | S_IRWXO)) == 0) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrFormat(
+      "%s: %s is readable by others (mode %04o): a private key must be its owner's alone "
+      "(chmod 600 %s)",
+      field, path, info.st_mode & 07777, path));
 }
 
 struct BioFree {
@@ -71,6 +87,7 @@ int NoPassword(char* /*buffer*/, int /*size*/, int /*writing*/, void* /*data*/) 
 // `cert_pem`: a mismatched pair would fail every handshake with no useful message.
 absl::StatusOr<std::string> ReadKeyFor(const std::string& key_path, const std::string& cert_pem,
                                        const std::string& cert_path) {
+  KV_RETURN_IF_ERROR(CheckOwnerOnly(key_path, "tls.key_path"));
   KV_ASSIGN_OR_RETURN(std::string pem, ReadFile(key_path, "tls.key_path"));
   BioPtr bio = MemoryBio(pem);
   PkeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, &NoPassword, nullptr));

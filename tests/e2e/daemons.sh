@@ -53,8 +53,19 @@ run_daemon() {
 run_daemon agent "$KV_BIN/kv-agent" "$WORK/agent.json"
 [ -d "$WORK/agent-work/spool" ] || fail "the agent did not lay out its work dir"
 expect_contains "$(cat "$WORK/agent.log")" "insecure mode"
+mkdir -m 755 "$WORK/controller-data"  # as an operator might: the controller makes it private
 run_daemon controller "$KV_BIN/kv-controller" "$WORK/controller.json"
 [ -d "$WORK/controller-data" ] || fail "the controller did not create its data dir"
+# Issue #19: data at rest is the daemon user's alone (controller.db, its WAL, the agent's spool,
+# logs and records were 0644).
+mode() { stat -c %a "$1"; }
+[ "$(mode "$WORK/controller-data")" = 700 ] || fail "data_dir is $(mode "$WORK/controller-data")"
+[ "$(mode "$WORK/agent-work")" = 700 ] || fail "work_dir is $(mode "$WORK/agent-work")"
+for file in "$WORK"/controller-data/controller.db* "$WORK"/agent-work/spool/*; do
+  [ -e "$file" ] || continue
+  [ "$(( 0$(mode "$file") & 077 ))" = 0 ] || fail "$file is mode $(mode "$file")"
+done
+[ -e "$WORK/controller-data/controller.db" ] || fail "no controller.db"
 
 for binary in kv-agent kv-controller; do
   expect_contains "$("$KV_BIN/$binary" --help)" "--validate_config"

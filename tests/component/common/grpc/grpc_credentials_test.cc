@@ -254,13 +254,29 @@ TEST_CASE("missing, empty and garbage PEM files are errors naming the field",
   cases.push_back({"broken ca", with([&](v1::TlsConfig* t) { t->set_ca_cert_path(broken); }),
                    absl::StatusCode::kFailedPrecondition,
                    "tls.ca_cert_path: " + broken + " holds no PEM certificate"});
+  // Key files are the owner's alone (issue #19), so the look-alikes below are made 0600 too.
+  const std::string cert_as_key = dir.File("cert-as-key.pem");
+  REQUIRE(std::system(("install -m 600 '" + pki.ControllerTls().cert_path() + "' '" +
+                       cert_as_key + "'")
+                          .c_str()) == 0);
   cases.push_back({"certificate as key",
-                   with([&](v1::TlsConfig* t) { t->set_key_path(t->cert_path()); }),
+                   with([&](v1::TlsConfig* t) { t->set_key_path(cert_as_key); }),
                    absl::StatusCode::kFailedPrecondition, "holds no unencrypted PEM private key"});
   const std::string encrypted = dir.File("encrypted.key");
   REQUIRE(std::system(("openssl pkey -in '" + pki.ControllerTls().key_path() +
-                       "' -aes256 -passout pass:secret -out '" + encrypted + "' </dev/null")
+                       "' -aes256 -passout pass:secret -out '" + encrypted +
+                       "' </dev/null && chmod 600 '" + encrypted + "'")
                           .c_str()) == 0);
+  const std::string shared_key = dir.File("shared.key");
+  REQUIRE(std::system(("install -m 644 '" + pki.ControllerTls().key_path() + "' '" + shared_key +
+                       "'")
+                          .c_str()) == 0);
+  cases.push_back({"key readable by others",
+                   with([&](v1::TlsConfig* t) { t->set_key_path(shared_key); }),
+                   absl::StatusCode::kFailedPrecondition,
+                   "tls.key_path: " + shared_key +
+                       " is readable by others (mode 0644): a private key must be its owner's "
+                       "alone (chmod 600 " + shared_key + ")"});
   cases.push_back({"encrypted key", with([&](v1::TlsConfig* t) { t->set_key_path(encrypted); }),
                    absl::StatusCode::kFailedPrecondition,
                    "tls.key_path: " + encrypted + " holds no unencrypted PEM private key"});
