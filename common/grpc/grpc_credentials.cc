@@ -5,7 +5,6 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
-
 #include <sys/stat.h>
 
 #include <fstream>
@@ -148,6 +147,18 @@ bool HasVerifiedClientCertificate(const grpc::ServerContextBase& context) {
   std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
   return auth != nullptr && auth->IsPeerAuthenticated() &&
          !auth->FindPropertyValues(GRPC_X509_PEM_CERT_PROPERTY_NAME).empty();
+}
+
+std::vector<std::string> ClientCertificateNames(const grpc::ServerContextBase& context) {
+  std::vector<std::string> names;
+  if (!HasVerifiedClientCertificate(context)) return names;
+  std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
+  for (const char* property : {GRPC_X509_CN_PROPERTY_NAME, GRPC_X509_SAN_PROPERTY_NAME}) {
+    for (const grpc::string_ref& value : auth->FindPropertyValues(property)) {
+      names.emplace_back(value.data(), value.size());
+    }
+  }
+  return names;
 }
 
 }  // namespace kvbench

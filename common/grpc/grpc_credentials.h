@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "kvbench/v1/config.pb.h"
@@ -37,5 +38,9 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> MakeClientChannelCrede
 // True when the call's peer presented a client certificate that the server verified (against
 // tls.ca_cert_path) and that names it (a subject CN or a SAN).
 bool HasVerifiedClientCertificate(const grpc::ServerContextBase& context);
+
+// The names the peer's verified client certificate carries: its subject CN, then its subject
+// alternative names (DNS names, ...), as gRPC's auth context reports them; empty without one.
+std::vector<std::string> ClientCertificateNames(const grpc::ServerContextBase& context);
 
 }  // namespace kvbench

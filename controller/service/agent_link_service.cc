@@ -1,8 +1,14 @@
 #include "controller/service/agent_link_service.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/grpc/grpc_credentials.h"
 #include "common/grpc/grpc_status.h"
 #include "common/grpc/stream_write_queue.h"
@@ -69,8 +75,15 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
     StreamWriteQueue<v1::ControllerMessage> outbox_;  // guarded by mu_
   };
 
-  AttachReactor(JobManager* manager, Executor* executor)
-      : manager_(manager), executor_(executor), link_(std::make_shared<Link>(this)) {
+  // `certificate_names`: the names of the peer's verified certificate, which the agent_id it
+  // registers must be one of; nullopt in insecure mode (no certificate to bind to).
+  AttachReactor(JobManager* manager, Executor* executor,
+                std::optional<std::vector<std::string>> certificate_names, std::string peer)
+      : manager_(manager),
+        executor_(executor),
+        certificate_names_(std::move(certificate_names)),
+        peer_(std::move(peer)),
+        link_(std::make_shared<Link>(this)) {
     link_->StartRead(&link_->incoming);
   }
 
@@ -84,6 +97,12 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
     JobManager* manager = manager_;
     const bool first = !registered_;
     registered_ = true;
+    if (first && link_->incoming.has_register_()) {
+      if (absl::Status bound = CheckIdentity(link_->incoming.register_()); !bound.ok()) {
+        link_->Finish(ToGrpcStatus(bound));
+        return;
+      }
+    }
     executor_->Post("agent_link.message",
                     [link, manager, first, message = std::move(link_->incoming)]() mutable {
                       absl::Status handled = Handle(manager, link.get(), first, message);
@@ -108,6 +127,22 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
   }
 
  private:
+  // An agent registers under a name its certificate carries (issue #19: any holder of a CA-signed
+  // agent certificate could take any agent_id and kick the real agent's stream off).
+  absl::Status CheckIdentity(const v1::Register& message) const {
+    if (!certificate_names_.has_value()) return absl::OkStatus();
+    const std::string& agent_id = message.capabilities().agent_id();
+    const std::vector<std::string>& names = *certificate_names_;
+    if (std::find(names.begin(), names.end(), agent_id) != names.end()) return absl::OkStatus();
+    const std::string listed = names.empty() ? "none" : absl::StrJoin(names, ", ");
+    KV_LOG(WARNING) << "refused an agent registering under a name its certificate does not carry"
+                    << " agent_id=" << agent_id << " certificate_names=" << listed
+                    << " peer=" << peer_;
+    return absl::UnauthenticatedError(absl::StrCat(
+        "agent_id \"", agent_id, "\" is not a name of this agent's client certificate (", listed,
+        "): an agent registers under its certificate's CN or a subject alternative name"));
+  }
+
   static absl::Status Handle(JobManager* manager, Link* link, bool first,
                              const v1::AgentMessage& message) {
     if (first != (message.message_case() == v1::AgentMessage::kRegister)) {
@@ -129,6 +164,8 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
 
   JobManager* const manager_;
   Executor* const executor_;
+  const std::optional<std::vector<std::string>> certificate_names_;
+  const std::string peer_;
   std::shared_ptr<Link> link_;
   bool registered_ = false;
 };
@@ -157,7 +194,9 @@ grpc::ServerBidiReactor<v1::AgentMessage, v1::ControllerMessage>* AgentLinkServi
                                            "agents must present a client certificate signed by "
                                            "the controller's CA"));
   }
-  return new AttachReactor(manager_, executor_);
+  std::optional<std::vector<std::string>> names;
+  if (require_client_certificate_) names = ClientCertificateNames(*context);
+  return new AttachReactor(manager_, executor_, std::move(names), context->peer());
 }
 
 }  // namespace kvbench::controller

@@ -11,7 +11,8 @@ Makes, with openssl, everything the secure example pair needs (deploy/examples/*
   DIR/ca.pem, ca.key                  a test CA (10 years)
   DIR/controller.pem, controller.key  the controller's server certificate,
                                       SAN DNS:localhost, IP:127.0.0.1 (serverAuth)
-  DIR/agent.pem, agent.key            an agent client certificate (clientAuth)
+  DIR/agent.pem, agent.key            an agent client certificate (clientAuth), CN local-agent:
+                                      the agent_id it may register under
   DIR/token.txt                       the bearer token of kvctl: TOKEN, else a random one
   DIR/controller.json, agent.json     the secure example configs with DIR's paths and the
                                       token's SHA-256 (when the templates sit next to this script)
@@ -55,11 +56,14 @@ make_key() {
   chmod 600 "$1.key"
 }
 
-# make_cert NAME CN EXTENSIONS: NAME.pem for NAME.key signed by the CA, unless a valid one exists.
+# make_cert NAME CN EXTENSIONS: NAME.pem for NAME.key signed by the CA, unless a valid one with
+# that CN exists.
 make_cert() {
   local name=$1 cn=$2 extensions=$3
   if [ "$force" = 0 ] && [ -s "$name.pem" ] &&
-     openssl verify -CAfile ca.pem "$name.pem" >/dev/null 2>&1; then
+     openssl verify -CAfile ca.pem "$name.pem" >/dev/null 2>&1 &&
+     [ "$(openssl x509 -in "$name.pem" -noout -subject -nameopt multiline |
+          sed -n 's/^ *commonName *= *//p')" = "$cn" ]; then
     return
   fi
   printf '%s\n' "$extensions" > "$name.ext"
@@ -84,7 +88,8 @@ keyUsage=critical,digitalSignature
 extendedKeyUsage=serverAuth
 subjectAltName=DNS:localhost,IP:127.0.0.1"
 make_key agent
-make_cert agent kvbench-agent "basicConstraints=critical,CA:FALSE
+# The controller binds an agent to its certificate: agent.json's agent_id must be this CN.
+make_cert agent local-agent "basicConstraints=critical,CA:FALSE
 keyUsage=critical,digitalSignature
 extendedKeyUsage=clientAuth"
 

@@ -82,12 +82,13 @@ grpc::Status ListJobs(v1::Controller::Stub& stub, const std::string& authorizati
 
 // Opens Attach, registers, and returns the first answer's status: OK with Registered, or the
 // stream's error.
-grpc::Status Attach(v1::AgentLink::Stub& stub, v1::ControllerMessage* first) {
+grpc::Status Attach(v1::AgentLink::Stub& stub, v1::ControllerMessage* first,
+                    const std::string& agent_id = "local-agent") {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
   auto stream = stub.Attach(&context);
   v1::AgentMessage hello;
-  hello.mutable_register_()->mutable_capabilities()->set_agent_id("agent-1");
+  hello.mutable_register_()->mutable_capabilities()->set_agent_id(agent_id);
   stream->Write(hello);
   if (stream->Read(first)) {
     context.TryCancel();
@@ -133,6 +134,23 @@ TEST_CASE("an agent without a client certificate is refused", "[cluster][auth]")
   INFO(accepted.error_message());
   CHECK(accepted.ok());
   CHECK(first.has_registered());
+}
+
+// Issue #19: any holder of a CA-signed agent certificate could register under any agent_id (and
+// kick the real agent's stream off). The test PKI's agent certificate is CN local-agent.
+TEST_CASE("an agent registers only under a name its certificate carries", "[cluster][auth]") {
+  SecureController controller;
+  v1::ControllerMessage first;
+  grpc::Status impostor =
+      Attach(*controller.AgentStub(/*with_certificate=*/true), &first, "gpu-node-7");
+  CHECK(impostor.error_code() == grpc::StatusCode::UNAUTHENTICATED);
+  CHECK(impostor.error_message() ==
+        "agent_id \"gpu-node-7\" is not a name of this agent's client certificate (local-agent): "
+        "an agent registers under its certificate's CN or a subject alternative name");
+  CHECK_FALSE(first.has_registered());
+  grpc::Status own = Attach(*controller.AgentStub(/*with_certificate=*/true), &first);
+  INFO(own.error_message());
+  CHECK(own.ok());
 }
 
 }  // namespace
