@@ -29,6 +29,8 @@ PACKAGES=(
   wrk
   # headless browser of e2e.report_chromium: renders kvctl report's HTML, checks its DOM, screenshots it
   chromium
+  # systemd-analyze: e2e.installed_tree verifies the installed units and their hardening
+  systemd
 )
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -23,6 +23,18 @@ for unit in kv-agent kv-controller; do
   grep -q "^ExecStart=$prefix/bin/$unit " "$file" || fail "$unit.service does not start $prefix/bin/$unit:
 $(grep -n Exec "$file")"
   ! grep -n '@[A-Z_]*@\|/usr/local/bin' "$file" || fail "$unit.service has a path not of the prefix"
+  # systemd accepts every line (it only warns on a bad one, hence the empty output), and the
+  # hardening holds (issue #19: both ran as root, exposure 9.6 UNSAFE).
+  verify="$(systemd-analyze verify "$file" 2>&1)" || fail "systemd-analyze verify $unit: $verify"
+  [ -z "$verify" ] || fail "systemd-analyze verify $unit.service warns: $verify"
+  grep -q '^User=kvbench$' "$file" || fail "$unit.service does not run as kvbench"
+  exposure="$(systemd-analyze security --offline=yes "$file" 2>/dev/null |
+    sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')"
+  [ -n "$exposure" ] || fail "systemd-analyze security printed no exposure for $unit"
+  max_exposure=2.0
+  [ "$unit" = kv-agent ] && max_exposure=4.5  # GPUs, NVMe paths and the engines' runtimes
+  awk -v e="$exposure" -v m="$max_exposure" 'BEGIN { exit !(e <= m) }' ||
+    fail "$unit.service exposure $exposure, above $max_exposure"
 done
 sed -e 's/"concurrency": \[2, 16\]/"concurrency": [2]/' \
   -e 's/"tiers": \["GPU", "CPU_RAM", "NVME"\]/"tiers": ["GPU", "NVME"]/' \
