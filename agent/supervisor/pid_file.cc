@@ -13,14 +13,15 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "agent/supervisor/process_group.h"
 #include "common/log/logging.h"
 
 namespace kvbench::agent {
 namespace {
 
 constexpr mode_t kPidFileMode = 0644;
-// Longest pid file we read: "<pid>\n" is at most a dozen bytes.
-constexpr size_t kMaxPidFileBytes = 64;
+// Longest pid file we read: the pid, the start ticks and an executable path.
+constexpr size_t kMaxPidFileBytes = 8192;
 
 absl::Status WriteError(const std::string& path, const char* what, int error) {
   return absl::FailedPreconditionError(
@@ -44,7 +45,11 @@ absl::Status WritePidFile(const std::string& path, int pid) {
   const std::string temporary = absl::StrCat(path, ".tmp");
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kPidFileMode);
   if (fd < 0) return WriteError(path, "open", errno);
-  const bool written = WriteAll(fd, absl::StrCat(pid, "\n"));
+  std::string text = absl::StrCat(pid, "\n");
+  if (const std::optional<int64_t> ticks = ProcessStartTicks(pid)) {
+    absl::StrAppend(&text, *ticks, " ", ProcessExecutable(pid), "\n");
+  }
+  const bool written = WriteAll(fd, text);
   const int write_error = errno;
   if (::close(fd) != 0 || !written) {
     const int error = written ? errno : write_error;
@@ -83,13 +88,28 @@ absl::StatusOr<PidFileRecord> ReadPidFile(const std::string& path) {
   struct stat info {};
   const bool stated = ::fstat(fd, &info) == 0;
   ::close(fd);
+  const absl::string_view text(buffer, n > 0 ? static_cast<size_t>(n) : 0);
+  const size_t first_end = text.find('\n');
   const std::optional<int> pid =
-      n > 0 ? ParsePid(absl::string_view(buffer, static_cast<size_t>(n))) : std::nullopt;
+      n > 0 ? ParsePid(text.substr(
+                  0, first_end == absl::string_view::npos ? text.size() : first_end + 1))
+            : std::nullopt;
   if (!pid || !stated) {
     return absl::InvalidArgumentError(
         absl::StrCat("malformed pid file ", path, ": want \"<pid>\\n\" with a pid above 1"));
   }
-  return PidFileRecord{*pid, absl::TimeFromTimespec(info.st_mtim)};
+  PidFileRecord record{*pid, absl::TimeFromTimespec(info.st_mtim), std::nullopt, ""};
+  if (first_end != absl::string_view::npos) {
+    absl::string_view second = text.substr(first_end + 1);
+    if (absl::EndsWith(second, "\n")) second.remove_suffix(1);
+    const size_t space = second.find(' ');
+    int64_t ticks = 0;
+    if (space != absl::string_view::npos && absl::SimpleAtoi(second.substr(0, space), &ticks)) {
+      record.start_ticks = ticks;
+      record.executable = std::string(second.substr(space + 1));
+    }
+  }
+  return record;
 }
 
 void RemovePidFile(const std::string& path) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,14 +12,20 @@
 
 namespace kvbench::agent {
 
-// A supervised child's pid file: "<pid>\n", the pid being also its process group id.
+// A supervised child's pid file: "<pid>\n<start ticks> <executable>\n", the pid being also its
+// process group id, the second line what identifies that process beyond its pid (issue #19: a
+// pid file is only honoured for the process it was written for, never for whatever holds the pid
+// now). Files of older agents have the first line only.
 struct PidFileRecord {
   int pid = 0;
-  absl::Time written;  // the file's modification time
+  absl::Time written;                  // the file's modification time
+  std::optional<int64_t> start_ticks;  // /proc/<pid>/stat starttime when written
+  std::string executable;              // /proc/<pid>/exe when written; "" if unknown
 };
 
-// Writes "<pid>\n" to `path` through "<path>.tmp" renamed over it, so a reader never sees a
-// partial file. FAILED_PRECONDITION naming the path when the directory is not writable.
+// Writes the record of the running process `pid` (its start ticks and executable read from
+// /proc now) to `path` through "<path>.tmp" renamed over it, so a reader never sees a partial
+// file. FAILED_PRECONDITION naming the path when the directory is not writable.
 absl::Status WritePidFile(const std::string& path, int pid);
 
 // The pid in `text`: decimal digits, optionally followed by one line break, greater than 1 (0, 1

@@ -6,11 +6,13 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -52,7 +54,7 @@ void ReapProcessGroupChildren(int pgid) {
   }
 }
 
-std::optional<absl::Time> ProcessStartTime(int pid) {
+std::optional<int64_t> ProcessStartTicks(int pid) {
   std::optional<std::string> stat = ReadProcFile(absl::StrCat("/proc/", pid, "/stat"));
   if (!stat) return std::nullopt;
   // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
@@ -64,6 +66,24 @@ std::optional<absl::Time> ProcessStartTime(int pid) {
   if (fields.size() <= kStartTimeField || !absl::SimpleAtoi(fields[kStartTimeField], &ticks)) {
     return std::nullopt;
   }
+  return ticks;
+}
+
+std::string ProcessExecutable(int pid) {
+  std::error_code error;
+  std::string exe =
+      std::filesystem::read_symlink(absl::StrCat("/proc/", pid, "/exe"), error).string();
+  if (error) return "";
+  // A binary replaced on disk since it started (an upgrade) still names the process.
+  constexpr absl::string_view kDeleted = " (deleted)";
+  if (absl::EndsWith(exe, kDeleted)) exe.resize(exe.size() - kDeleted.size());
+  return exe;
+}
+
+std::optional<absl::Time> ProcessStartTime(int pid) {
+  const std::optional<int64_t> ticks_or = ProcessStartTicks(pid);
+  if (!ticks_or) return std::nullopt;
+  const int64_t ticks = *ticks_or;
   const std::optional<int64_t> boot_seconds = BootTimeSeconds();
   const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
   if (!boot_seconds || ticks_per_second <= 0) return std::nullopt;

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <string>
 
 #include "absl/time/time.h"
 
@@ -19,5 +21,12 @@ void ReapProcessGroupChildren(int pgid);
 // When process `pid` started (wall clock, from /proc; about 1 s precision), or nullopt if there
 // is no such process or /proc cannot tell.
 std::optional<absl::Time> ProcessStartTime(int pid);
+
+// Its start time in clock ticks since boot (/proc/<pid>/stat field 22): with the pid, a process's
+// identity for as long as the machine runs. nullopt when there is no such process.
+std::optional<int64_t> ProcessStartTicks(int pid);
+
+// The program it runs (/proc/<pid>/exe, without a " (deleted)" suffix); "" when unknown.
+std::string ProcessExecutable(int pid);
 
 }  // namespace kvbench::agent

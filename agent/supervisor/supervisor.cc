@@ -83,6 +83,21 @@ bool RefuseToKill(const std::string& path, const PidFileRecord& file) {
                     << " pgid=" << file.pid;
     return true;
   }
+  // The process this file was written for: the same start ticks and program (older files: the
+  // process started before the file was written).
+  if (file.start_ticks.has_value()) {
+    const std::optional<int64_t> ticks = ProcessStartTicks(file.pid);
+    const std::string executable = ProcessExecutable(file.pid);
+    if ((ticks && *ticks != *file.start_ticks) ||
+        (!executable.empty() && !file.executable.empty() && executable != file.executable)) {
+      KV_LOG(WARNING) << "pid file names another process than the one now holding its pid, not "
+                         "killing path="
+                      << path << " pgid=" << file.pid << " recorded_program=" << file.executable
+                      << " program=" << executable;
+      return true;
+    }
+    return false;
+  }
   const std::optional<absl::Time> started = ProcessStartTime(file.pid);
   if (started && *started > file.written + kStartTimeSlack) {
     KV_LOG(WARNING) << "pid file is older than the process now holding its pid, not killing path="

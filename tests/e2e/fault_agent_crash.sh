@@ -40,7 +40,7 @@ wait_until 60 test -s "$runner_pid_file" || { cat "$WORK/agent.log" >&2; fail "k
 pool="$WORK/nvme/$job-00-nvme-c2"
 [ -d "$pool" ] || fail "no pool dir at $pool: $(ls "$WORK/nvme")"
 children=()
-for file in "$WORK"/agent/run/*.pid; do children+=("$(cat "$file")"); done
+for file in "$WORK"/agent/run/*.pid; do children+=("$(head -n 1 "$file")"); done
 [ "${#children[@]}" -ge 3 ] || fail "expected cache-server, replica and kv-runner pid files: $(ls "$WORK/agent/run")"
 
 kill -KILL "$agent"

@@ -15,7 +15,7 @@ runner_pid_file="$WORK/out/.run/kv-runner.pid"
 wait_until 90 test -s "$runner_pid_file" ||
   { cat "$WORK/run.out" "$WORK/run.err" >&2; fail "kv-runner has no pid file"; }
 children=()
-for file in "$WORK"/out/.run/*.pid; do children+=("$(cat "$file")"); done
+for file in "$WORK"/out/.run/*.pid; do children+=("$(head -n 1 "$file")"); done
 # kv-runner, the cache server, 2 replicas and Caddy.
 [ "${#children[@]}" -ge 5 ] || fail "expected 5 pid files: $(ls "$WORK/out/.run")"
 kill -KILL "$pid"

@@ -54,13 +54,26 @@ TEST_CASE("WritePidFile and ReadPidFile round-trip through an atomic rename", "[
   dir.WriteFile("replica-0.pid", "stale\n");
   const absl::Time before = absl::Now() - absl::Seconds(2);
 
-  REQUIRE(WritePidFile(path, 4321).ok());
-  CHECK(dir.ReadFile("replica-0.pid") == "4321\n");
+  // A running process: its start ticks and program are recorded beside the pid (issue #19).
+  const int self = ::getpid();
+  REQUIRE(WritePidFile(path, self).ok());
+  const std::string program = ProcessExecutable(self);
+  REQUIRE_FALSE(program.empty());
+  CHECK(dir.ReadFile("replica-0.pid") ==
+        absl::StrCat(self, "\n", ProcessStartTicks(self).value(), " ", program, "\n"));
   CHECK_FALSE(FileExists(path + ".tmp"));
-  const absl::StatusOr<PidFileRecord> record = ReadPidFile(path);
+  absl::StatusOr<PidFileRecord> record = ReadPidFile(path);
+  REQUIRE(record.ok());
+  CHECK(record->pid == self);
+  CHECK(record->written >= before);
+  CHECK(record->start_ticks == ProcessStartTicks(self));
+  CHECK(record->executable == program);
+  // An older agent's file, the pid alone, still reads.
+  dir.WriteFile("replica-0.pid", "4321\n");
+  record = ReadPidFile(path);
   REQUIRE(record.ok());
   CHECK(record->pid == 4321);
-  CHECK(record->written >= before);
+  CHECK_FALSE(record->start_ticks.has_value());
 }
 
 TEST_CASE("Pid file errors name the path", "[supervisor]") {

@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "agent/supervisor/pid_file.h"
 #include "agent/supervisor/supervisor.h"
 #include "tests/component/agent/supervisor/supervisor_test_helpers.h"
 #include "tests/fakes/fake_clock.h"
@@ -72,7 +73,7 @@ TEST_CASE("Supervisor starts a child with its log and pid file and finds it read
   const std::optional<int> pid = supervisor->pid("replica-0");
   REQUIRE(pid.has_value());
   CHECK(::getpgid(*pid) == *pid);  // leads its own group: the pid file names the group
-  CHECK(world.dir.ReadFile("run/replica-0.pid") == absl::StrCat(*pid, "\n"));
+  CHECK(ReadPidFile(world.dir.File("run/replica-0.pid")).value().pid == *pid);
   CHECK_FALSE(FileExists(world.pid_file("replica-0") + ".tmp"));
   CHECK(supervisor->names() == std::vector<std::string>{"replica-0"});
   const std::vector<std::string> expected = {"to stdout", "to stderr", "KV_TEST_VAR=42"};

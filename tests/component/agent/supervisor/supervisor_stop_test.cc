@@ -16,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/supervisor/pid_file.h"
+#include "agent/supervisor/process_group.h"
 #include "agent/supervisor/supervisor.h"
 #include "common/process/posix_process_launcher.h"
 #include "tests/component/agent/supervisor/supervisor_test_helpers.h"
@@ -133,7 +134,9 @@ TEST_CASE("Supervisor KillOrphans kills the groups a crashed supervisor left", "
   int wait_status = 0;
   REQUIRE(::waitpid(crashed, &wait_status, 0) == crashed);
   REQUIRE((WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0));
-  const std::optional<int> leader = ParsePid(world.dir.ReadFile("run/replica-0.pid"));
+  const absl::StatusOr<PidFileRecord> record = ReadPidFile(world.dir.File("run/replica-0.pid"));
+  REQUIRE(record.ok());
+  const std::optional<int> leader = record->pid;
   REQUIRE(leader.has_value());
   const Family family = AwaitFamily(world.dir, "replica-0", *leader);
   CHECK_FALSE(ProcessGone(family.leader));
@@ -181,6 +184,15 @@ TEST_CASE("Supervisor KillOrphans removes unusable pid files without killing", "
   run.WriteFile("recycled.pid", absl::StrCat((*bystander)->pid(), "\n"));
   const timespec an_hour_ago[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
   REQUIRE(::utimensat(AT_FDCWD, run.File("recycled.pid").c_str(), an_hour_ago, 0) == 0);
+  // Issue #19: a pid file honoured only for the process it was written for. The bystander's pid
+  // with another start time (the pid was recycled), or with another program (a system pid file
+  // under a work_dir of "/": sshd's /run/sshd.pid).
+  const int64_t ticks = ProcessStartTicks((*bystander)->pid()).value();
+  const std::string program = ProcessExecutable((*bystander)->pid());
+  REQUIRE_FALSE(program.empty());
+  run.WriteFile("reused.pid",
+                absl::StrCat((*bystander)->pid(), "\n", ticks + 1, " ", program, "\n"));
+  run.WriteFile("sshd.pid", absl::StrCat((*bystander)->pid(), "\n", ticks, " /usr/sbin/sshd\n"));
   run.WriteFile("notes.txt", "not a pid file");
 
   CHECK(KillOrphansOnRealTime(run.path()) == 0);
