@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/link/grpc_link_transport.h"
 #include "agent/link/reconnect_backoff.h"
@@ -15,6 +16,28 @@ namespace {
 bool IsAuthError(const absl::Status& status) {
   return status.code() == absl::StatusCode::kUnauthenticated ||
          status.code() == absl::StatusCode::kPermissionDenied;
+}
+
+// What a failed connection most likely means, from gRPC's text (issue #19: a certificate of
+// another CA, or plaintext against the TLS port, said only "Socket closed", retried forever).
+// Empty when nothing points at TLS. Neither case gets better by retrying soon.
+std::string TlsFailureHint(const absl::Status& status, bool insecure) {
+  if (status.code() != absl::StatusCode::kUnavailable) return "";
+  const absl::string_view text = status.message();
+  if (absl::StrContains(text, "Ssl handshake failed") ||
+      absl::StrContains(text, "CERTIFICATE_VERIFY_FAILED")) {
+    return "the TLS handshake failed: this agent does not trust the controller's certificate "
+           "(is tls.ca_cert_path the CA that signed it, and does it name the address dialled?)";
+  }
+  if (absl::StrContains(text, "Socket closed")) {
+    return insecure
+               ? "the controller closed the connection at once: if it serves TLS, this agent "
+                 "(\"insecure\": true) cannot talk to it"
+               : "the controller closed the connection during the TLS handshake: it most likely "
+                 "refused this agent's certificate (signed by a CA it does not trust, or not a "
+                 "client certificate), or it serves plaintext";
+  }
+  return "";
 }
 
 }  // namespace
@@ -296,7 +319,9 @@ void ControllerLink::EmitEvent(v1::Event event) {
 }
 
 absl::Duration ControllerLink::NextBackoff(const absl::Status& status) {
-  if (IsAuthError(status)) return options_.backoff_max;
+  if (IsAuthError(status) || !TlsFailureHint(status, options_.insecure).empty()) {
+    return options_.backoff_max;
+  }
   ++failures_;
   const absl::Duration cap = BackoffCap(options_.backoff_initial, options_.backoff_max, failures_);
   return FullJitter(cap, absl::Uniform<double>(absl::IntervalClosed, random_, 0.0, 1.0));
@@ -317,6 +342,18 @@ void ControllerLink::LogStreamEnd(const absl::Status& status, bool was_registere
   if (was_registered) {
     KV_LOG(WARNING) << "controller link lost controller=" << options_.controller_address
                     << " status=" << status;
+    return;
+  }
+  if (const std::string hint = TlsFailureHint(status, options_.insecure); !hint.empty()) {
+    const std::string text = status.ToString();
+    if (text != last_auth_error_) {
+      KV_LOG(ERROR) << "cannot connect to the controller controller=" << options_.controller_address
+                    << ": " << hint
+                    << "; this will not succeed until the certificates or the config change "
+                       "(retrying every "
+                    << absl::FormatDuration(options_.backoff_max) << ") status=" << text;
+      last_auth_error_ = text;
+    }
     return;
   }
   KV_LOG_EVERY_N_SEC(WARNING, 30) << "cannot reach the controller controller="

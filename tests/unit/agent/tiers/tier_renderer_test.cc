@@ -260,6 +260,47 @@ TEST_CASE("An AMD profile that sets CUDA_VISIBLE_DEVICES itself keeps it") {
   CHECK(replica.env.at("CUDA_VISIBLE_DEVICES") == "0,1");
 }
 
+// Issue #19: every spec string that reaches an argv, at the edge of what the spec validator lets
+// through, must stay a value: the flags of a rendered argv are the renderer's own, whatever the
+// strings (the validator refuses anything starting with '-': job_spec_validator_test).
+TEST_CASE("Spec strings never become flags of a rendered argv") {
+  auto flags = [](const v1::JobSpec& job, v1::Tier tier) {
+    std::vector<std::string> found;
+    const ScenarioWiring wiring = TestWiring(2);
+    const v1::Scenario scenario = TestScenario(tier);
+    absl::StatusOr<ProfileChoice> choice = ChooseProfiles(job, tier);
+    REQUIRE(choice.ok());
+    std::vector<std::vector<std::string>> argvs = {
+        RenderReplica(Shipped(choice->engine), job, scenario, wiring, 0).argv};
+    if (choice->cache_server.has_value()) {
+      argvs.push_back(
+          RenderCacheServer(Shipped(*choice->cache_server), job, scenario, wiring).argv);
+    }
+    for (const auto& argv : argvs) {
+      for (const std::string& word : argv) {
+        if (!word.empty() && word.front() == '-') found.push_back(word);
+      }
+    }
+    return found;
+  };
+  for (v1::Engine engine : {v1::VLLM, v1::SIM}) {
+    for (v1::Tier tier : {v1::GPU, v1::CPU_RAM, v1::NVME}) {
+      v1::JobSpec plain = TestJob(engine, v1::NVIDIA, 2);
+      v1::JobSpec edgy = plain;
+      edgy.set_name("x.-_--help");
+      edgy.set_model("org-/m--trust-remote-code+x");
+      edgy.mutable_dataset()->set_code("--served-model-name");
+      edgy.mutable_dataset()->set_path("--x/-y.json");
+      (*edgy.mutable_labels())["--port"] = "--host";
+      INFO(v1::Engine_Name(engine) << " " << v1::Tier_Name(tier));
+      std::vector<std::string> expected = flags(plain, tier);
+      // The model is rendered positionally (vllm serve MODEL): with a leading '-' it would be a
+      // flag, which is why the validator refuses that (CheckModelName).
+      CHECK(flags(edgy, tier) == expected);
+    }
+  }
+}
+
 TEST_CASE("Endpoint url") { CHECK((Endpoint{"127.0.0.3", 8001}.url()) == "http://127.0.0.3:8001"); }
 
 }  // namespace
