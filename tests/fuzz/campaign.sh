@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# A fuzz campaign beyond CI (issue #19): every standalone fuzz target over its seed corpus plus
+# RUNS seeded mutations (default 10 million each), all targets at once. Not part of
+# deploy/test.sh (ctest runs each target for 2 s). Prints one line per target and exits non-zero
+# if any target crashed; a crash leaves the target's output in $OUT/<target>.log.
+#   tests/fuzz/campaign.sh [RUNS] [SEED]      (KV_BUILD_DIR: the build, default build/)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+bin="${KV_BUILD_DIR:-$root/build}/bin"
+runs="${1:-10000000}"
+seed="${2:-1}"
+out="${OUT:-$(mktemp -d /tmp/kvbench-fuzz-XXXXXX)}"
+corpus="$root/tests/fuzz/corpus"
+declare -A inputs=(
+  [prometheus_exposition]="$corpus/prometheus"
+  [parquet_reader]="$root/tests/data/parquet-testing/data"
+  [job_spec]="$corpus/job_spec"
+  [sse_parser]="$corpus/sse"
+  [request_record]="$corpus/request_record"
+)
+pids=()
+for target in "${!inputs[@]}"; do
+  [ -x "$bin/kv_fuzz_$target" ] || { echo "no $bin/kv_fuzz_$target: build first" >&2; exit 2; }
+  ( start=$(date +%s)
+    if "$bin/kv_fuzz_$target" --runs="$runs" --seconds=86400 --seed="$seed" "${inputs[$target]}" \
+        > "$out/$target.log" 2>&1; then
+      echo "$target: $(tail -n 1 "$out/$target.log") [$(( $(date +%s) - start )) s]"
+    else
+      echo "$target: CRASHED, see $out/$target.log"
+      exit 1
+    fi ) &
+  pids+=($!)
+done
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+exit "$status"
