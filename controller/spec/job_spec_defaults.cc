@@ -27,7 +27,10 @@ void ApplyJobSpecDefaults(v1::JobSpec* spec) {
   }
   v1::SamplingSpec* sampling = spec->mutable_sampling();
   if (!sampling->has_period_s()) sampling->set_period_s(kDefaultSamplingPeriodSeconds);
-  if (!sampling->has_rate_window_s()) sampling->set_rate_window_s(kDefaultRateWindowSeconds);
+  if (!sampling->has_rate_window_s()) {
+    sampling->set_rate_window_s(
+        std::max(kDefaultRateWindowSeconds, kDefaultRateWindowPeriods * sampling->period_s()));
+  }
 }
 
 }  // namespace kvbench::spec

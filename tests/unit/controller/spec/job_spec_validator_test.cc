@@ -179,6 +179,22 @@ TEST_CASE("A field that failed to parse is reported once, not again by validatio
         "s: 1 problem\n  concurrency: must be an array, not a string");
 }
 
+TEST_CASE("The default rate window spans at least 20 sampling periods, so it stays valid") {
+  // Found by the job spec fuzz target (issue #19): period_s 405 with the 300 s default window
+  // made an effective spec that its own validator refused ("shorter than the sampling period").
+  v1::JobSpec spec = ValidSpec();
+  spec.mutable_sampling()->clear_rate_window_s();
+  spec.mutable_sampling()->set_period_s(405);
+  REQUIRE(ValidateJobSpec(spec).empty());
+  ApplyJobSpecDefaults(&spec);
+  CHECK(spec.sampling().rate_window_s() == 8100);
+  CHECK(ValidateJobSpec(spec).empty());
+  spec.mutable_sampling()->set_period_s(kMaxSamplingPeriodSeconds);
+  spec.mutable_sampling()->clear_rate_window_s();
+  ApplyJobSpecDefaults(&spec);
+  CHECK(ValidateJobSpec(spec).empty());  // 20 x 3600 s is within the window's bound
+}
+
 TEST_CASE("Defaults fill unset fields and leave set ones alone") {
   v1::JobSpec spec = ValidSpec();
   spec.clear_replicas();
