@@ -1,9 +1,7 @@
 #include "agent/link/node_capabilities.h"
 
-#include <sys/statvfs.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>

@@ -1,6 +1,5 @@
 #include "agent/scenario/scenario_wiring.h"
 
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>

@@ -63,6 +63,12 @@ absl::Status InternalError(const ProcessSpec& spec, absl::string_view what, int 
       absl::StrCat("cannot start ", spec.name, ": ", what, ": ", std::strerror(error)));
 }
 
+// NOT_FOUND naming the process and the program that cannot be run.
+absl::Status ProgramNotFound(const ProcessSpec& spec, const std::string& program, int error) {
+  return absl::NotFoundError(
+      absl::StrCat("cannot start ", spec.name, ": program ", program, ": ", std::strerror(error)));
+}
+
 // The parent's environment (unless !spec.inherit_env) without spec.unset_env, overridden by
 // spec.env, as NAME=VALUE.
 absl::StatusOr<std::vector<std::string>> BuildEnvironment(const ProcessSpec& spec) {
@@ -140,10 +146,7 @@ std::vector<char*> CStrings(const std::vector<std::string>& strings) {
 // the child only makes system calls.
 absl::StatusOr<std::string> ResolveProgram(const ProcessSpec& spec) {
   const std::string& program = spec.argv[0];
-  auto not_found = [&](int error) {
-    return absl::NotFoundError(absl::StrCat("cannot start ", spec.name, ": program ", program, ": ",
-                                            std::strerror(error)));
-  };
+  auto not_found = [&](int error) { return ProgramNotFound(spec, program, error); };
   if (program.empty()) return not_found(ENOENT);
   if (program.find('/') != std::string::npos) return program;
   const char* path = std::getenv("PATH");
@@ -237,8 +240,7 @@ absl::StatusOr<pid_t> Spawn(const ProcessSpec& spec, const std::string& program,
   while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
   }
   if (error == ENOENT || error == EACCES || error == ENOEXEC || error == ENOTDIR) {
-    return absl::NotFoundError(absl::StrCat("cannot start ", spec.name, ": program ", program, ": ",
-                                            std::strerror(error)));
+    return ProgramNotFound(spec, program, error);
   }
   return InternalError(spec, absl::StrCat("exec ", program), error);
 }
