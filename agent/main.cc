@@ -11,6 +11,7 @@
 #include "common/cli/command_line.h"
 #include "common/daemon/daemon_flags.h"
 #include "common/daemon/private_files.h"
+#include "common/grpc/grpc_core_log.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/loop/event_loop.h"
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   // running or as zombies (STYLE.md rule 15).
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   MakeNewFilesPrivate();  // the spool, logs and request records are this user's alone
+  RouteGrpcCoreLogs(GrpcRole::kClient);  // gRPC core's lines in kvbench's format
   RealClock clock;
   RealSleeper sleeper;
   EventLoop loop("agent");

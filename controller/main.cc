@@ -7,6 +7,7 @@
 #include "common/cli/command_line.h"
 #include "common/daemon/daemon_flags.h"
 #include "common/daemon/private_files.h"
+#include "common/grpc/grpc_core_log.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/loop/event_loop.h"
@@ -46,7 +47,8 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
 
-  MakeNewFilesPrivate();  // controller.db and its WAL are this user's alone
+  MakeNewFilesPrivate();                 // controller.db and its WAL are this user's alone
+  RouteGrpcCoreLogs(GrpcRole::kServer);  // refused TLS handshakes named (issue #19)
   RealClock clock;
   EventLoop loop("controller");
   std::string metrics_listen =

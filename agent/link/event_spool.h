@@ -45,11 +45,14 @@ class EventSpool {
   EventSpool& operator=(const EventSpool&) = delete;
 
   // Sets event->seq (last_seq() + 1) and makes it durable (fsync) before returning it.
-  // UNAVAILABLE when the write fails (the event is then not spooled and the seq not used).
+  // UNAVAILABLE when the write fails (the event is then not spooled and the seq not used);
+  // RESOURCE_EXHAUSTED past seq 2^62 (never reached: a seq per nanosecond for a century is less).
   absl::StatusOr<int64_t> Append(v1::Event* event);
   // Drops events with seq <= acked_seq, durably. An acked_seq above last_seq() (the controller
   // remembers more than this spool, e.g. after the work dir was wiped) raises last_seq() to it,
-  // so new events are never mistaken for ones the controller already has.
+  // so new events are never mistaken for ones the controller already has. INVALID_ARGUMENT (and
+  // nothing changes) for an acked_seq above 2^62, which no spool writes: the seqs after it would
+  // overflow. Records on disk with such seqs are treated as corrupt.
   absl::Status Acknowledge(int64_t acked_seq);
   // In seq order.
   std::vector<v1::Event> Unacknowledged() const;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue #19: rogue agents against a real controller in secure mode (mTLS, tokens), each refused
-# with a line that says why on its side, and on the controller's where its code sees the stream:
+# with a line that says why on each side (the controller names the handshakes gRPC refuses from
+# gRPC core's lines, and counts them in /metrics):
 #  - a CA-signed agent certificate used to register under another agent's id;
 #  - a certificate of another CA (the controller closes the TLS handshake);
 #  - an agent that does not trust the controller's CA;
@@ -47,6 +48,21 @@ expect_line controller.log "refused an agent registering under a name its certif
 expect_line other_ca.log "it most likely refused this agent's certificate (signed by a CA it does not trust"
 expect_line distrust.log "this agent does not trust the controller's certificate"
 expect_line plaintext.log "if it serves TLS, this agent (\"insecure\": true) cannot talk to it"
+expect_line controller.log "refused a TLS connection: the client's certificate is not signed by a CA this server trusts"
+expect_line controller.log "cause=untrusted_certificate"
+expect_line controller.log "refused a TLS connection: the client closed the connection during the TLS handshake (a gRPC client that does not trust this server's certificate does so"
+expect_line controller.log "cause=closed_during_handshake"
+expect_line controller.log "refused a TLS connection: the client does not speak TLS"
+expect_line controller.log "cause=not_tls"
+metrics_url="$(sed -n 's/.*metrics url=\([^ ]*\).*/\1/p' "$WORK/controller.log")"
+refusals_counted() {
+  local text
+  text="$(curl -fsS "$metrics_url")" || return 1
+  for cause in untrusted_certificate closed_during_handshake not_tls; do
+    grep -Eq "^kvbench_controller_link\{counter=\"tls_refused_$cause\"\} [1-9]" <<<"$text" || return 1
+  done
+}
+wait_until 20 refusals_counted || fail "the controller's /metrics does not count the refusals: $(curl -s "$metrics_url" | grep tls_refused)"
 for name in other_ca distrust plaintext; do
   expect_contains "$(cat "$WORK/$name.log")" "this will not succeed until the certificates or the config change"
 done
@@ -60,5 +76,10 @@ agents="$("$KV_BIN/kvctl" agents --output json)"
 for name in impostor other_ca distrust plaintext; do
   lines="$(grep -c "controller=" "$WORK/$name.log" || true)"
   [ "$lines" -le 2 ] || fail "$name logged its refusal $lines times: $(tail -3 "$WORK/$name.log")"
+done
+# Nor does the controller repeat itself: one line per cause per 10 s, however often agents retry.
+for cause in untrusted_certificate closed_during_handshake not_tls; do
+  lines="$(grep -c "cause=$cause" "$WORK/controller.log" || true)"
+  [ "$lines" -le 3 ] || fail "the controller logged cause=$cause $lines times"
 done
 echo "PASS"

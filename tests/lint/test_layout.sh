@@ -5,8 +5,8 @@
 # folder of the product (agent/..., controller/..., common/...), the one holding the code it
 # mainly tests: tests/unit/agent/results/percentiles_test.cc tests agent/results/percentiles.*.
 # tests/cluster, e2e, bench, lint, support, fakes, tools and data, the fuzz corpora and the
-# shared standalone_fuzz_driver.cc are free. Offenders are printed as `path: why`; exit 1 when
-# there is one.
+# shared standalone_fuzz_driver.cc and fuzz_temp_dir.h are free. Offenders are printed as
+# `path: why`; exit 1 when there is one.
 set -euo pipefail
 root="${KV_SOURCE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 cd "$root"

@@ -3,8 +3,6 @@
 
 #include "common/grpc/grpc_credentials.h"
 
-#include <grpcpp/generic/async_generic_service.h>
-#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 
 #include <catch2/catch.hpp>
@@ -16,121 +14,20 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tests/component/common/grpc/probe_server.h"
 #include "tests/component/common/grpc/test_pki.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench {
 namespace {
 
+using testing::AgentCredentials;
+using testing::Call;
+using testing::ClientCredentials;
+using testing::ServerCredentials;
 using testing::SharedTestPki;
 using testing::TempDir;
-
-constexpr char kMethod[] = "/kvbench.test.Probe/Call";
-
-// A message of no bytes (a default ByteBuffer is no message at all).
-grpc::ByteBuffer EmptyMessage() {
-  grpc::Slice empty("");
-  return grpc::ByteBuffer(&empty, 1);
-}
-
-// Answers every call with one empty message and records, per call, whether the peer presented a
-// verified client certificate.
-class RecordingService : public grpc::CallbackGenericService {
- public:
-  grpc::ServerGenericBidiReactor* CreateReactor(
-      grpc::GenericCallbackServerContext* context) override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      verified_.push_back(HasVerifiedClientCertificate(*context));
-    }
-    return new Reactor();
-  }
-
-  std::vector<bool> verified() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return verified_;
-  }
-
- private:
-  class Reactor : public grpc::ServerGenericBidiReactor {
-   public:
-    Reactor() { StartRead(&request_); }
-    void OnReadDone(bool ok) override {
-      if (!ok) {
-        Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "no request"));
-        return;
-      }
-      StartWriteAndFinish(&response_, grpc::WriteOptions(), grpc::Status::OK);
-    }
-    void OnDone() override { delete this; }
-
-   private:
-    grpc::ByteBuffer request_;
-    grpc::ByteBuffer response_ = EmptyMessage();
-  };
-
-  mutable std::mutex mutex_;
-  std::vector<bool> verified_;
-};
-
-// A server on 127.0.0.1, port 0, with the given credentials.
-class TestServer {
- public:
-  explicit TestServer(std::shared_ptr<grpc::ServerCredentials> credentials) {
-    grpc::ServerBuilder builder;
-    builder.AddListeningPort("127.0.0.1:0", std::move(credentials), &port_);
-    builder.RegisterCallbackGenericService(&service_);
-    server_ = builder.BuildAndStart();
-    REQUIRE(server_ != nullptr);
-    REQUIRE(port_ > 0);
-  }
-  ~TestServer() { server_->Shutdown(std::chrono::system_clock::now()); }
-
-  std::string Address(const std::string& host = "127.0.0.1") const {
-    return absl::StrCat(host, ":", port_);
-  }
-  std::vector<bool> verified() const { return service_.verified(); }
-
- private:
-  RecordingService service_;
-  int port_ = 0;
-  std::unique_ptr<grpc::Server> server_;
-};
-
-// One unary call over a fresh channel; its final status.
-grpc::Status Call(const std::string& address,
-                  std::shared_ptr<grpc::ChannelCredentials> credentials) {
-  grpc::GenericStub stub(grpc::CreateChannel(address, std::move(credentials)));
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-  grpc::ByteBuffer request = EmptyMessage();
-  grpc::ByteBuffer response;
-  std::promise<grpc::Status> done;
-  stub.UnaryCall(&context, kMethod, grpc::StubOptions(), &request, &response,
-                 [&done](grpc::Status status) { done.set_value(std::move(status)); });
-  return done.get_future().get();
-}
-
-std::shared_ptr<grpc::ServerCredentials> ServerCredentials(const v1::TlsConfig& tls) {
-  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
-      MakeServerCredentials(tls, /*insecure=*/false);
-  REQUIRE(credentials.ok());
-  return *credentials;
-}
-
-std::shared_ptr<grpc::ChannelCredentials> AgentCredentials(const v1::TlsConfig& tls) {
-  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
-      MakeAgentChannelCredentials(tls, /*insecure=*/false);
-  REQUIRE(credentials.ok());
-  return *credentials;
-}
-
-std::shared_ptr<grpc::ChannelCredentials> ClientCredentials(const std::string& ca_cert_path) {
-  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
-      MakeClientChannelCredentials(ca_cert_path, /*insecure=*/false);
-  REQUIRE(credentials.ok());
-  return *credentials;
-}
+using testing::TestServer;
 
 TEST_CASE("an agent with the CA's client certificate is verified by the controller",
           "[security][mtls]") {
@@ -195,10 +92,7 @@ TEST_CASE("the controller refuses what its CA did not sign, and clients refuse a
     CHECK(status.error_code() == grpc::StatusCode::UNAVAILABLE);
   }
   SECTION("a plaintext client gets no answer") {
-    absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> plaintext =
-        MakeClientChannelCredentials("", /*insecure=*/true);
-    REQUIRE(plaintext.ok());
-    grpc::Status status = Call(server.Address(), *plaintext);
+    grpc::Status status = Call(server.Address(), testing::PlaintextCredentials());
     CHECK(status.error_code() == grpc::StatusCode::UNAVAILABLE);
   }
   CHECK(server.verified().empty());  // no call reached the service
@@ -256,9 +150,9 @@ TEST_CASE("missing, empty and garbage PEM files are errors naming the field",
                    "tls.ca_cert_path: " + broken + " holds no PEM certificate"});
   // Key files are the owner's alone (issue #19), so the look-alikes below are made 0600 too.
   const std::string cert_as_key = dir.File("cert-as-key.pem");
-  REQUIRE(std::system(("install -m 600 '" + pki.ControllerTls().cert_path() + "' '" +
-                       cert_as_key + "'")
-                          .c_str()) == 0);
+  REQUIRE(
+      std::system(("install -m 600 '" + pki.ControllerTls().cert_path() + "' '" + cert_as_key + "'")
+                      .c_str()) == 0);
   cases.push_back({"certificate as key",
                    with([&](v1::TlsConfig* t) { t->set_key_path(cert_as_key); }),
                    absl::StatusCode::kFailedPrecondition, "holds no unencrypted PEM private key"});
@@ -268,15 +162,16 @@ TEST_CASE("missing, empty and garbage PEM files are errors naming the field",
                        "' </dev/null && chmod 600 '" + encrypted + "'")
                           .c_str()) == 0);
   const std::string shared_key = dir.File("shared.key");
-  REQUIRE(std::system(("install -m 644 '" + pki.ControllerTls().key_path() + "' '" + shared_key +
-                       "'")
-                          .c_str()) == 0);
+  REQUIRE(
+      std::system(("install -m 644 '" + pki.ControllerTls().key_path() + "' '" + shared_key + "'")
+                      .c_str()) == 0);
   cases.push_back({"key readable by others",
                    with([&](v1::TlsConfig* t) { t->set_key_path(shared_key); }),
                    absl::StatusCode::kFailedPrecondition,
                    "tls.key_path: " + shared_key +
                        " is readable by others (mode 0644): a private key must be its owner's "
-                       "alone (chmod 600 " + shared_key + ")"});
+                       "alone (chmod 600 " +
+                       shared_key + ")"});
   cases.push_back({"encrypted key", with([&](v1::TlsConfig* t) { t->set_key_path(encrypted); }),
                    absl::StatusCode::kFailedPrecondition,
                    "tls.key_path: " + encrypted + " holds no unencrypted PEM private key"});

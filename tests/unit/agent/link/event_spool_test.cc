@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
+#include "common/checksum/crc32.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::agent {
@@ -149,6 +151,31 @@ TEST_CASE("EventSpool takes the controller's higher acked seq as its new floor",
   CHECK(Append(spool.get(), ProgressEvent("s1", 2)) == 41);
   spool.reset();
   CHECK(OpenSpool(dir.File("spool"))->last_seq() == 41);
+}
+
+TEST_CASE("EventSpool refuses seqs it could not count past", "[spool]") {
+  TempDir dir;
+  auto spool = OpenSpool(dir.File("spool"));
+  Append(spool.get(), ProgressEvent("s1", 1));
+  // A controller acknowledging 2^63-1 would make the next seq overflow (issue #19's fuzzing).
+  absl::Status acked = spool->Acknowledge(INT64_MAX);
+  CHECK(acked.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(spool->last_seq() == 1);
+  CHECK(Append(spool.get(), ProgressEvent("s1", 2)) == 2);
+  spool.reset();
+
+  // A well-framed (CRC-valid) high-water record of 2^63-1 on disk is corruption: it and what
+  // follows are dropped, and seqs go on from the good records.
+  const std::string log = dir.File("spool") + "/events.log";
+  const std::string payload = std::string("H") + std::string("\xff\xff\xff\xff\xff\xff\xff\x7f", 8);
+  std::string record;
+  for (uint32_t value : {static_cast<uint32_t>(payload.size()), Crc32(payload)}) {
+    for (int i = 0; i < 4; ++i) record.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+  }
+  std::ofstream(log, std::ios::app | std::ios::binary) << record << payload;
+  auto reopened = OpenSpool(dir.File("spool"));
+  CHECK(reopened->last_seq() == 2);
+  CHECK(Append(reopened.get(), ProgressEvent("s1", 3)) == 3);
 }
 
 TEST_CASE("EventSpool drops a torn last record and goes on from the good ones", "[spool]") {
