@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/daemon/private_files.h"
+#include "common/grpc/grpc_core_log.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/metrics/daemon_info_metrics.h"
@@ -53,7 +54,7 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
 
 Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
                        prometheus::Registry* registry, FolderLock data_dir_lock,
-                       std::unique_ptr<Store> store, std::unique_ptr<JobManager> manager)
+                       std::unique_ptr<SqliteStore> store, std::unique_ptr<JobManager> manager)
     : config_(std::move(config)),
       clock_(clock),
       executor_(executor),
@@ -70,7 +71,9 @@ Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* exec
                        .Register(*registry)),
       data_dir_lock_(std::move(data_dir_lock)),
       store_(std::move(store)),
-      manager_(std::move(manager)) {}
+      manager_(std::move(manager)),
+      manager_jobs_(manager_.get()),
+      schedules_(std::make_unique<ScheduleRunner>(store_.get(), &manager_jobs_, clock)) {}
 
 Controller::~Controller() {
   if (shutdown_thread_.joinable()) shutdown_thread_.join();
@@ -78,7 +81,9 @@ Controller::~Controller() {
 }
 
 absl::Status Controller::Start() {
-  KV_ASSIGN_OR_RETURN(server_, GrpcServerService::Start(config_, manager_.get(), executor_));
+  KV_RETURN_IF_ERROR(schedules_->Load());
+  KV_ASSIGN_OR_RETURN(
+      server_, GrpcServerService::Start(config_, manager_.get(), schedules_.get(), executor_));
   // The config holds only token hashes, never tokens, so logging it whole is safe.
   KV_LOG(INFO) << "controller started listen=" << server_->address()
                << " data_dir=" << config_.data_dir() << " config=" << ProtoToJson(config_);
@@ -89,6 +94,10 @@ absl::Status Controller::Start() {
   Housekeeping();
   housekeeping_task_ = executor_->RunEvery("controller.housekeeping", kHousekeepingPeriod,
                                            [this] { Housekeeping(); });
+  // Fire times passed while the controller was down are handled now, not a period later.
+  executor_->Post("controller.schedules", [this] { schedules_->Tick(); });
+  schedule_task_ = executor_->RunEvery("controller.schedules", kScheduleTickPeriod,
+                                       [this] { schedules_->Tick(); });
   return absl::OkStatus();
 }
 
@@ -99,6 +108,8 @@ void Controller::Shutdown(std::function<void()> done) {
   }
   executor_->Cancel(housekeeping_task_);
   housekeeping_task_ = TaskId{};
+  executor_->Cancel(schedule_task_);
+  schedule_task_ = TaskId{};
   manager_->Shutdown();
   GrpcServerService* server = server_.get();
   Executor* executor = executor_;
@@ -109,8 +120,21 @@ void Controller::Shutdown(std::function<void()> done) {
   });
 }
 
+void Controller::PruneRequests() {
+  const double days = config_.request_retention_days();
+  if (days <= 0 || clock_->Monotonic() - last_prune_ < kRequestPrunePeriod) return;
+  last_prune_ = clock_->Monotonic();
+  absl::StatusOr<int64_t> pruned = manager_->PruneRequests(clock_->Now() - absl::Hours(24 * days));
+  if (!pruned.ok()) {
+    KV_LOG(ERROR) << "cannot prune request records: " << pruned.status();
+  } else if (*pruned > 0) {
+    KV_LOG(INFO) << "request records pruned chunks=" << *pruned << " retention_days=" << days;
+  }
+}
+
 void Controller::Housekeeping() {
   uptime_seconds_.Set(absl::ToDoubleSeconds(clock_->Monotonic() - start_monotonic_));
+  PruneRequests();
   const JobManager::Stats& stats = manager_->stats();
   link_gauges_.Add({{"counter", "agents_connected"}}).Set(stats.agents_connected);
   link_gauges_.Add({{"counter", "heartbeats"}}).Set(stats.heartbeats);
@@ -118,6 +142,13 @@ void Controller::Housekeeping() {
   link_gauges_.Add({{"counter", "events_duplicate"}}).Set(stats.events_duplicate);
   link_gauges_.Add({{"counter", "events_stale"}}).Set(stats.events_stale);
   link_gauges_.Add({{"counter", "scheduling_rounds"}}).Set(stats.scheduling_rounds);
+  // TLS handshakes gRPC refused before any service saw them (issue #19), by cause.
+  const std::array<int64_t, kTlsRefusalKinds> refused = TlsRefusalCounts();
+  for (int i = 1; i < kTlsRefusalKinds; ++i) {
+    const auto refusal = static_cast<TlsRefusal>(i);
+    link_gauges_.Add({{"counter", absl::StrCat("tls_refused_", TlsRefusalName(refusal))}})
+        .Set(static_cast<double>(refused[i]));
+  }
 }
 
 }  // namespace kvbench::controller

@@ -13,8 +13,10 @@
 #include "common/loop/executor.h"
 #include "common/time/clock.h"
 #include "controller/core/job_manager.h"
+#include "controller/schedule/schedule_runner.h"
+#include "controller/schedule/scheduled_jobs.h"
 #include "controller/service/grpc_server_service.h"
-#include "controller/store/store.h"
+#include "controller/store/sqlite_store.h"
 #include "kvbench/v1/config.pb.h"
 
 namespace kvbench::controller {
@@ -23,8 +25,9 @@ namespace kvbench::controller {
 inline constexpr char kStoreFileName[] = "controller.db";
 
 // The control plane's owner: the store (SQLite under the data dir), the job manager (jobs,
-// agents, scheduling) and the gRPC server (Controller + AgentLink + health + reflection). Mutable
-// state is touched on the executor's thread only.
+// agents, scheduling), the schedules (fired every second on the loop) and the gRPC server
+// (Controller + AgentLink + health + reflection). Mutable state is touched on the executor's
+// thread only.
 //
 // Members are declared in dependency order; Shutdown() undoes Start() in reverse.
 class Controller {
@@ -47,15 +50,40 @@ class Controller {
   // host:port the gRPC server listens on (the port chosen when the config said 0).
   std::string address() const { return server_ == nullptr ? "" : server_->address(); }
   JobManager& jobs() { return *manager_; }
+  ScheduleRunner& schedules() { return *schedules_; }
 
  private:
   static constexpr absl::Duration kHousekeepingPeriod = absl::Seconds(5);
   static constexpr absl::Duration kShutdownGrace = absl::Seconds(2);
+  // How often request records past their retention are deleted.
+  static constexpr absl::Duration kRequestPrunePeriod = absl::Hours(1);
+  // How often due schedules are fired: a fire is at most this late.
+  static constexpr absl::Duration kScheduleTickPeriod = absl::Seconds(1);
+
+  // The job side of schedules: the JobManager.
+  class ManagerJobs : public ScheduledJobs {
+   public:
+    explicit ManagerJobs(JobManager* manager) : manager_(manager) {}
+    absl::StatusOr<v1::SubmitJobResponse> SubmitJob(const v1::SubmitJobRequest& request) override {
+      return manager_->SubmitJob(request);
+    }
+    absl::StatusOr<v1::ListJobsResponse> ListJobs(const v1::ListJobsRequest& request) override {
+      return manager_->ListJobs(request);
+    }
+    absl::StatusOr<v1::Job> CancelJob(const v1::CancelJobRequest& request) override {
+      return manager_->CancelJob(request);
+    }
+
+   private:
+    JobManager* const manager_;
+  };
 
   Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
-             prometheus::Registry* registry, FolderLock data_dir_lock, std::unique_ptr<Store> store,
-             std::unique_ptr<JobManager> manager);
+             prometheus::Registry* registry, FolderLock data_dir_lock,
+             std::unique_ptr<SqliteStore> store, std::unique_ptr<JobManager> manager);
   void Housekeeping();
+  // Deletes request records older than request_retention_days (at most once per period).
+  void PruneRequests();
 
   const v1::ControllerConfig config_;
   Clock* const clock_;
@@ -64,10 +92,14 @@ class Controller {
   prometheus::Gauge& uptime_seconds_;
   prometheus::Family<prometheus::Gauge>& link_gauges_;
   FolderLock data_dir_lock_;  // one controller per data_dir, for as long as this one lives
-  std::unique_ptr<Store> store_;
+  std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<JobManager> manager_;
+  ManagerJobs manager_jobs_;
+  std::unique_ptr<ScheduleRunner> schedules_;
   std::unique_ptr<GrpcServerService> server_;
   TaskId housekeeping_task_;
+  TaskId schedule_task_;
+  absl::Duration last_prune_ = -absl::InfiniteDuration();  // monotonic
   std::thread shutdown_thread_;
 };
 

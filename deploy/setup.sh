@@ -18,6 +18,8 @@ PACKAGES=(
   libssl-dev
   # the test CA and certificates of the secure controller/agent pair (deploy/examples)
   openssl
+  # IANA time zones of schedules (absl::LoadTimeZone reads /usr/share/zoneinfo)
+  tzdata
   # used by the end-to-end tests (jq: to recompute figures from result.json and requests.jsonl)
   curl jq
   # Prometheus 2.42 + promtool: e2e.prometheus_crosscheck checks our rate math against PromQL on

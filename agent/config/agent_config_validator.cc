@@ -58,6 +58,12 @@ FieldErrors ValidateAgentConfig(const v1::AgentConfig& config) {
   CheckAbsolutePath(&errors, "nvme_cache_dir", config.nvme_cache_dir(), /*required=*/false);
   CheckAbsolutePath(&errors, "dataset_cache_dir", config.dataset_cache_dir(), /*required=*/false);
   CheckOwnFolder(&errors, "work_dir", config.work_dir());
+  // Empty: the hostname, checked once it is filled in (LoadAgentConfig).
+  if (!config.agent_id().empty()) {
+    if (std::string problem = AgentIdProblem(config.agent_id()); !problem.empty()) {
+      errors.Add("agent_id", problem);
+    }
+  }
   CheckOwnFolder(&errors, "nvme_cache_dir", config.nvme_cache_dir());
   CheckOwnFolder(&errors, "dataset_cache_dir", config.dataset_cache_dir());
   const std::string& mirror = config.dataset_mirror();
@@ -122,6 +128,10 @@ absl::StatusOr<v1::AgentConfig> LoadAgentConfig(const std::string& path,
   KV_ASSIGN_OR_RETURN(v1::AgentConfig config, LoadValidatedFile<v1::AgentConfig>(
                                                   path, &ValidateAgentConfig, resolve_paths));
   ApplyAgentConfigDefaults(hostname, &config);
+  if (std::string problem = AgentIdProblem(config.agent_id()); !problem.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": agent_id defaults to this host's name, ", problem, ": set \"agent_id\""));
+  }
   return config;
 }
 

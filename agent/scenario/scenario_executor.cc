@@ -17,6 +17,7 @@
 #include "agent/scenario/model_roots.h"
 #include "agent/scenario/profile_command.h"
 #include "agent/scenario/replay_watchdog.h"
+#include "agent/scenario/request_chunks.h"
 #include "agent/scenario/result_warnings.h"
 #include "agent/scenario/sampler_options.h"
 #include "agent/scenario/scenario_end_event.h"
@@ -25,6 +26,7 @@
 #include "agent/supervisor/pid_file.h"
 #include "agent/telemetry/launcher_command_runner.h"
 #include "common/json/proto_json.h"
+#include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::agent {
@@ -402,6 +404,21 @@ void ScenarioExecutor::Teardown(const Plan* plan) {
   }
 }
 
+void ScenarioExecutor::SendRequestRecords() {
+  // Every request, to the controller, before the result that summarizes them (issue #20).
+  absl::StatusOr<std::vector<runner::RequestRecord>> records =
+      ReadRequestRecords(ScenarioFile("requests.jsonl"));
+  if (!records.ok()) {
+    KV_LOG(WARNING) << "request records not sent: " << records.status();
+    return;
+  }
+  for (v1::RequestRecords& chunk : ChunkRequestRecords(*records)) {
+    v1::Event event;
+    *event.mutable_requests() = std::move(chunk);
+    sink_(std::move(event));
+  }
+}
+
 absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Run() {
   started_ = env_.clock->Monotonic();
   const int64_t start_unix_ms = absl::ToUnixMillis(env_.clock->Now());
@@ -431,6 +448,7 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Run() {
 
   if (result.ok()) {
     result->set_start_unix_ms(start_unix_ms);
+    SendRequestRecords();
     v1::Event result_event;
     *result_event.mutable_result() = *result;
     sink_(std::move(result_event));

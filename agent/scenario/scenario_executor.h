@@ -101,6 +101,8 @@ class ScenarioExecutor {
   absl::Status StartReplicas(const Plan& plan);
   absl::Status StartProxy(const Plan& plan);
   absl::Status RunReplay(const Plan& plan);
+  // Sends requests.jsonl as RequestRecords events (a warning, and nothing sent, if unreadable).
+  void SendRequestRecords();
   absl::StatusOr<v1::ScenarioResult> Collect(const Plan& plan);
   // ResultWarnings: cache server metrics never scraped; NVME reads not from the disk.
   void AddWarnings(const Plan& plan, v1::ScenarioResult* result);

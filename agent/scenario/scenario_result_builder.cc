@@ -17,6 +17,7 @@
 #include "agent/results/working_set.h"
 #include "agent/runner/request_record.h"
 #include "agent/runner/runner_options.h"
+#include "agent/scenario/request_chunks.h"
 #include "common/json/validated_json.h"
 #include "common/status/status_macros.h"
 
@@ -25,23 +26,6 @@ namespace {
 
 // kvsim-vllm's --sim-time-scale when the spec sets none (agent/sim/vllm/vllm_flags.h): real time.
 constexpr double kDefaultSimTimeScale = 1.0;
-
-absl::StatusOr<std::vector<runner::RequestRecord>> ReadRecords(const std::string& path) {
-  KV_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
-  std::vector<runner::RequestRecord> records;
-  int line_number = 0;
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    ++line_number;
-    if (line.empty()) continue;
-    absl::StatusOr<runner::RequestRecord> record = runner::ParseJsonLine(line);
-    if (!record.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", line_number, ": ", record.status().message()));
-    }
-    records.push_back(*std::move(record));
-  }
-  return records;
-}
 
 absl::StatusOr<std::vector<results::CountedPrompt>> ReadPrompts(const std::string& path) {
   std::vector<results::CountedPrompt> prompts;
@@ -108,7 +92,8 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
                                                        const std::string& requests_jsonl,
                                                        const std::string& summary_json,
                                                        const std::string& prompts_jsonl) {
-  KV_ASSIGN_OR_RETURN(std::vector<runner::RequestRecord> records, ReadRecords(requests_jsonl));
+  KV_ASSIGN_OR_RETURN(std::vector<runner::RequestRecord> records,
+                      ReadRequestRecords(requests_jsonl));
   KV_ASSIGN_OR_RETURN(std::vector<results::CountedPrompt> prompts, ReadPrompts(prompts_jsonl));
   const nlohmann::json summary = ReadSummary(summary_json);
   absl::StatusOr<std::optional<results::SessionPlan>> runner_plan =

@@ -1,8 +1,11 @@
 #include "common/config/config_checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "common/net/host_port.h"
 
@@ -70,6 +73,17 @@ void CheckSeconds(FieldErrors* errors, const std::string& field, double seconds,
         field,
         absl::StrCat(seconds, " is out of range: must be greater than 0 and at most ", max, " s"));
   }
+}
+
+std::string AgentIdProblem(const std::string& id) {
+  auto alnum = [](char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)); };
+  const bool ok = !id.empty() && id.size() <= 63 && alnum(id[0]) &&
+                  std::all_of(id.begin(), id.end(),
+                              [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
+  if (ok) return "";
+  return absl::StrCat("\"", absl::CHexEscape(id),
+                      "\" is not 1-63 letters, digits, '.', '_', '-' starting with a letter or "
+                      "digit");
 }
 
 }  // namespace kvbench

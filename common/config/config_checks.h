@@ -27,6 +27,11 @@ void ResolveTlsPaths(const std::string& config_path, v1::TlsConfig* tls);
 void CheckOwnFolder(FieldErrors* errors, const std::string& field, const std::string& path);
 
 // (0, max] seconds.
+// An agent id names folders (scenario ids of fanned-out jobs carry it) and certificates: 1-63
+// letters, digits, '.', '_', '-', starting with a letter or digit. "" when `id` is one, else why
+// not.
+std::string AgentIdProblem(const std::string& id);
+
 void CheckSeconds(FieldErrors* errors, const std::string& field, double seconds, double max);
 
 }  // namespace kvbench

@@ -47,6 +47,18 @@ class ControllerClient {
                                             const std::string& reason) = 0;
   virtual absl::StatusOr<v1::ListAgentsResponse> ListAgents() = 0;
 
+  // A page of a job's request records (issue #20).
+  virtual absl::StatusOr<v1::ListRequestsResponse> ListRequests(
+      const v1::ListRequestsRequest& request) = 0;
+
+  // Schedules (issue #20).
+  virtual absl::StatusOr<v1::Schedule> CreateSchedule(const v1::ScheduleSpec& spec) = 0;
+  virtual absl::StatusOr<v1::Schedule> GetSchedule(const std::string& name) = 0;
+  virtual absl::StatusOr<v1::ListSchedulesResponse> ListSchedules() = 0;
+  virtual absl::StatusOr<v1::Schedule> SetSchedulePaused(const std::string& name, bool paused) = 0;
+  virtual absl::Status DeleteSchedule(const std::string& name) = 0;
+  virtual absl::StatusOr<v1::ScheduleFire> RunScheduleNow(const std::string& name) = 0;
+
   // Blocks until the stream ends (the server ends it when the job is terminal) or on_event
   // returns false or a stop of `cancel` (may be null) is requested. Returns the stream's status:
   // OK when the server ended it or on_event stopped it, CANCELLED when `cancel` was requested.

@@ -92,6 +92,58 @@ absl::StatusOr<v1::ListAgentsResponse> GrpcControllerClient::ListAgents() {
   return response;
 }
 
+template <typename Response, typename Request, typename Method>
+absl::StatusOr<Response> GrpcControllerClient::Unary(Method method, const Request& request) {
+  grpc::ClientContext context;
+  Prepare(&context, /*unary=*/true);
+  Response response;
+  grpc::Status status = (stub_.get()->*method)(&context, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response;
+}
+
+absl::StatusOr<v1::ListRequestsResponse> GrpcControllerClient::ListRequests(
+    const v1::ListRequestsRequest& request) {
+  return Unary<v1::ListRequestsResponse>(&v1::Controller::Stub::ListRequests, request);
+}
+
+absl::StatusOr<v1::Schedule> GrpcControllerClient::CreateSchedule(const v1::ScheduleSpec& spec) {
+  v1::CreateScheduleRequest request;
+  *request.mutable_spec() = spec;
+  return Unary<v1::Schedule>(&v1::Controller::Stub::CreateSchedule, request);
+}
+
+absl::StatusOr<v1::Schedule> GrpcControllerClient::GetSchedule(const std::string& name) {
+  v1::GetScheduleRequest request;
+  request.set_name(name);
+  return Unary<v1::Schedule>(&v1::Controller::Stub::GetSchedule, request);
+}
+
+absl::StatusOr<v1::ListSchedulesResponse> GrpcControllerClient::ListSchedules() {
+  return Unary<v1::ListSchedulesResponse>(&v1::Controller::Stub::ListSchedules,
+                                          v1::ListSchedulesRequest());
+}
+
+absl::StatusOr<v1::Schedule> GrpcControllerClient::SetSchedulePaused(const std::string& name,
+                                                                     bool paused) {
+  v1::SetSchedulePausedRequest request;
+  request.set_name(name);
+  request.set_paused(paused);
+  return Unary<v1::Schedule>(&v1::Controller::Stub::SetSchedulePaused, request);
+}
+
+absl::Status GrpcControllerClient::DeleteSchedule(const std::string& name) {
+  v1::DeleteScheduleRequest request;
+  request.set_name(name);
+  return Unary<v1::DeleteScheduleResponse>(&v1::Controller::Stub::DeleteSchedule, request).status();
+}
+
+absl::StatusOr<v1::ScheduleFire> GrpcControllerClient::RunScheduleNow(const std::string& name) {
+  v1::RunScheduleNowRequest request;
+  request.set_name(name);
+  return Unary<v1::ScheduleFire>(&v1::Controller::Stub::RunScheduleNow, request);
+}
+
 absl::Status GrpcControllerClient::WatchJob(
     const v1::WatchJobRequest& request,
     const std::function<bool(const v1::WatchJobResponse&)>& on_event, StopSource* cancel) {

@@ -23,6 +23,14 @@ class GrpcControllerClient : public ControllerClient {
   absl::StatusOr<v1::ListJobsResponse> ListJobs(const v1::ListJobsRequest& request) override;
   absl::StatusOr<v1::Job> CancelJob(const std::string& job_id, const std::string& reason) override;
   absl::StatusOr<v1::ListAgentsResponse> ListAgents() override;
+  absl::StatusOr<v1::ListRequestsResponse> ListRequests(
+      const v1::ListRequestsRequest& request) override;
+  absl::StatusOr<v1::Schedule> CreateSchedule(const v1::ScheduleSpec& spec) override;
+  absl::StatusOr<v1::Schedule> GetSchedule(const std::string& name) override;
+  absl::StatusOr<v1::ListSchedulesResponse> ListSchedules() override;
+  absl::StatusOr<v1::Schedule> SetSchedulePaused(const std::string& name, bool paused) override;
+  absl::Status DeleteSchedule(const std::string& name) override;
+  absl::StatusOr<v1::ScheduleFire> RunScheduleNow(const std::string& name) override;
   absl::Status WatchJob(const v1::WatchJobRequest& request,
                         const std::function<bool(const v1::WatchJobResponse&)>& on_event,
                         StopSource* cancel) override;
@@ -32,6 +40,9 @@ class GrpcControllerClient : public ControllerClient {
 
   // Bearer token, and the unary deadline when `unary`.
   void Prepare(grpc::ClientContext* context, bool unary) const;
+  // One unary call of the stub's `method`.
+  template <typename Response, typename Request, typename Method>
+  absl::StatusOr<Response> Unary(Method method, const Request& request);
 
   const ControllerConnection connection_;
   const std::unique_ptr<v1::Controller::Stub> stub_;

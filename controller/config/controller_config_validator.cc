@@ -1,6 +1,7 @@
 #include "controller/config/controller_config_validator.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -59,6 +60,14 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
                absl::StrCat(config.max_scenario_attempts(),
                             " is out of range: must be between 1 and ", kMaxScenarioAttempts));
   }
+  if (config.has_request_retention_days()) {
+    const double days = config.request_retention_days();
+    if (!std::isfinite(days) || days < 0 || days > kMaxRequestRetentionDays) {
+      errors.Add("request_retention_days",
+                 absl::StrCat(days, " is out of range: must be between 0 (keep forever) and ",
+                              kMaxRequestRetentionDays));
+    }
+  }
   return errors;
 }
 
@@ -68,6 +77,9 @@ void ApplyControllerConfigDefaults(v1::ControllerConfig* config) {
   }
   if (config->max_scenario_attempts() == 0) {
     config->set_max_scenario_attempts(kDefaultMaxScenarioAttempts);
+  }
+  if (!config->has_request_retention_days()) {
+    config->set_request_retention_days(kDefaultRequestRetentionDays);
   }
 }
 

@@ -13,6 +13,9 @@ inline constexpr double kDefaultHeartbeatTimeoutSeconds = 30;
 // Attempts per scenario (the first run plus requeues after lost agents) before it fails.
 inline constexpr int kDefaultMaxScenarioAttempts = 3;
 inline constexpr int kMaxScenarioAttempts = 100;
+// Per-request records (not results) older than this many days are deleted; 0 keeps them.
+inline constexpr double kDefaultRequestRetentionDays = 90;
+inline constexpr double kMaxRequestRetentionDays = 36500;
 
 // Every problem of a controller config, each naming its field. Pure.
 FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config);

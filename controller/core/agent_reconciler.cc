@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/config/config_checks.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -42,6 +43,9 @@ absl::Status AgentReconciler::OnRegister(AgentChannel* channel, const v1::Regist
   const std::string& agent_id = message.capabilities().agent_id();
   if (agent_id.empty()) {
     return absl::InvalidArgumentError("Register without capabilities.agent_id");
+  }
+  if (std::string problem = AgentIdProblem(agent_id); !problem.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("Register: agent_id ", problem));
   }
   const absl::Time now = clock_->Now();
   KV_RETURN_IF_ERROR(store_->UpsertAgent(message.capabilities(), now));

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status/status_macros.h"
 #include "controller/core/job_views.h"
+#include "controller/core/request_views.h"
 
 namespace kvbench::controller {
 
@@ -28,6 +29,13 @@ JobManager::JobManager(Store* store, Clock* clock, Executor* executor, JobManage
                           [this](const std::string& agent_id, const v1::ScenarioAttempt& attempt,
                                  const std::string& reason) {
                             agents_.StopOnAgent(agent_id, attempt, reason);
+                          },
+                          [this] {
+                            std::vector<v1::AgentCapabilities> known;
+                            for (const v1::AgentView& view : agents_.registry().Views()) {
+                              known.push_back(view.capabilities());
+                            }
+                            return known;
                           }}),
       agents_(store, clock, &jobs_,
               AgentTimeouts{options.heartbeat_interval, options.heartbeat_timeout},
@@ -37,6 +45,7 @@ JobManager::JobManager(Store* store, Clock* clock, Executor* executor, JobManage
   check_task_ = executor_->RunEvery("controller.check_agents", options_.heartbeat_interval, [this] {
     agents_.CheckAgents();
     jobs_.FailOverdueJobs();
+    dispatcher_.FailOverdueAgentWaits(clock_->Now());
   });
 }
 
@@ -81,6 +90,15 @@ v1::ListAgentsResponse JobManager::ListAgents() const {
   v1::ListAgentsResponse response;
   for (v1::AgentView& view : agents_.registry().Views()) *response.add_agents() = std::move(view);
   return response;
+}
+
+absl::StatusOr<v1::ListRequestsResponse> JobManager::ListRequests(
+    const v1::ListRequestsRequest& request) const {
+  return ListRequestViews(jobs_.table(), store_, request);
+}
+
+absl::StatusOr<int64_t> JobManager::PruneRequests(absl::Time before) {
+  return store_->PruneRequests(before);
 }
 
 absl::StatusOr<WatchBatch> JobManager::WatchEvents(const std::string& job_id,

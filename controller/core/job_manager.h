@@ -69,6 +69,11 @@ class JobManager {
   absl::StatusOr<v1::ListJobsResponse> ListJobs(const v1::ListJobsRequest& request) const;
   absl::StatusOr<v1::Job> CancelJob(const v1::CancelJobRequest& request);
   v1::ListAgentsResponse ListAgents() const;
+  // A page of the job's request records (request_views.h).
+  absl::StatusOr<v1::ListRequestsResponse> ListRequests(
+      const v1::ListRequestsRequest& request) const;
+  // Deletes request records stored before `before` (the controller's retention); how many chunks.
+  absl::StatusOr<int64_t> PruneRequests(absl::Time before);
   // The job's events after `after_position` (at most kWatchBatch). NOT_FOUND for no such job.
   absl::StatusOr<WatchBatch> WatchEvents(const std::string& job_id, int64_t after_position);
   // Calls `wake` (on the loop) once the job has a new event or ends; returns an id for

@@ -1,14 +1,17 @@
 #include "controller/core/job_state_machine.h"
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 #include "controller/core/job_outcome.h"
 #include "controller/core/job_views.h"
+#include "controller/scheduler/scheduler.h"
 #include "controller/spec/job_spec_loader.h"
 #include "controller/spec/scenario_expander.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -72,6 +75,27 @@ absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Resubmitted(const std::st
   return response;
 }
 
+absl::StatusOr<std::vector<std::string>> JobStateMachine::AgentsSelected(
+    const v1::JobSpec& spec) const {
+  std::vector<std::string> selected;
+  std::vector<std::string> others;
+  for (const v1::AgentCapabilities& agent : hooks_.known_agents()) {
+    if (HasLabels(agent, spec.placement().agent_labels())) {
+      selected.push_back(agent.agent_id());
+    } else {
+      others.push_back(absl::StrCat(agent.agent_id(), " (", LabelsText(agent.labels()), ")"));
+    }
+  }
+  if (selected.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("placement: no agent the controller knows has the labels ",
+                     LabelsText(spec.placement().agent_labels()),
+                     " (known: ", others.empty() ? "none" : absl::StrJoin(others, ", "), ")"));
+  }
+  std::sort(selected.begin(), selected.end());
+  return selected;
+}
+
 absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Submit(const v1::SubmitJobRequest& request) {
   KV_ASSIGN_OR_RETURN(v1::JobSpec spec, spec::NormalizeJobSpec(request.spec(), "job spec"));
   if (!request.request_id().empty()) {
@@ -79,7 +103,13 @@ absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Submit(const v1::SubmitJo
     if (!existing.job_id().empty()) return existing;
   }
   const std::string job_id = NewJobId(spec.name());
-  std::vector<v1::Scenario> scenarios = spec::ExpandScenarios(spec, job_id);
+  std::vector<v1::Scenario> scenarios;
+  if (spec.placement().fan_out() == v1::FAN_OUT_EACH) {
+    KV_ASSIGN_OR_RETURN(std::vector<std::string> agent_ids, AgentsSelected(spec));
+    scenarios = spec::ExpandScenariosOnAgents(spec, job_id, agent_ids);
+  } else {
+    scenarios = spec::ExpandScenarios(spec, job_id);
+  }
   const absl::Time now = clock_->Now();
   KV_RETURN_IF_ERROR(
       store_->PutJob(job_id, spec, scenarios, spec.priority(), now, request.request_id()));

@@ -29,6 +29,8 @@ struct JobStateHooks {
   std::function<void(const std::string& agent_id, const v1::ScenarioAttempt& attempt,
                      const std::string& reason)>
       stop_on_agent;
+  // Every agent the controller knows (connected or not): FAN_OUT_EACH runs on those matching.
+  std::function<std::vector<v1::AgentCapabilities>()> known_agents;
 };
 
 // Jobs and their scenarios' states (DESIGN.md "The flow of one job"): submit, assignment, agent
@@ -44,6 +46,8 @@ class JobStateMachine {
   // Loads every job from the store and the controller's last event seq.
   absl::Status Recover();
 
+  // FAN_OUT_EACH expands the matrix once per known agent with the placement's labels
+  // (FAILED_PRECONDITION naming the known agents and their labels when none has them).
   absl::StatusOr<v1::SubmitJobResponse> Submit(const v1::SubmitJobRequest& request);
   absl::StatusOr<v1::Job> Cancel(const v1::CancelJobRequest& request);
   // Records the scenario ASSIGNED to `agent_id` (next attempt) and its job RUNNING, hands the
@@ -87,6 +91,8 @@ class JobStateMachine {
   absl::StatusOr<v1::SubmitJobResponse> Resubmitted(const std::string& request_id,
                                                     const v1::JobSpec& spec);
   std::string NewJobId(const std::string& name);
+  // The known agents a FAN_OUT_EACH spec runs on, by id.
+  absl::StatusOr<std::vector<std::string>> AgentsSelected(const v1::JobSpec& spec) const;
 
   Store* const store_;
   Clock* const clock_;

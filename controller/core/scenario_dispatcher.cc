@@ -5,7 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "controller/scheduler/scheduler.h"
+#include "controller/spec/job_spec_validator.h"
 
 namespace kvbench::controller {
 
@@ -65,6 +67,53 @@ ScenarioDispatcher::Round ScenarioDispatcher::RunRound() {
     }
   }
   return round;
+}
+
+size_t ScenarioDispatcher::FailOverdueAgentWaits(absl::Time now) {
+  JobTable& table = jobs_->table();
+  std::vector<ScenarioRef> overdue;  // first collected: failing one changes the pending index
+  for (const ScenarioRef& ref : table.pending()) {
+    const JobRecord& job = *table.Find(ref.first);
+    const std::string& agent_id = job.scenarios[ref.second].scenario.agent_id();
+    if (agent_id.empty()) continue;
+    // Waiting on its agent means: the agent is down, busy with another job, or idle but unable
+    // to take it (the round left a reason). An agent running this job's previous scenario, or
+    // idle between two of them (the next round places it), is the part under way.
+    const AgentEntry* agent = agents_->Find(agent_id);
+    if (agent != nullptr && agent->channel != nullptr) {
+      const bool other_job = !agent->running_job_id.empty() && agent->running_job_id != job.job_id;
+      const bool idle_but_refused =
+          agent->running_job_id.empty() && !job.scenarios[ref.second].reason.empty();
+      if (!other_job && !idle_but_refused) continue;
+    }
+    const v1::Placement& placement = job.spec.placement();
+    const double wait_s =
+        placement.has_agent_wait_s() ? placement.agent_wait_s() : spec::kDefaultAgentWaitSeconds;
+    if (now - job.submit_time >= absl::Seconds(wait_s)) overdue.push_back(ref);
+  }
+  for (const ScenarioRef& ref : overdue) {
+    JobRecord& job = *table.Find(ref.first);
+    ScenarioRecord& scenario = job.scenarios[ref.second];
+    const std::string& agent_id = scenario.scenario.agent_id();
+    const AgentEntry* agent = agents_->Find(agent_id);
+    const double wait_s = job.spec.placement().has_agent_wait_s()
+                              ? job.spec.placement().agent_wait_s()
+                              : spec::kDefaultAgentWaitSeconds;
+    std::string why;
+    if (agent == nullptr || agent->channel == nullptr) {
+      why = absl::StrCat("agent ", agent_id, " was down (not connected) for ", wait_s,
+                         " s after the job was submitted (placement.agent_wait_s)");
+    } else if (!agent->running_job_id.empty() && agent->running_job_id != job.job_id) {
+      why = absl::StrCat("agent ", agent_id, " was busy with job ", agent->running_job_id, " for ",
+                         wait_s, " s after the job was submitted (placement.agent_wait_s)");
+    } else {
+      why = absl::StrCat("agent ", agent_id, " did not take it within ", wait_s,
+                         " s of the job's submission (placement.agent_wait_s)",
+                         scenario.reason.empty() ? "" : ": ", scenario.reason);
+    }
+    jobs_->FailUnplaceable(job, scenario, why);
+  }
+  return overdue.size();
 }
 
 bool ScenarioDispatcher::Assign(JobRecord& job, ScenarioRecord& scenario, AgentEntry& agent) {

@@ -22,6 +22,11 @@ class ScenarioDispatcher {
     size_t assigned = 0;
   };
   Round RunRound();
+  // FAN_OUT_EACH scenarios still waiting for their agent placement.agent_wait_s after the job was
+  // submitted fail, naming why (the agent is down, or busy with another job); the job's other
+  // agents go on. A scenario whose agent runs (or is between) the same job's scenarios is under
+  // way, not waiting. Returns how many failed.
+  size_t FailOverdueAgentWaits(absl::Time now);
 
  private:
   bool Assign(JobRecord& job, ScenarioRecord& scenario, AgentEntry& agent);

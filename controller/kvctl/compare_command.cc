@@ -45,8 +45,9 @@ void AddCompareCommand(CLI::App* app, KvctlContext* context) {
       ->required();
   AddOutputOption(command, &flags->format, {OutputFormat::kTable, OutputFormat::kJson});
   AddConnectionFlags(command, &flags->connection);
-  command->callback(
-      [context, flags] { context->action = [context, flags] { return Compare(*flags, context); }; });
+  command->callback([context, flags] {
+    context->action = [context, flags] { return Compare(*flags, context); };
+  });
 }
 
 }  // namespace kvbench::kvctl

@@ -81,6 +81,18 @@ absl::StatusOr<bool> JobFolderStore::AppendEvent(const v1::Event& event) {
   return store->AppendEvent(event);
 }
 
+absl::StatusOr<std::vector<v1::RequestRecords>> JobFolderStore::ListRequests(
+    const std::string& job_id, const std::string& scenario_id, int32_t attempt,
+    int64_t after_first_index, int limit_chunks) {
+  KV_ASSIGN_OR_RETURN(controller::Store * store, Opened());
+  return store->ListRequests(job_id, scenario_id, attempt, after_first_index, limit_chunks);
+}
+
+absl::StatusOr<int64_t> JobFolderStore::PruneRequests(absl::Time before) {
+  KV_ASSIGN_OR_RETURN(controller::Store * store, Opened());
+  return store->PruneRequests(before);
+}
+
 absl::StatusOr<std::vector<bool>> JobFolderStore::AppendEvents(
     const std::vector<v1::Event>& events) {
   KV_ASSIGN_OR_RETURN(controller::Store * store, Opened());

@@ -42,6 +42,12 @@ class JobFolderStore : public controller::Store {
                                 v1::ScenarioState state, const std::string& reason, int32_t attempt,
                                 const std::string& agent_id) override;
   absl::StatusOr<bool> AppendEvent(const v1::Event& event) override;
+  absl::StatusOr<std::vector<v1::RequestRecords>> ListRequests(const std::string& job_id,
+                                                               const std::string& scenario_id,
+                                                               int32_t attempt,
+                                                               int64_t after_first_index,
+                                                               int limit_chunks) override;
+  absl::StatusOr<int64_t> PruneRequests(absl::Time before) override;
   absl::StatusOr<std::vector<bool>> AppendEvents(const std::vector<v1::Event>& events) override;
   absl::StatusOr<std::vector<controller::StoredEvent>> EventsForJob(const std::string& job_id,
                                                                     int64_t after_position,

@@ -13,6 +13,7 @@ void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddResultsCommand(app, context);
   AddCancelCommand(app, context);
   AddAgentsCommand(app, context);
+  AddScheduleCommand(app, context);
   AddCompareCommand(app, context);
   AddReportCommand(app, context);
   AddDatasetCommand(app, context);

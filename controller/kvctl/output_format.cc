@@ -12,6 +12,8 @@ std::string OutputFormatName(OutputFormat format) {
       return "json";
     case OutputFormat::kCsv:
       return "csv";
+    case OutputFormat::kJsonl:
+      return "jsonl";
   }
   return "table";
 }

@@ -1,16 +1,16 @@
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 namespace kvbench::kvctl {
 
-// How a command prints its result: a table for people (default), JSON or CSV for programs.
-enum class OutputFormat { kTable, kJson, kCsv };
+// How a command prints its result: a table for people (default), JSON, CSV or JSON lines (one
+// object per line, for record exports) for programs.
+enum class OutputFormat { kTable, kJson, kCsv, kJsonl };
 
-// Adds `--output` (`-o`) accepting the given formats' names ("table", "json", "csv").
+// Adds `--output` (`-o`) accepting the given formats' names ("table", "json", "csv", "jsonl").
 void AddOutputOption(CLI::App* command, OutputFormat* format,
                      const std::vector<OutputFormat>& allowed);
 

@@ -1,17 +1,21 @@
 // kvctl results JOB|DIR [--output table|json|csv]: the job's results per scenario (from the
 // controller, or from a kvctl run --out folder), in the same tier comparison table as `kvctl run`
 // prints (results_table.h) with the validity verdicts, or every field as JSON / CSV.
+// kvctl results JOB --requests [--output jsonl|csv]: every request (request_export.h).
 
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "common/json/proto_json.h"
 #include "controller/kvctl/comparison_printer.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/job_argument.h"
 #include "controller/kvctl/kvctl_command.h"
 #include "controller/kvctl/output_format.h"
+#include "controller/kvctl/request_export.h"
 #include "controller/kvctl/result_columns.h"
 #include "controller/kvctl/results_table.h"
 
@@ -20,6 +24,7 @@ namespace {
 
 struct ResultsFlags {
   std::string job_id;
+  bool requests = false;
   OutputFormat format = OutputFormat::kTable;
   ConnectionFlags connection;
 };
@@ -42,7 +47,31 @@ void PrintJson(const v1::Job& job, std::ostream& out) {
   out << json.dump(2) << "\n";
 }
 
+// --requests: every request of the job, from the controller.
+absl::Status ShowRequests(const ResultsFlags& flags, KvctlContext* context) {
+  if (flags.format == OutputFormat::kTable || flags.format == OutputFormat::kJson) {
+    return absl::InvalidArgumentError(
+        "--requests prints one row per request: --output jsonl (the default) or csv");
+  }
+  std::error_code error;
+  if (std::filesystem::is_directory(flags.job_id, error)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--requests reads a job's records from the controller; a kvctl run folder has them in "
+        "each scenario's requests.jsonl under ",
+        flags.job_id));
+  }
+  absl::StatusOr<std::unique_ptr<client::ControllerClient>> client =
+      ConnectController(flags.connection, *context);
+  if (!client.ok()) return client.status();
+  int64_t rows = 0;
+  return ExportRequests(**client, flags.job_id, flags.format, *context->out, &rows);
+}
+
 absl::Status ShowResults(const ResultsFlags& flags, KvctlContext* context) {
+  if (flags.requests) return ShowRequests(flags, context);
+  if (flags.format == OutputFormat::kJsonl) {
+    return absl::InvalidArgumentError("--output jsonl is for --requests");
+  }
   absl::StatusOr<v1::Job> job = FetchJob(flags.job_id, flags.connection, *context);
   if (!job.ok()) return job.status();
   if (flags.format == OutputFormat::kJson) {
@@ -74,10 +103,17 @@ void AddResultsCommand(CLI::App* app, KvctlContext* context) {
   auto flags = std::make_shared<ResultsFlags>();
   command->add_option("job", flags->job_id, "Job id at the controller, or a kvctl run --out folder")
       ->required();
-  AddOutputOption(command, &flags->format,
-                  {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv});
+  command->add_flag("--requests", flags->requests,
+                    "Every request of the job (from the controller): --output jsonl or csv");
+  AddOutputOption(
+      command, &flags->format,
+      {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kJsonl});
   AddConnectionFlags(command, &flags->connection);
   command->callback([context, flags] {
+    // With --requests and no --output, JSON lines.
+    if (flags->requests && flags->format == OutputFormat::kTable) {
+      flags->format = OutputFormat::kJsonl;
+    }
     context->action = [context, flags] { return ShowResults(*flags, context); };
   });
 }

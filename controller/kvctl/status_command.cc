@@ -83,6 +83,7 @@ absl::Status ShowStatus(const StatusFlags& flags, KvctlContext* context) {
       PrintCsv(Headers(), Rows(*job), *context->out);
       break;
     case OutputFormat::kTable:
+    case OutputFormat::kJsonl:  // not offered by this command
       PrintTable(*job, *context->out);
       break;
   }

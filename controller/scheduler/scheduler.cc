@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -202,6 +203,21 @@ std::vector<std::string> UnmetRequirements(const ScenarioRequirements& req,
   return unmet;
 }
 
+bool HasLabels(const v1::AgentCapabilities& agent,
+               const google::protobuf::Map<std::string, std::string>& labels) {
+  for (const auto& [key, value] : labels) {
+    auto found = agent.labels().find(key);
+    if (found == agent.labels().end() || found->second != value) return false;
+  }
+  return true;
+}
+
+std::string LabelsText(const google::protobuf::Map<std::string, std::string>& labels) {
+  if (labels.empty()) return "no labels";
+  std::map<std::string, std::string> sorted(labels.begin(), labels.end());
+  return absl::StrJoin(sorted, ",", absl::PairFormatter("="));
+}
+
 ScheduleResult Schedule(const std::vector<QueuedScenario>& queue,
                         const std::vector<v1::AgentView>& agents) {
   std::vector<const v1::AgentCapabilities*> connected;
@@ -226,8 +242,13 @@ ScheduleResult Schedule(const std::vector<QueuedScenario>& queue,
   if (connected.empty()) return result;
   for (const QueuedScenario* queued : order) {
     const ScenarioRequirements req = RequirementsOf(*queued->spec, queued->scenario);
-    auto fits = [&req](const v1::AgentCapabilities* agent) {
-      return UnmetRequirements(req, *agent).empty();
+    const std::string& pinned = queued->scenario.agent_id();
+    auto selected = [queued, &pinned](const v1::AgentCapabilities* agent) {
+      return (pinned.empty() || agent->agent_id() == pinned) &&
+             HasLabels(*agent, queued->spec->placement().agent_labels());
+    };
+    auto fits = [&req, &selected](const v1::AgentCapabilities* agent) {
+      return selected(agent) && UnmetRequirements(req, *agent).empty();
     };
     // `idle` is sorted best fit first, so the first that fits is the choice.
     auto chosen = std::find_if(idle.begin(), idle.end(), fits);
@@ -237,9 +258,20 @@ ScheduleResult Schedule(const std::vector<QueuedScenario>& queue,
       idle.erase(chosen);
       continue;
     }
-    if (std::none_of(connected.begin(), connected.end(), fits)) {
+    std::vector<const v1::AgentCapabilities*> candidates;
+    std::copy_if(connected.begin(), connected.end(), std::back_inserter(candidates), selected);
+    if (candidates.empty()) {
+      // Its agent is down: it waits for it (placement.agent_wait_s bounds the wait).
+      if (!pinned.empty()) continue;
       result.unplaceable.push_back(
-          {queued->job_id, queued->scenario.scenario_id(), Explain(req, connected)});
+          {queued->job_id, queued->scenario.scenario_id(),
+           absl::StrCat("no connected agent has the labels ",
+                        LabelsText(queued->spec->placement().agent_labels()))});
+      continue;
+    }
+    if (std::none_of(candidates.begin(), candidates.end(), fits)) {
+      result.unplaceable.push_back(
+          {queued->job_id, queued->scenario.scenario_id(), Explain(req, candidates)});
     }
   }
   return result;

@@ -96,6 +96,12 @@ struct ScheduleResult {
   std::vector<Unplaceable> unplaceable;
 };
 
+// True when every pair of `labels` is one of the agent's labels (placement.agent_labels).
+bool HasLabels(const v1::AgentCapabilities& agent,
+               const google::protobuf::Map<std::string, std::string>& labels);
+// "gpu=h200,zone=eu" (sorted), or "no labels".
+std::string LabelsText(const google::protobuf::Map<std::string, std::string>& labels);
+
 // One scheduling round (pure, deterministic). Scenarios are considered highest `priority` first,
 // then lowest `submit_seq`, then job_id, then the scenario's index within its job. Each takes
 // the best-fitting idle agent left this round: connected, not busy (no running_scenario_id),

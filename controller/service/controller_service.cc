@@ -124,9 +124,9 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
 
 }  // namespace
 
-ControllerService::ControllerService(JobManager* manager, Executor* executor,
-                                     std::optional<TokenVerifier> tokens)
-    : manager_(manager), executor_(executor), tokens_(std::move(tokens)) {}
+ControllerService::ControllerService(JobManager* manager, ScheduleRunner* schedules,
+                                     Executor* executor, std::optional<TokenVerifier> tokens)
+    : manager_(manager), schedules_(schedules), executor_(executor), tokens_(std::move(tokens)) {}
 
 absl::Status ControllerService::Authenticate(grpc::CallbackServerContext* context,
                                              const char* method) const {
@@ -217,6 +217,76 @@ grpc::ServerWriteReactor<v1::WatchJobResponse>* ControllerService::WatchJob(
     return new Refused(auth);
   }
   return new WatchReactor(manager_, executor_, *request);
+}
+
+// --- Schedules (issue #20)
+
+namespace {
+
+// Copies an answer into the response; its status finishes the call.
+template <typename Response>
+absl::Status Fill(Response* response, absl::StatusOr<Response> answer) {
+  if (answer.ok()) *response = *std::move(answer);
+  return answer.status();
+}
+
+}  // namespace
+
+grpc::ServerUnaryReactor* ControllerService::ListRequests(grpc::CallbackServerContext* context,
+                                                          const v1::ListRequestsRequest* request,
+                                                          v1::ListRequestsResponse* response) {
+  return Unary(context, "controller.list_requests", [this, request, response] {
+    return Fill(response, manager_->ListRequests(*request));
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::CreateSchedule(
+    grpc::CallbackServerContext* context, const v1::CreateScheduleRequest* request,
+    v1::Schedule* response) {
+  return Unary(context, "controller.create_schedule", [this, request, response] {
+    return Fill(response, schedules_->Create(request->spec()));
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::GetSchedule(grpc::CallbackServerContext* context,
+                                                         const v1::GetScheduleRequest* request,
+                                                         v1::Schedule* response) {
+  return Unary(context, "controller.get_schedule", [this, request, response] {
+    return Fill(response, schedules_->Get(request->name()));
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::ListSchedules(grpc::CallbackServerContext* context,
+                                                           const v1::ListSchedulesRequest*,
+                                                           v1::ListSchedulesResponse* response) {
+  return Unary(context, "controller.list_schedules", [this, response]() -> absl::Status {
+    for (v1::Schedule& schedule : schedules_->List())
+      *response->add_schedules() = std::move(schedule);
+    return absl::OkStatus();
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::SetSchedulePaused(
+    grpc::CallbackServerContext* context, const v1::SetSchedulePausedRequest* request,
+    v1::Schedule* response) {
+  return Unary(context, "controller.set_schedule_paused", [this, request, response] {
+    return Fill(response, schedules_->SetPaused(request->name(), request->paused()));
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::DeleteSchedule(
+    grpc::CallbackServerContext* context, const v1::DeleteScheduleRequest* request,
+    v1::DeleteScheduleResponse*) {
+  return Unary(context, "controller.delete_schedule",
+               [this, request]() -> absl::Status { return schedules_->Delete(request->name()); });
+}
+
+grpc::ServerUnaryReactor* ControllerService::RunScheduleNow(
+    grpc::CallbackServerContext* context, const v1::RunScheduleNowRequest* request,
+    v1::ScheduleFire* response) {
+  return Unary(context, "controller.run_schedule_now", [this, request, response] {
+    return Fill(response, schedules_->RunNow(request->name()));
+  });
 }
 
 }  // namespace kvbench::controller

@@ -7,18 +7,21 @@
 #include "common/auth/token_verifier.h"
 #include "common/loop/executor.h"
 #include "controller/core/job_manager.h"
+#include "controller/schedule/schedule_runner.h"
 #include "kvbench/v1/controller_service.grpc.pb.h"
 
 namespace kvbench::controller {
 
 // The Controller service over gRPC's callback API: each call is checked for a bearer token
 // (unless `tokens` is empty: insecure mode), handed to the executor's thread, answered by the
-// JobManager, and finished from there. WatchJob streams a job's stored events from a position,
-// one write in flight, waking on new events, and ends when the job has ended.
+// JobManager (jobs) or the ScheduleRunner (schedules), and finished from there. WatchJob streams a
+// job's stored events from a position, one write in flight, waking on new events, and ends when the
+// job has ended.
 class ControllerService final : public v1::Controller::CallbackService {
  public:
   // `tokens` nullopt = insecure mode: calls need no token.
-  ControllerService(JobManager* manager, Executor* executor, std::optional<TokenVerifier> tokens);
+  ControllerService(JobManager* manager, ScheduleRunner* schedules, Executor* executor,
+                    std::optional<TokenVerifier> tokens);
 
   grpc::ServerUnaryReactor* SubmitJob(grpc::CallbackServerContext* context,
                                       const v1::SubmitJobRequest* request,
@@ -37,6 +40,30 @@ class ControllerService final : public v1::Controller::CallbackService {
   grpc::ServerWriteReactor<v1::WatchJobResponse>* WatchJob(
       grpc::CallbackServerContext* context, const v1::WatchJobRequest* request) override;
 
+  grpc::ServerUnaryReactor* ListRequests(grpc::CallbackServerContext* context,
+                                         const v1::ListRequestsRequest* request,
+                                         v1::ListRequestsResponse* response) override;
+
+  // Schedules (issue #20), answered by the ScheduleRunner.
+  grpc::ServerUnaryReactor* CreateSchedule(grpc::CallbackServerContext* context,
+                                           const v1::CreateScheduleRequest* request,
+                                           v1::Schedule* response) override;
+  grpc::ServerUnaryReactor* GetSchedule(grpc::CallbackServerContext* context,
+                                        const v1::GetScheduleRequest* request,
+                                        v1::Schedule* response) override;
+  grpc::ServerUnaryReactor* ListSchedules(grpc::CallbackServerContext* context,
+                                          const v1::ListSchedulesRequest* request,
+                                          v1::ListSchedulesResponse* response) override;
+  grpc::ServerUnaryReactor* SetSchedulePaused(grpc::CallbackServerContext* context,
+                                              const v1::SetSchedulePausedRequest* request,
+                                              v1::Schedule* response) override;
+  grpc::ServerUnaryReactor* DeleteSchedule(grpc::CallbackServerContext* context,
+                                           const v1::DeleteScheduleRequest* request,
+                                           v1::DeleteScheduleResponse* response) override;
+  grpc::ServerUnaryReactor* RunScheduleNow(grpc::CallbackServerContext* context,
+                                           const v1::RunScheduleNowRequest* request,
+                                           v1::ScheduleFire* response) override;
+
  private:
   // OK, or UNAUTHENTICATED (logged once per refused call).
   absl::Status Authenticate(grpc::CallbackServerContext* context, const char* method) const;
@@ -46,6 +73,7 @@ class ControllerService final : public v1::Controller::CallbackService {
                                   Answer answer);
 
   JobManager* const manager_;
+  ScheduleRunner* const schedules_;
   Executor* const executor_;
   const std::optional<TokenVerifier> tokens_;
 };

@@ -6,6 +6,7 @@
 #include "absl/status/statusor.h"
 #include "common/loop/executor.h"
 #include "controller/core/job_manager.h"
+#include "controller/schedule/schedule_runner.h"
 #include "kvbench/v1/config.pb.h"
 
 namespace kvbench::controller {
@@ -18,7 +19,8 @@ class GrpcServerService {
   // Listens on config.listen_address() ("host:0" picks a free port). INVALID_ARGUMENT /
   // NOT_FOUND for bad credentials or tokens, UNAVAILABLE when the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<GrpcServerService>> Start(
-      const v1::ControllerConfig& config, JobManager* manager, Executor* executor);
+      const v1::ControllerConfig& config, JobManager* manager, ScheduleRunner* schedules,
+      Executor* executor);
   ~GrpcServerService();
 
   // host:port actually bound.

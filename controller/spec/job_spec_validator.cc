@@ -207,13 +207,15 @@ void ValidatePoolsAndSampling(const JobSpec& spec, FieldErrors* errors) {
   }
 }
 
-void ValidateLabels(const JobSpec& spec, FieldErrors* errors) {
+// Label keys and values, for the job's labels and the agent labels a placement selects by.
+void ValidateLabelMap(const google::protobuf::Map<std::string, std::string>& labels,
+                      const std::string& prefix, FieldErrors* errors) {
   std::vector<std::string> keys;
-  for (const auto& [key, value] : spec.labels()) keys.push_back(key);
+  for (const auto& [key, value] : labels) keys.push_back(key);
   std::sort(keys.begin(), keys.end());  // map order is unspecified; report deterministically
   for (const std::string& key : keys) {
-    const std::string& value = spec.labels().at(key);
-    std::string field = absl::StrCat("labels.", key);
+    const std::string& value = labels.at(key);
+    std::string field = absl::StrCat(prefix, key);
     bool key_ok = !key.empty() && key.size() <= kMaxLabelKeyLength &&
                   std::all_of(key.begin(), key.end(), [](char c) {
                     return absl::ascii_islower(static_cast<unsigned char>(c)) ||
@@ -228,6 +230,20 @@ void ValidateLabels(const JobSpec& spec, FieldErrors* errors) {
       errors->Add(field, absl::StrCat("label values must be at most ", kMaxLabelValueLength,
                                       " characters"));
     }
+  }
+}
+
+void ValidateLabels(const JobSpec& spec, FieldErrors* errors) {
+  ValidateLabelMap(spec.labels(), "labels.", errors);
+}
+
+void ValidatePlacement(const JobSpec& spec, FieldErrors* errors) {
+  if (!spec.has_placement()) return;
+  const v1::Placement& placement = spec.placement();
+  ValidateLabelMap(placement.agent_labels(), "placement.agent_labels.", errors);
+  if (placement.has_agent_wait_s()) {
+    CheckPositive(errors, "placement.agent_wait_s", placement.agent_wait_s(), kMaxAgentWaitSeconds,
+                  "s");
   }
 }
 
@@ -292,6 +308,7 @@ FieldErrors ValidateJobSpec(const JobSpec& spec) {
   ValidateWorkload(spec, &errors);
   ValidatePoolsAndSampling(spec, &errors);
   ValidateLabels(spec, &errors);
+  ValidatePlacement(spec, &errors);
   ValidateEngineOverrides(spec, &errors);
   return errors;
 }

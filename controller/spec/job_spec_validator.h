@@ -29,6 +29,9 @@ inline constexpr double kMaxRateWindowSeconds = 86400;
 inline constexpr int kMaxPriority = 1000;
 inline constexpr int kMaxLabelKeyLength = 63;
 inline constexpr int kMaxLabelValueLength = 256;
+// FAN_OUT_EACH: how long an agent that is down or busy is waited for (placement.agent_wait_s).
+inline constexpr double kDefaultAgentWaitSeconds = 3600;
+inline constexpr double kMaxAgentWaitSeconds = 7 * 24 * 3600;
 inline constexpr double kMaxSimTimeScale = 1000;
 inline constexpr double kMaxProgressTimeoutSeconds = 86400;
 inline constexpr double kMaxDurationSeconds = 7 * 86400;  // a week

@@ -41,4 +41,24 @@ std::vector<v1::Scenario> ExpandScenarios(const v1::JobSpec& spec, const std::st
   return scenarios;
 }
 
+std::vector<v1::Scenario> ExpandScenariosOnAgents(const v1::JobSpec& spec,
+                                                  const std::string& job_id,
+                                                  const std::vector<std::string>& agent_ids) {
+  const std::vector<v1::Scenario> matrix = ExpandScenarios(spec, job_id);
+  std::vector<v1::Scenario> scenarios;
+  scenarios.reserve(matrix.size() * agent_ids.size());
+  for (const std::string& agent_id : agent_ids) {
+    for (const v1::Scenario& base : matrix) {
+      v1::Scenario& scenario = scenarios.emplace_back(base);
+      const int index = static_cast<int>(scenarios.size()) - 1;
+      scenario.set_index(index);
+      scenario.set_scenario_id(absl::StrFormat("%02d-%s-c%d@%s", index, TierSlug(base.tier()),
+                                               base.concurrency(), agent_id));
+      scenario.set_comparison_group(absl::StrCat(base.comparison_group(), "@", agent_id));
+      scenario.set_agent_id(agent_id);
+    }
+  }
+  return scenarios;
+}
+
 }  // namespace kvbench::spec

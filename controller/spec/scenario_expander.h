@@ -15,6 +15,14 @@ namespace kvbench::spec {
 // "c<concurrency>". Pure.
 std::vector<v1::Scenario> ExpandScenarios(const v1::JobSpec& spec, const std::string& job_id);
 
+// FAN_OUT_EACH (issue #20): the matrix once per agent, in `agent_ids` order, each scenario
+// pinned to its agent (Scenario.agent_id) and compared only with its agent's: ids
+// "<index>-<tier>-c<concurrency>@<agent>" ("03-gpu-c4@h200-a"), groups "c<concurrency>@<agent>",
+// indexes running on across agents. Pure.
+std::vector<v1::Scenario> ExpandScenariosOnAgents(const v1::JobSpec& spec,
+                                                  const std::string& job_id,
+                                                  const std::vector<std::string>& agent_ids);
+
 // "gpu", "cpu-ram", "nvme": the tier as it appears in ids and file names.
 std::string TierSlug(v1::Tier tier);
 

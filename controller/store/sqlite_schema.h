@@ -1,7 +1,7 @@
 #pragma once
 
-// The SQL of SqliteStore: schema version 1 and every statement it prepares. Protos are stored
-// serialized in BLOB columns; the columns beside them are what queries filter and order by.
+// The SQL of SqliteStore: schema versions 1 and 2 and every statement it prepares. Protos are
+// stored serialized in BLOB columns; the columns beside them are what queries filter and order by.
 
 namespace kvbench::controller::sql {
 
@@ -54,6 +54,30 @@ CREATE TABLE agents (
 PRAGMA user_version = 1;
 )sql";
 
+// Version 2 (issue #20): schedules and their fires (one row per scheduled time: the key that
+// keeps a controller restarted across a fire time from firing it twice), and the per-request
+// records agents send with each scenario (chunks as they came; pruned by age).
+inline constexpr char kSchemaV2Upgrade[] = R"sql(
+CREATE TABLE schedules (
+  name TEXT PRIMARY KEY,
+  schedule BLOB NOT NULL);
+CREATE TABLE schedule_fires (
+  name TEXT NOT NULL,
+  fire_key INTEGER NOT NULL,
+  fire BLOB NOT NULL,
+  PRIMARY KEY (name, fire_key));
+CREATE TABLE requests (
+  job_id TEXT NOT NULL,
+  scenario_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  first_index INTEGER NOT NULL,
+  records BLOB NOT NULL,
+  stored_unix_ms INTEGER NOT NULL,
+  PRIMARY KEY (job_id, scenario_id, attempt, first_index));
+CREATE INDEX requests_by_age ON requests(stored_unix_ms);
+PRAGMA user_version = 2;
+)sql";
+
 inline constexpr char kBegin[] = "BEGIN IMMEDIATE";
 inline constexpr char kCommit[] = "COMMIT";
 inline constexpr char kRollback[] = "ROLLBACK";
@@ -102,5 +126,24 @@ inline constexpr char kUpsertAgent[] =
     "last_seen_unix_ms = excluded.last_seen_unix_ms";
 inline constexpr char kSelectAgents[] =
     "SELECT capabilities, last_seen_unix_ms FROM agents ORDER BY agent_id";
+
+inline constexpr char kInsertSchedule[] = "INSERT INTO schedules (name, schedule) VALUES (?1, ?2)";
+inline constexpr char kUpdateSchedule[] = "UPDATE schedules SET schedule = ?2 WHERE name = ?1";
+inline constexpr char kSelectSchedules[] = "SELECT schedule FROM schedules ORDER BY name";
+inline constexpr char kDeleteSchedule[] = "DELETE FROM schedules WHERE name = ?1";
+inline constexpr char kDeleteScheduleFires[] = "DELETE FROM schedule_fires WHERE name = ?1";
+inline constexpr char kInsertScheduleFire[] =
+    "INSERT INTO schedule_fires (name, fire_key, fire) VALUES (?1, ?2, ?3) "
+    "ON CONFLICT (name, fire_key) DO NOTHING";
+inline constexpr char kSelectScheduleFires[] =
+    "SELECT fire FROM schedule_fires WHERE name = ?1 ORDER BY rowid DESC LIMIT ?2";
+inline constexpr char kInsertRequests[] =
+    "INSERT INTO requests (job_id, scenario_id, attempt, first_index, records, stored_unix_ms) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+    "ON CONFLICT (job_id, scenario_id, attempt, first_index) DO NOTHING";
+inline constexpr char kSelectRequests[] =
+    "SELECT records FROM requests WHERE job_id = ?1 AND scenario_id = ?2 AND attempt = ?3 "
+    "AND first_index > ?4 ORDER BY first_index LIMIT ?5";
+inline constexpr char kDeleteRequestsBefore[] = "DELETE FROM requests WHERE stored_unix_ms < ?1";
 
 }  // namespace kvbench::controller::sql

@@ -4,6 +4,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/log/logging.h"
 #include "common/status/status_macros.h"
 #include "controller/store/sqlite_schema.h"
 #include "controller/store/sqlite_store_internal.h"
@@ -73,17 +74,21 @@ absl::Status SqliteStore::CreateSchemaIfMissing() {
   int64_t found = has_row ? version->ColumnInt(0) : 0;
   version.reset();
   if (found == kSqliteSchemaVersion) return absl::OkStatus();
-  if (found != 0) {
+  if (found != 0 && found != 1) {
     return absl::FailedPreconditionError(
         Where(absl::StrCat("schema version ", found, " is not the supported version ",
                            kSqliteSchemaVersion, " (written by a newer kvbench?)")));
   }
+  // A new file gets version 1 and then the upgrade; a version 1 file (kvbench before schedules)
+  // only the upgrade, in one transaction: its jobs and events stay as they are.
   KV_RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
-  absl::Status status = Exec(sql::kSchemaV1);
+  absl::Status status = found == 0 ? Exec(sql::kSchemaV1) : absl::OkStatus();
+  if (status.ok()) status = Exec(sql::kSchemaV2Upgrade);
   if (!status.ok()) {
     Exec("ROLLBACK").IgnoreError();
     return status;
   }
+  if (found == 1) KV_LOG(INFO) << "store upgraded to schema version 2 path=" << path_;
   return Exec("COMMIT");
 }
 
@@ -117,6 +122,16 @@ absl::Status SqliteStore::PrepareStatements() {
   KV_RETURN_IF_ERROR(prepare(s.select_results, sql::kSelectResults));
   KV_RETURN_IF_ERROR(prepare(s.upsert_agent, sql::kUpsertAgent));
   KV_RETURN_IF_ERROR(prepare(s.select_agents, sql::kSelectAgents));
+  KV_RETURN_IF_ERROR(prepare(s.insert_schedule, sql::kInsertSchedule));
+  KV_RETURN_IF_ERROR(prepare(s.update_schedule, sql::kUpdateSchedule));
+  KV_RETURN_IF_ERROR(prepare(s.select_schedules, sql::kSelectSchedules));
+  KV_RETURN_IF_ERROR(prepare(s.delete_schedule, sql::kDeleteSchedule));
+  KV_RETURN_IF_ERROR(prepare(s.delete_schedule_fires, sql::kDeleteScheduleFires));
+  KV_RETURN_IF_ERROR(prepare(s.insert_schedule_fire, sql::kInsertScheduleFire));
+  KV_RETURN_IF_ERROR(prepare(s.select_schedule_fires, sql::kSelectScheduleFires));
+  KV_RETURN_IF_ERROR(prepare(s.insert_requests, sql::kInsertRequests));
+  KV_RETURN_IF_ERROR(prepare(s.select_requests, sql::kSelectRequests));
+  KV_RETURN_IF_ERROR(prepare(s.delete_requests_before, sql::kDeleteRequestsBefore));
   statements_ = std::move(statements);
   return absl::OkStatus();
 }

@@ -23,17 +23,18 @@
 #include "absl/functional/function_ref.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "controller/store/schedule_store.h"
 #include "controller/store/sqlite_statement.h"
 #include "controller/store/store.h"
 
 namespace kvbench::controller {
 
 // The schema this code writes, kept in PRAGMA user_version. A newer file is refused.
-inline constexpr int kSqliteSchemaVersion = 1;
+inline constexpr int kSqliteSchemaVersion = 2;
 // How long a statement waits for a lock held by another connection before UNAVAILABLE.
 inline constexpr absl::Duration kBusyTimeout = absl::Seconds(5);
 
-class SqliteStore : public Store {
+class SqliteStore : public Store, public ScheduleStore {
  public:
   // Opens (creating if missing) the database at `path` and creates the schema if absent.
   // DATA_LOSS when the file is not an SQLite database or is corrupt; FAILED_PRECONDITION when it
@@ -61,9 +62,25 @@ class SqliteStore : public Store {
   absl::Status PutResult(const std::string& job_id, const std::string& scenario_id,
                          const v1::ScenarioResult& result) override;
   absl::StatusOr<std::vector<StoredResult>> GetResults(const std::string& job_id) override;
+  absl::StatusOr<std::vector<v1::RequestRecords>> ListRequests(const std::string& job_id,
+                                                               const std::string& scenario_id,
+                                                               int32_t attempt,
+                                                               int64_t after_first_index,
+                                                               int limit_chunks) override;
+  absl::StatusOr<int64_t> PruneRequests(absl::Time before) override;
   absl::Status UpsertAgent(const v1::AgentCapabilities& capabilities,
                            absl::Time last_seen) override;
   absl::StatusOr<std::vector<AgentRecord>> ListAgents() override;
+
+  // ScheduleStore (sqlite_store_schedules.cc).
+  absl::Status CreateSchedule(const v1::Schedule& schedule) override;
+  absl::Status UpdateSchedule(const v1::Schedule& schedule) override;
+  absl::StatusOr<std::vector<v1::Schedule>> ListSchedules() override;
+  absl::Status DeleteSchedule(const std::string& name) override;
+  absl::StatusOr<bool> RecordFire(const v1::Schedule& schedule,
+                                  const v1::ScheduleFire& fire) override;
+  absl::StatusOr<std::vector<v1::ScheduleFire>> RecentFires(const std::string& name,
+                                                            int limit) override;
 
  private:
   struct Statements;
@@ -84,6 +101,8 @@ class SqliteStore : public Store {
   absl::Status ReadScenarios(JobRecord& job) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Inserts one event unless stored before; true if inserted now.
   absl::StatusOr<bool> InsertEvent(const v1::Event& event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status UpdateScheduleLocked(const v1::Schedule& schedule)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // `what` prefixed with the store's path, for every error this class returns.
   std::string Where(absl::string_view what) const;
 

@@ -39,9 +39,55 @@ absl::StatusOr<bool> SqliteStore::InsertEvent(const v1::Event& event) {
   insert->BindText(2, event.scenario_id());
   insert->BindInt(3, event.seq());
   insert->BindText(4, event.job_id());
-  insert->BindBlob(5, event.SerializeAsString());
+  if (event.has_requests()) {
+    v1::Event without_rows = event;
+    without_rows.mutable_requests()->clear_rows();
+    insert->BindBlob(5, without_rows.SerializeAsString());
+  } else {
+    insert->BindBlob(5, event.SerializeAsString());
+  }
   KV_RETURN_IF_ERROR(insert->Run());
-  return sqlite3_changes(db_) > 0;
+  const bool inserted = sqlite3_changes(db_) > 0;
+  if (inserted && event.has_requests()) {
+    ScopedStatement rows(*statements_->insert_requests);
+    rows->BindText(1, event.job_id());
+    rows->BindText(2, event.scenario_id());
+    rows->BindInt(3, event.attempt());
+    rows->BindInt(4, event.requests().first_index());
+    rows->BindBlob(5, event.requests().SerializeAsString());
+    rows->BindInt(6, absl::ToUnixMillis(absl::Now()));
+    KV_RETURN_IF_ERROR(rows->Run());
+  }
+  return inserted;
+}
+
+absl::StatusOr<std::vector<v1::RequestRecords>> SqliteStore::ListRequests(
+    const std::string& job_id, const std::string& scenario_id, int32_t attempt,
+    int64_t after_first_index, int limit_chunks) {
+  absl::MutexLock lock(&mu_);
+  ScopedStatement select(*statements_->select_requests);
+  select->BindText(1, job_id);
+  select->BindText(2, scenario_id);
+  select->BindInt(3, attempt);
+  select->BindInt(4, after_first_index);
+  select->BindInt(5, limit_chunks);
+  std::vector<v1::RequestRecords> chunks;
+  while (true) {
+    KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
+    if (!has_row) break;
+    v1::RequestRecords chunk;
+    KV_RETURN_IF_ERROR(ParseBlob(select->ColumnBlob(0), chunk, Where("requests")));
+    chunks.push_back(std::move(chunk));
+  }
+  return chunks;
+}
+
+absl::StatusOr<int64_t> SqliteStore::PruneRequests(absl::Time before) {
+  absl::MutexLock lock(&mu_);
+  ScopedStatement remove(*statements_->delete_requests_before);
+  remove->BindInt(1, absl::ToUnixMillis(before));
+  KV_RETURN_IF_ERROR(remove->Run());
+  return static_cast<int64_t>(sqlite3_changes(db_));
 }
 
 absl::StatusOr<bool> SqliteStore::AppendEvent(const v1::Event& event) {

@@ -1,8 +1,8 @@
 #pragma once
 
-// SqliteStore's prepared statements and blob decoding, shared by its two .cc files
-// (sqlite_store.cc: jobs and scenarios; sqlite_store_events.cc: what agents report). Private to
-// the store.
+// SqliteStore's prepared statements and blob decoding, shared by its .cc files (sqlite_store.cc:
+// jobs and scenarios; sqlite_store_events.cc: what agents report; sqlite_store_schedules.cc:
+// schedules and their fires). Private to the store.
 
 #include <memory>
 #include <string>
@@ -22,6 +22,9 @@ struct SqliteStore::Statements {
   std::unique_ptr<SqliteStatement> insert_event, select_events, max_event_seq;
   std::unique_ptr<SqliteStatement> upsert_result, select_results;
   std::unique_ptr<SqliteStatement> upsert_agent, select_agents;
+  std::unique_ptr<SqliteStatement> insert_schedule, update_schedule, select_schedules,
+      delete_schedule, delete_schedule_fires, insert_schedule_fire, select_schedule_fires;
+  std::unique_ptr<SqliteStatement> insert_requests, select_requests, delete_requests_before;
 };
 
 namespace store_internal {

@@ -113,7 +113,9 @@ class Store {
 
   // Stores an event once per (agent_id, scenario_id, seq): true if stored now, false if it was
   // stored before (a resend after a lost acknowledgement; acknowledge it again). INVALID_ARGUMENT
-  // for an empty agent_id or job_id.
+  // for an empty agent_id or job_id. An event carrying request records (issue #20) has its rows
+  // stored apart, keyed by (job, scenario, attempt, first_index), in the same transaction; the
+  // event log keeps the event without them (watchers need no request rows).
   virtual absl::StatusOr<bool> AppendEvent(const v1::Event& event) = 0;
   // AppendEvent for each of `events` in one durable transaction (group commit): one flag per
   // event, true if stored now. All or nothing: on an error none is stored.
@@ -130,6 +132,14 @@ class Store {
                                  const v1::ScenarioResult& result) = 0;
   // The job's results ordered by scenario id; empty if none (also for an unknown job).
   virtual absl::StatusOr<std::vector<StoredResult>> GetResults(const std::string& job_id) = 0;
+
+  // A scenario attempt's request records in chunks, ordered by first_index, starting after
+  // `after_first_index` (-1: from the start), at most `limit_chunks` (> 0).
+  virtual absl::StatusOr<std::vector<v1::RequestRecords>> ListRequests(
+      const std::string& job_id, const std::string& scenario_id, int32_t attempt,
+      int64_t after_first_index, int limit_chunks) = 0;
+  // Deletes request records stored before `before` (results and summaries stay); how many chunks.
+  virtual absl::StatusOr<int64_t> PruneRequests(absl::Time before) = 0;
 
   // Inserts or replaces the agent named by capabilities.agent_id (INVALID_ARGUMENT if empty).
   virtual absl::Status UpsertAgent(const v1::AgentCapabilities& capabilities,

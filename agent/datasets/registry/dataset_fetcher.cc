@@ -1,5 +1,9 @@
 #include "agent/datasets/registry/dataset_fetcher.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -83,6 +87,36 @@ std::string DatasetFetcher::SourceUrl(const DatasetFileSpec& file) const {
   return absl::StrCat(absl::StripSuffix(options_.mirror, "/"), "/", file.name);
 }
 
+// An exclusive flock(2) on a cache file's lock file, held while it is fetched; the kernel
+// releases it with the process, so a crashed fetch never leaves it held.
+class DatasetFetcher::CacheFileLock {
+ public:
+  static absl::StatusOr<CacheFileLock> Acquire(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
+    }
+    while (::flock(fd, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      ::close(fd);
+      return absl::InternalError(absl::StrCat("cannot lock ", path, ": ", std::strerror(error)));
+    }
+    return CacheFileLock(fd);
+  }
+  CacheFileLock(CacheFileLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  CacheFileLock& operator=(CacheFileLock&&) = delete;
+  CacheFileLock(const CacheFileLock&) = delete;
+  ~CacheFileLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  explicit CacheFileLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
 absl::StatusOr<std::vector<FetchedFile>> DatasetFetcher::Pull(const DatasetSpec& spec) {
   std::vector<FetchedFile> fetched;
   for (const DatasetFileSpec& file : spec.files) {
@@ -94,6 +128,10 @@ absl::StatusOr<std::vector<FetchedFile>> DatasetFetcher::Pull(const DatasetSpec&
 
 absl::StatusOr<FetchedFile> DatasetFetcher::Fetch(const DatasetFileSpec& file) {
   KV_RETURN_IF_ERROR(cache_.MakeParentDirs(file));
+  // One fetch of a file at a time, across processes: two agents on one host sharing a cache
+  // wrote the same .part at once and each failed its checksum. The second waits, then finds the
+  // file cached.
+  KV_ASSIGN_OR_RETURN(CacheFileLock lock, CacheFileLock::Acquire(cache_.PathOf(file) + ".lock"));
   FetchedFile result;
   result.name = file.name;
   result.path = cache_.PathOf(file);

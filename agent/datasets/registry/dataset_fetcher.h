@@ -64,6 +64,7 @@ class DatasetFetcher {
   absl::StatusOr<FetchedFile> Fetch(const DatasetFileSpec& file);
 
  private:
+  class CacheFileLock;
   // OK with the digest when the cached file checks out; anything else means fetch it.
   absl::StatusOr<std::string> CheckCached(const DatasetFileSpec& file) const;
   absl::Status CopyFromFolder(const DatasetFileSpec& file, const std::string& source);
@@ -72,8 +73,7 @@ class DatasetFetcher {
                               std::string* etag, int* downloads, bool* resumed);
   // Checks the .part and renames it into place; removes it on a mismatch.
   absl::StatusOr<std::string> VerifyAndInstall(const DatasetFileSpec& file,
-                                               const std::string& source,
-                                               const std::string& etag,
+                                               const std::string& source, const std::string& etag,
                                                const std::optional<DatasetFileMeta>& previous);
   std::string SourceUrl(const DatasetFileSpec& file) const;
   bool MirrorIsFolder() const;

@@ -52,7 +52,8 @@ struct Fixture {
       store.get(), &clock, /*max_scenario_attempts=*/2,
       JobStateHooks{[this](const std::string&) { ++notified; }, [] {},
                     [](const std::string&, const std::string&) {},
-                    [](const std::string&, const v1::ScenarioAttempt&, const std::string&) {}}};
+                    [](const std::string&, const v1::ScenarioAttempt&, const std::string&) {},
+                    [] { return std::vector<v1::AgentCapabilities>(); }}};
   AgentRegistry agents;
   FakeAgentChannel channel;
   ScenarioDispatcher dispatcher;

@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "agent/datasets/registry/curl_file_downloader.h"
 #include "agent/datasets/registry/dataset_registry.h"
@@ -162,6 +164,33 @@ TEST_CASE("a corrupted file is rejected with both digests and nothing lands in t
   CHECK(!FileSize(cache.File(kTau2File)));
   CHECK(!FileSize(cache.File(std::string(kTau2File) + ".part")));
   CHECK(!FileSize(cache.File(std::string(kTau2File) + ".meta")));
+}
+
+// Two agents on one host sharing a dataset cache pulled the same file at once: both wrote one
+// .part and both failed their checksum (found running the README's loopback fleet, issue #20).
+TEST_CASE("fetchers of one file in one cache take turns and both end verified") {
+  TempDir cache;
+  std::vector<absl::StatusOr<FetchedFile>> results(4, absl::UnknownError("not run"));
+  std::vector<std::thread> fetchers;
+  for (size_t i = 0; i < results.size(); ++i) {
+    fetchers.emplace_back([&results, &cache, i] {
+      FetchOptions options;
+      options.mirror = KV_DEMO_DATASETS;  // a folder: the copy is slow enough to overlap
+      CurlFileDownloader downloader;
+      DatasetFetcher fetcher(DatasetCache(cache.path()), &downloader, options);
+      results[i] = fetcher.Fetch(Tau2().files[0]);
+    });
+  }
+  for (std::thread& fetcher : fetchers) fetcher.join();
+  int copied = 0;
+  for (const absl::StatusOr<FetchedFile>& result : results) {
+    INFO(result.status().ToString());
+    REQUIRE(result.ok());
+    CHECK(result->sha256 == kTau2Sha256);
+    if (result->outcome == FetchOutcome::kCopied) ++copied;
+  }
+  CHECK(copied == 1);  // the others found it cached
+  CHECK(DatasetCache(cache.path()).StateOf(Tau2().files[0]) == CachedState::kVerified);
 }
 
 TEST_CASE("an unpinned file is checked against the ETag and digest of its first download") {
