@@ -14,6 +14,7 @@ void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddCancelCommand(app, context);
   AddAgentsCommand(app, context);
   AddScheduleCommand(app, context);
+  AddHistoryCommand(app, context);
   AddCompareCommand(app, context);
   AddReportCommand(app, context);
   AddDatasetCommand(app, context);

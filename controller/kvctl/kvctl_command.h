@@ -44,6 +44,8 @@ void AddCancelCommand(CLI::App* app, KvctlContext* context);
 void AddAgentsCommand(CLI::App* app, KvctlContext* context);
 // `kvctl schedule create|list|show|pause|resume|delete|run-now` (issue #20).
 void AddScheduleCommand(CLI::App* app, KvctlContext* context);
+// `kvctl history` (issue #20).
+void AddHistoryCommand(CLI::App* app, KvctlContext* context);
 void AddCompareCommand(CLI::App* app, KvctlContext* context);
 void AddReportCommand(CLI::App* app, KvctlContext* context);
 // Local: the dataset registry and cache (agent/datasets/registry).

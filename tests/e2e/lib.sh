@@ -38,8 +38,11 @@ start_controller() {
 JSON
   "$KV_BIN/kv-controller" --config "$WORK/controller.json" 2>"$WORK/controller.log" &
   PIDS+=($!)
-  wait_until 20 grep -qs "metrics url=" "$WORK/controller.log" ||
-    { cat "$WORK/controller.log" >&2; fail "kv-controller did not start"; }
+  # Both lines: "metrics url=" comes first, "controller started listen=" once it serves (reading
+  # the address after the first alone gave an empty one on a loaded machine).
+  started() { grep -qs "controller started listen=" "$WORK/controller.log" &&
+    grep -qs "metrics url=" "$WORK/controller.log"; }
+  wait_until 20 started || { cat "$WORK/controller.log" >&2; fail "kv-controller did not start"; }
   address="$(sed -n 's/.*controller started listen=\([^ ]*\).*/\1/p' "$WORK/controller.log")"
   metrics_url="$(sed -n 's/.*metrics url=\([^ ]*\).*/\1/p' "$WORK/controller.log")"
   export KV_CONTROLLER="$address" KV_INSECURE=1

@@ -1,0 +1,204 @@
+// kvctl history [SCHEDULE] [--label k=v]... [--metric FIELD] [--last N] [--since RFC3339]
+//               [--output table|json|csv] [--html FILE]
+// One result field of a schedule's runs (or of the jobs with some labels) over time, per
+// agent x tier x concurrency (issue #20): a table with one column per run, JSON, long CSV, and an
+// HTML page with one chart per agent and concurrency, one line per tier.
+
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "controller/kvctl/connection_flags.h"
+#include "controller/kvctl/history_data.h"
+#include "controller/kvctl/kvctl_command.h"
+#include "controller/kvctl/output_format.h"
+#include "controller/kvctl/table_printer.h"
+#include "controller/report/history_report.h"
+
+namespace kvbench::kvctl {
+namespace {
+
+constexpr int kDefaultRuns = 10;
+
+struct HistoryFlags {
+  std::string schedule;
+  std::vector<std::string> labels;
+  std::string metric = "latency.ttft_p50_s";
+  int last = kDefaultRuns;
+  std::string since;
+  std::string html;
+  OutputFormat format = OutputFormat::kTable;
+  ConnectionFlags connection;
+};
+
+std::string Value(const std::optional<double>& value) {
+  return value ? absl::StrFormat("%.6g", *value) : "-";
+}
+
+void PrintTable(const report::History& history, std::ostream& out) {
+  out << history.metric << " of " << history.title << ", " << history.runs.size()
+      << " runs (oldest first)\n\n";
+  std::vector<std::string> headers = {"AGENT", "TIER", "CONCURRENCY"};
+  for (size_t i = 0; i < history.runs.size(); ++i) headers.push_back(absl::StrCat("#", i + 1));
+  TablePrinter table(headers);
+  for (const report::HistorySeries& series : history.series) {
+    std::vector<std::string> row = {series.agent_id.empty() ? "-" : series.agent_id,
+                                    v1::Tier_Name(series.tier), absl::StrCat(series.concurrency)};
+    for (const std::optional<double>& value : series.values) row.push_back(Value(value));
+    table.AddRow(std::move(row));
+  }
+  table.Print(out);
+  out << "\n";
+  TablePrinter runs({"RUN", "FIRE_TIME", "JOB", "STATE"});
+  for (size_t i = 0; i < history.runs.size(); ++i) {
+    const report::HistoryRun& run = history.runs[i];
+    runs.AddRow({absl::StrCat("#", i + 1), run.fire_time, run.job_id, run.state});
+  }
+  runs.Print(out);
+}
+
+void PrintCsv(const report::History& history, std::ostream& out) {
+  out << "fire_time,job_id,agent_id,tier,concurrency,metric,value\n";
+  for (const report::HistorySeries& series : history.series) {
+    for (size_t i = 0; i < series.values.size(); ++i) {
+      const report::HistoryRun& run = history.runs[i];
+      out << run.fire_time << "," << run.job_id << "," << series.agent_id << ","
+          << v1::Tier_Name(series.tier) << "," << series.concurrency << "," << history.metric << ","
+          << (series.values[i] ? nlohmann::json(*series.values[i]).dump() : "") << "\n";
+    }
+  }
+}
+
+void PrintJson(const report::History& history, std::ostream& out) {
+  nlohmann::ordered_json json;
+  json["title"] = history.title;
+  json["metric"] = history.metric;
+  json["runs"] = nlohmann::ordered_json::array();
+  for (const report::HistoryRun& run : history.runs) {
+    json["runs"].push_back(
+        {{"job_id", run.job_id}, {"fire_time", run.fire_time}, {"state", run.state}});
+  }
+  json["series"] = nlohmann::ordered_json::array();
+  for (const report::HistorySeries& series : history.series) {
+    nlohmann::ordered_json values = nlohmann::ordered_json::array();
+    for (const std::optional<double>& value : series.values) {
+      values.push_back(value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr));
+    }
+    json["series"].push_back({{"agent_id", series.agent_id},
+                              {"tier", v1::Tier_Name(series.tier)},
+                              {"concurrency", series.concurrency},
+                              {"values", std::move(values)}});
+  }
+  out << json.dump(2) << "\n";
+}
+
+// The jobs of the selection, newest first, at most `last` of them after `since`.
+absl::StatusOr<std::vector<v1::Job>> SelectJobs(client::ControllerClient& client,
+                                                const HistoryFlags& flags) {
+  v1::ListJobsRequest request;
+  request.set_page_size(1000);
+  if (!flags.schedule.empty()) (*request.mutable_labels())["kvbench.schedule"] = flags.schedule;
+  for (const std::string& label : flags.labels) {
+    std::pair<std::string, std::string> pair = absl::StrSplit(label, absl::MaxSplits('=', 1));
+    if (pair.first.empty() || label.find('=') == std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("--label: \"", label, "\" is not key=value"));
+    }
+    (*request.mutable_labels())[pair.first] = pair.second;
+  }
+  absl::Time since = absl::InfinitePast();
+  std::string error;
+  if (!flags.since.empty() && !absl::ParseTime(absl::RFC3339_full, flags.since, &since, &error)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--since: \"", flags.since, "\" is not an RFC 3339 time: ", error));
+  }
+  std::vector<v1::Job> jobs;
+  while (static_cast<int>(jobs.size()) < flags.last) {
+    absl::StatusOr<v1::ListJobsResponse> page = client.ListJobs(request);
+    if (!page.ok()) return page.status();
+    for (const v1::Job& listed : page->jobs()) {  // newest first
+      if (absl::FromUnixMillis(listed.submit_unix_ms()) < since) break;
+      if (static_cast<int>(jobs.size()) == flags.last) break;
+      absl::StatusOr<v1::Job> job = client.GetJob(listed.job_id());  // with results
+      if (!job.ok()) return job.status();
+      jobs.push_back(*std::move(job));
+    }
+    if (page->next_page_token().empty()) break;
+    request.set_page_token(page->next_page_token());
+  }
+  return jobs;
+}
+
+absl::Status History(const HistoryFlags& flags, KvctlContext* context) {
+  if (flags.schedule.empty() && flags.labels.empty()) {
+    return absl::InvalidArgumentError("history needs a SCHEDULE or --label k=v");
+  }
+  absl::StatusOr<std::unique_ptr<client::ControllerClient>> client =
+      ConnectController(flags.connection, *context);
+  if (!client.ok()) return client.status();
+  absl::StatusOr<std::vector<v1::Job>> jobs = SelectJobs(**client, flags);
+  if (!jobs.ok()) return jobs.status();
+  if (jobs->empty()) {
+    return absl::NotFoundError(absl::StrCat("no jobs of ", flags.schedule.empty()
+                                                               ? std::string("those labels")
+                                                               : "schedule " + flags.schedule));
+  }
+  const std::string title = flags.schedule.empty()
+                                ? absl::StrCat("labels ", absl::StrJoin(flags.labels, ","))
+                                : absl::StrCat("schedule ", flags.schedule);
+  absl::StatusOr<report::History> history = BuildHistory(*std::move(jobs), flags.metric, title);
+  if (!history.ok()) return history.status();
+  if (!flags.html.empty()) {
+    std::ofstream file(flags.html, std::ios::binary | std::ios::trunc);
+    file << report::RenderHistoryHtml(*history);
+    file.close();
+    if (!file) return absl::UnavailableError(absl::StrCat("cannot write ", flags.html));
+    *context->out << flags.html << "\n";
+    return absl::OkStatus();
+  }
+  switch (flags.format) {
+    case OutputFormat::kJson:
+      PrintJson(*history, *context->out);
+      break;
+    case OutputFormat::kCsv:
+      PrintCsv(*history, *context->out);
+      break;
+    default:
+      PrintTable(*history, *context->out);
+      break;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void AddHistoryCommand(CLI::App* app, KvctlContext* context) {
+  CLI::App* command = app->add_subcommand(
+      "history", "One result field of a schedule's runs over time, per agent x tier x concurrency");
+  auto flags = std::make_shared<HistoryFlags>();
+  command->add_option("schedule", flags->schedule, "Schedule name (its jobs' kvbench.schedule)");
+  command->add_option("--label", flags->labels, "Only jobs with this label key=value; repeatable");
+  command->add_option("--metric", flags->metric,
+                      "A result field as kvctl results --output csv names it (default "
+                      "latency.ttft_p50_s; e.g. latency.ttft_p95_s, latency.requests_per_s, "
+                      "lmcache.lookup_hit_rate)");
+  command->add_option("--last", flags->last, "The newest N runs (default 10)")
+      ->check(CLI::Range(1, 10000));
+  command->add_option("--since", flags->since,
+                      "Only runs submitted at or after this RFC 3339 time");
+  command->add_option("--html", flags->html, "Write the charts as one self-contained HTML file");
+  AddOutputOption(command, &flags->format,
+                  {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv});
+  AddConnectionFlags(command, &flags->connection);
+  command->callback([context, flags] {
+    context->action = [context, flags] { return History(*flags, context); };
+  });
+}
+
+}  // namespace kvbench::kvctl

@@ -1,0 +1,40 @@
+#pragma once
+
+// `kvctl history` (issue #20): one metric of a schedule's runs over time, per agent x tier x
+// concurrency, as data (what the table, CSV and JSON print) and as one self-contained HTML page
+// with the report's line charts: one chart per agent and concurrency, one line per tier over the
+// runs, agents (hardware) apart. Pure.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kvbench/v1/job.pb.h"
+
+namespace kvbench::report {
+
+struct HistoryRun {
+  std::string job_id;
+  std::string fire_time;  // kvbench.fire_time, or the submit time (UTC, RFC 3339)
+  std::string state;      // "succeeded", "failed", ...
+};
+
+// One line: the metric of one agent's tier at one concurrency, one value per run (null where that
+// run has no such scenario, it did not succeed, or its result lacks the field).
+struct HistorySeries {
+  std::string agent_id;  // "" for a job that was not fanned out
+  v1::Tier tier = v1::TIER_UNSPECIFIED;
+  int concurrency = 0;
+  std::vector<std::optional<double>> values;  // parallel to History::runs
+};
+
+struct History {
+  std::string title;                  // e.g. "schedule nightly"
+  std::string metric;                 // a result field, e.g. "latency.ttft_p50_s"
+  std::vector<HistoryRun> runs;       // oldest first
+  std::vector<HistorySeries> series;  // by agent, concurrency, tier
+};
+
+std::string RenderHistoryHtml(const History& history);
+
+}  // namespace kvbench::report

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Issue #20: kvctl history over ten runs of a schedule, through the real controller and agent:
+# the table (one column per run), CSV and JSON agree with each job's own results, and the HTML
+# page rendered by headless Chromium draws one line per tier over the ten runs, with labelled
+# axes and a point per measured run.
+source "$(dirname "$0")/lib.sh"
+kvctl="$KV_BIN/kvctl"
+browser="$(command -v chromium || command -v chromium-browser || true)"
+[ -n "$browser" ] ||
+  fail "no chromium or chromium-browser on PATH (deploy/setup.sh installs the Debian package chromium)"
+
+start_controller '"heartbeat_timeout_s": 30'
+cat > "$WORK/agent.json" <<JSON
+{"agent_id": "sim-a", "controller_address": "$address", "insecure": true,
+ "work_dir": "$WORK/agent", "profiles_dir": "$KV_SOURCE/deploy/profiles",
+ "dataset_cache_dir": "$WORK/datasets", "dataset_mirror": "$KV_DEMO_DATASETS",
+ "metrics_listen": "127.0.0.1:0", "labels": {"gpu": "sim"}}
+JSON
+"$KV_BIN/kv-agent" --config "$WORK/agent.json" 2>"$WORK/agent.log" &
+PIDS+=($!)
+connected() { grep -qw connected <<<"$("$kvctl" agents 2>/dev/null)"; }
+wait_until 20 connected || fail "the agent did not connect"
+
+python3 - "$KV_SOURCE/deploy/examples/demo-sim.json" "$WORK/spec.json" <<'PY'
+import json, sys
+spec = json.load(open(sys.argv[1]))
+spec.update(name="hist", tiers=["GPU", "CPU_RAM"], concurrency=[2], sessions=2, replicas=1)
+spec["engine_overrides"]["sim_time_scale"] = 0.01
+json.dump(spec, open(sys.argv[2], "w"))
+PY
+"$kvctl" schedule create hist --spec "$WORK/spec.json" --cron "@yearly" --overlap queue > /dev/null
+for run in $(seq 1 10); do
+  "$kvctl" schedule run-now hist > /dev/null || fail "run-now $run failed"
+done
+all_ended() {
+  [ "$("$kvctl" jobs --label kvbench.schedule=hist --output json |
+    jq '[.jobs[] | select(.state == "JOB_STATE_SUCCEEDED")] | length')" = 10 ]
+}
+wait_until 240 all_ended || fail "the ten runs did not all succeed: $("$kvctl" jobs --label kvbench.schedule=hist)"
+
+"$kvctl" history hist > "$WORK/table.txt" || fail "history: $(cat "$WORK/table.txt")"
+expect_contains "$(cat "$WORK/table.txt")" "latency.ttft_p50_s of schedule hist, 10 runs (oldest first)"
+header="$(sed -n 3p "$WORK/table.txt")"
+expect_contains "$header" "AGENT  TIER     CONCURRENCY  #1"
+expect_contains "$header" "#10"
+"$kvctl" history hist --output csv > "$WORK/history.csv"
+"$kvctl" history hist --output json > "$WORK/history.json"
+"$kvctl" history hist --html "$WORK/history.html" > /dev/null
+# Every CSV value is the job's own result field, for each of the 10 x 2 points.
+python3 - "$WORK" "$KV_BIN/kvctl" <<'PY' || fail "history's values differ from the jobs' results"
+import csv, json, subprocess, sys
+work, kvctl = sys.argv[1], sys.argv[2]
+rows = list(csv.DictReader(open(f"{work}/history.csv")))
+assert len(rows) == 20, len(rows)
+history = json.load(open(f"{work}/history.json"))
+assert [s["tier"] for s in history["series"]] == ["GPU", "CPU_RAM"], history["series"]
+assert all(len(s["values"]) == 10 for s in history["series"])
+for row in rows:
+    job = json.loads(subprocess.check_output([kvctl, "results", row["job_id"], "--output", "json"]))
+    [scenario] = [s for s in job if s["tier"] == row["tier"]]
+    assert float(row["value"]) == scenario["result"]["latency"]["ttft_p50_s"], row
+print("points", len(rows))
+PY
+
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+  --user-data-dir="$WORK/chromium-profile" --dump-dom "file://$WORK/history.html" \
+  > "$WORK/dom.html" 2>>"$WORK/chromium.err" || { tail -20 "$WORK/chromium.err" >&2; fail "chromium failed"; }
+dom="$(cat "$WORK/dom.html")"
+expect_contains "$dom" "kvbench history: schedule hist"
+for tier in GPU CPU_RAM; do expect_contains "$dom" "data-series=\"$tier"; done
+charts="$(grep -o '<svg class="chart" data-points="[0-9]*"' <<<"$dom")"
+[ "$charts" = '<svg class="chart" data-points="20"' ] || fail "expected one chart of 20 points: $charts"
+grep -Eq 'class="axis-label x-label"[^>]*>run \(oldest first\) \(#\)<' <<<"$dom" || fail "no x-axis label"
+grep -Eq 'class="axis-label y-label"[^>]*>latency.ttft_p50_s \(s\)<' <<<"$dom" || fail "no y-axis label"
+! grep -Eq 'https?://|<script' "$WORK/history.html" || fail "the page is not self-contained"
+echo "PASS"

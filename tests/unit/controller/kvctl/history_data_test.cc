@@ -1,0 +1,83 @@
+// kvctl history's data (issue #20): runs oldest first, one line per agent x tier x concurrency,
+// a value only where the scenario succeeded with the field, and clear errors for a field no run
+// has or one that is not a number.
+
+#include "controller/kvctl/history_data.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+namespace kvbench::kvctl {
+namespace {
+
+v1::Job Run(const std::string& job_id, int64_t submit_ms, const std::string& fire_time,
+            std::vector<std::pair<v1::Tier, double>> ttft_p50, bool gpu_fails = false) {
+  v1::Job job;
+  job.set_job_id(job_id);
+  job.set_submit_unix_ms(submit_ms);
+  job.set_state(gpu_fails ? v1::JOB_STATE_FAILED : v1::JOB_STATE_SUCCEEDED);
+  (*job.mutable_spec()->mutable_labels())["kvbench.fire_time"] = fire_time;
+  for (const auto& [tier, value] : ttft_p50) {
+    v1::ScenarioStatus& status = *job.add_scenarios();
+    status.mutable_scenario()->set_tier(tier);
+    status.mutable_scenario()->set_concurrency(4);
+    status.mutable_scenario()->set_agent_id("h200-a");
+    status.set_agent_id("h200-a");
+    const bool failed = gpu_fails && tier == v1::GPU;
+    status.set_state(failed ? v1::SCENARIO_STATE_FAILED : v1::SCENARIO_STATE_SUCCEEDED);
+    if (!failed) {
+      status.mutable_result()->mutable_latency()->set_ttft_p50_s(value);
+      status.mutable_result()->set_routing("sticky");
+    }
+  }
+  return job;
+}
+
+TEST_CASE("history lines up each tier's metric over the runs, oldest first", "[history]") {
+  // As ListJobs returns them: newest first.
+  std::vector<v1::Job> jobs = {
+      Run("job-3", 3000, "2026-12-03T02:00:00Z", {{v1::GPU, 0.30}, {v1::CPU_RAM, 0.12}}, true),
+      Run("job-2", 2000, "2026-12-02T02:00:00Z", {{v1::GPU, 0.25}, {v1::CPU_RAM, 0.11}}),
+      Run("job-1", 1000, "2026-12-01T02:00:00Z", {{v1::GPU, 0.20}, {v1::CPU_RAM, 0.10}})};
+  absl::StatusOr<report::History> history =
+      BuildHistory(jobs, "latency.ttft_p50_s", "schedule nightly");
+  REQUIRE(history.ok());
+  REQUIRE(history->runs.size() == 3);
+  CHECK(history->runs[0].job_id == "job-1");
+  CHECK(history->runs[2].fire_time == "2026-12-03T02:00:00Z");
+  CHECK(history->runs[2].state == "failed");
+  REQUIRE(history->series.size() == 2);
+  const report::HistorySeries& gpu = history->series[0];
+  CHECK(gpu.tier == v1::GPU);
+  CHECK(gpu.agent_id == "h200-a");
+  CHECK(gpu.concurrency == 4);
+  REQUIRE(gpu.values.size() == 3);
+  CHECK(*gpu.values[0] == 0.20);
+  CHECK(*gpu.values[1] == 0.25);
+  CHECK_FALSE(gpu.values[2].has_value());  // failed: no value, never 0
+  CHECK(*history->series[1].values[2] == 0.12);
+
+  const std::string html = report::RenderHistoryHtml(*history);
+  CHECK(html.find("kvbench history: schedule nightly") != std::string::npos);
+  CHECK(html.find("data-points=\"5\"") != std::string::npos);  // 3 + 2 measured points
+  CHECK(html.find("<script") == std::string::npos);
+}
+
+TEST_CASE("history names the fields it could use for one no run has", "[history]") {
+  std::vector<v1::Job> jobs = {Run("job-1", 1000, "t", {{v1::GPU, 0.2}})};
+  absl::StatusOr<report::History> missing = BuildHistory(jobs, "latency.ttft_p42_s", "s");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().code() == absl::StatusCode::kNotFound);
+  CHECK_THAT(std::string(missing.status().message()),
+             Catch::Contains("no run's results have the field latency.ttft_p42_s; numeric "
+                             "fields include: latency.ttft_p50_s"));
+  absl::StatusOr<report::History> text = BuildHistory(jobs, "routing", "s");
+  REQUIRE_FALSE(text.ok());
+  CHECK(text.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(text.status().message()),
+             Catch::Contains("--metric routing is not a number (job-1 has \"sticky\")"));
+}
+
+}  // namespace
+}  // namespace kvbench::kvctl
