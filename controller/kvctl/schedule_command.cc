@@ -41,17 +41,6 @@ std::string Time(int64_t unix_ms) {
                           absl::UTCTimeZone());
 }
 
-std::string OverlapText(v1::OverlapPolicy policy) {
-  switch (policy) {
-    case v1::OVERLAP_QUEUE:
-      return "queue";
-    case v1::OVERLAP_REPLACE:
-      return "replace";
-    default:
-      return "skip";
-  }
-}
-
 std::string OutcomeText(v1::FireOutcome outcome) {
   switch (outcome) {
     case v1::FIRE_SUBMITTED:
@@ -111,7 +100,8 @@ void PrintSchedules(const std::vector<v1::Schedule>& schedules, std::ostream& ou
   TablePrinter table({"NAME", "CRON", "TIME_ZONE", "OVERLAP", "STATE", "NEXT_FIRE"});
   for (const v1::Schedule& schedule : schedules) {
     const v1::ScheduleSpec& spec = schedule.spec();
-    table.AddRow({spec.name(), spec.cron(), spec.time_zone(), OverlapText(spec.overlap()),
+    table.AddRow({spec.name(), spec.cron(), spec.time_zone(),
+                  controller::OverlapPolicyName(spec.overlap()),
                   schedule.paused() ? "paused" : "active", Time(schedule.next_fire_unix_ms())});
   }
   table.Print(out);
@@ -121,7 +111,7 @@ void PrintSchedule(const v1::Schedule& schedule, std::ostream& out) {
   const v1::ScheduleSpec& spec = schedule.spec();
   out << "schedule " << spec.name() << ": " << (schedule.paused() ? "paused" : "active") << "\n"
       << "  cron:       " << spec.cron() << " (" << spec.time_zone() << ")\n"
-      << "  overlap:    " << OverlapText(spec.overlap()) << "\n"
+      << "  overlap:    " << controller::OverlapPolicyName(spec.overlap()) << "\n"
       << "  grace:      "
       << (spec.has_missed_run_grace_s() ? spec.missed_run_grace_s()
                                         : controller::kDefaultMissedRunGraceSeconds)

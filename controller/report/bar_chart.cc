@@ -44,14 +44,14 @@ std::string BarChart::RenderSvg() const {
       const double value = *series.values[c];
       const double left = c + (1 - kGroupFill) / 2 + s * bar_width;
       const double top = frame.Y(std::max(0.0, value));
-      absl::StrAppend(
-          &marks, "<rect class=\"bar\" x=\"", absl::StrFormat("%.1f", frame.X(left)),
-          "\" y=\"", absl::StrFormat("%.1f", top), "\" width=\"",
-          absl::StrFormat("%.1f", frame.X(left + bar_width) - frame.X(left) - 1), "\" height=\"",
-          absl::StrFormat("%.1f", std::max(0.0, frame.plot_bottom() - top)), "\" fill=\"",
-          series.color, "\"><title>", HtmlEscape(series.name), ", ",
-          HtmlEscape(spec_.categories[c]), ": ", FormatNumber(value), " ",
-          HtmlEscape(spec_.unit), "</title></rect>\n");
+      absl::StrAppend(&marks, "<rect class=\"bar\" x=\"", absl::StrFormat("%.1f", frame.X(left)),
+                      "\" y=\"", absl::StrFormat("%.1f", top), "\" width=\"",
+                      absl::StrFormat("%.1f", frame.X(left + bar_width) - frame.X(left) - 1),
+                      "\" height=\"",
+                      absl::StrFormat("%.1f", std::max(0.0, frame.plot_bottom() - top)),
+                      "\" fill=\"", series.color, "\"><title>", HtmlEscape(series.name), ", ",
+                      HtmlEscape(spec_.categories[c]), ": ", FormatNumber(value), " ",
+                      HtmlEscape(spec_.unit), "</title></rect>\n");
       ++points;
     }
     if (points > before) legend.push_back({series.name, series.color, LineStyle::kSolid, true});

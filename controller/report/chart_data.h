@@ -47,7 +47,7 @@ struct BarChartSpec {
   std::string title;
   std::string x_label;
   std::string y_label;
-  std::string unit;  // in hover titles, e.g. "req/s"
+  std::string unit;                     // in hover titles, e.g. "req/s"
   std::vector<std::string> categories;  // e.g. "concurrency 8"
   std::vector<BarSeries> series;
 };

@@ -83,14 +83,15 @@ std::string ChartFrame::Legend(const std::vector<LegendEntry>& entries) const {
     absl::StrAppend(&out, "<g class=\"legend-entry\" data-series=\"", HtmlEscape(entry.name),
                     "\" data-color=\"", entry.color, "\">");
     if (entry.bar) {
-      absl::StrAppend(&out, "<rect x=\"", kLegendLeft, "\" y=\"", y - 6, "\" width=\"22\" "
-                      "height=\"12\" fill=\"", entry.color, "\"/>");
+      absl::StrAppend(&out, "<rect x=\"", kLegendLeft, "\" y=\"", y - 6,
+                      "\" width=\"22\" "
+                      "height=\"12\" fill=\"",
+                      entry.color, "\"/>");
     } else {
-      absl::StrAppend(&out, "<line x1=\"", kLegendLeft, "\" y1=\"", y, "\" x2=\"",
-                      kLegendLeft + 22, "\" y2=\"", y, "\" stroke=\"", entry.color,
-                      "\" stroke-width=\"2\"", DashAttribute(entry.style), "/><circle cx=\"",
-                      kLegendLeft + 11, "\" cy=\"", y, "\" r=\"3.5\" fill=\"", entry.color,
-                      "\"/>");
+      absl::StrAppend(&out, "<line x1=\"", kLegendLeft, "\" y1=\"", y, "\" x2=\"", kLegendLeft + 22,
+                      "\" y2=\"", y, "\" stroke=\"", entry.color, "\" stroke-width=\"2\"",
+                      DashAttribute(entry.style), "/><circle cx=\"", kLegendLeft + 11, "\" cy=\"",
+                      y, "\" r=\"3.5\" fill=\"", entry.color, "\"/>");
     }
     absl::StrAppend(&out, "<text x=\"", kLegendLeft + 30, "\" y=\"", y, "\" dy=\"4\">",
                     HtmlEscape(entry.name), "</text></g>\n");

@@ -6,29 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "controller/report/line_chart.h"
+#include "controller/report/report_style.h"
 #include "controller/report/text_format.h"
 #include "controller/report/tier_style.h"
 
 namespace kvbench::report {
 namespace {
-
-constexpr char kStyle[] = R"css(
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 24px;
-       color: #1a1a1a; max-width: 1500px; }
-h1 { margin-bottom: 4px; } h2 { margin-top: 32px; border-bottom: 1px solid #ccc; }
-.meta { color: #555; margin-top: 0; }
-table { border-collapse: collapse; margin: 8px 0; font-size: 14px; }
-th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; }
-thead th { background: #f2f2f2; }
-.charts { display: flex; flex-wrap: wrap; gap: 16px; }
-svg.chart { border: 1px solid #ddd; background: #fff; font-size: 12px; }
-svg.chart .chart-title { font-size: 15px; font-weight: 600; }
-svg.chart .axis { stroke: #333; stroke-width: 1; }
-svg.chart .tick line { stroke: #333; }
-svg.chart .grid { stroke: #e5e5e5; }
-svg.chart .axis-label { font-size: 13px; }
-svg.chart .no-data { font-size: 18px; fill: #777; }
-)css";
 
 // The y axis label: the metric with the unit its name ends in.
 std::string MetricLabel(const std::string& metric) {
@@ -96,8 +79,8 @@ std::string RenderHistoryHtml(const History& history) {
   return absl::StrCat(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>kvbench "
       "history: ",
-      HtmlEscape(history.title), " (", HtmlEscape(history.metric), ")</title>\n<style>", kStyle,
-      "</style>\n</head>\n<body>\n<h1>kvbench history: ", HtmlEscape(history.title),
+      HtmlEscape(history.title), " (", HtmlEscape(history.metric), ")</title>\n<style>",
+      ReportStyle(), "</style>\n</head>\n<body>\n<h1>kvbench history: ", HtmlEscape(history.title),
       "</h1>\n<p class=\"meta\">", HtmlEscape(history.metric), " over ", history.runs.size(),
       " runs, one line per tier; agents apart</p>\n", body, "<h2>Runs</h2>\n", RunsTable(history),
       "</body>\n</html>\n");

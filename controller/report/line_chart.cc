@@ -27,8 +27,10 @@ std::pair<ChartAxis, ChartAxis> Axes(const LineChartSpec& spec) {
       y_low = std::min(y_low, *point.y);
     }
   }
-  ChartAxis x = spec.x_ticks.empty() ? ChartAxis::Nice(0, x_high) : ChartAxis::AtValues(spec.x_ticks);
-  ChartAxis y = ChartAxis::Nice(y_low, spec.y_max.has_value() ? std::max(*spec.y_max, y_high) : y_high);
+  ChartAxis x =
+      spec.x_ticks.empty() ? ChartAxis::Nice(0, x_high) : ChartAxis::AtValues(spec.x_ticks);
+  ChartAxis y =
+      ChartAxis::Nice(y_low, spec.y_max.has_value() ? std::max(*spec.y_max, y_high) : y_high);
   return {std::move(x), std::move(y)};
 }
 
@@ -60,8 +62,8 @@ std::string SeriesSvg(const ChartSeries& series, const ChartFrame& frame, int* p
                     "</title></circle>\n");
   }
   flush();
-  return absl::StrCat("<g class=\"series\" data-series=\"", HtmlEscape(series.name), "\">\n",
-                      lines, circles, "</g>\n");
+  return absl::StrCat("<g class=\"series\" data-series=\"", HtmlEscape(series.name), "\">\n", lines,
+                      circles, "</g>\n");
 }
 
 }  // namespace

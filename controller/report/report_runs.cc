@@ -21,7 +21,7 @@ ReportRuns::ReportRuns(const v1::Job& job) {
     if (!status.has_result()) continue;
     ReportRun run;
     run.tier = status.scenario().tier() != v1::TIER_UNSPECIFIED ? status.scenario().tier()
-                                                                 : status.result().tier();
+                                                                : status.result().tier();
     run.concurrency = status.scenario().concurrency() != 0 ? status.scenario().concurrency()
                                                            : status.result().concurrency();
     run.result = &status.result();

@@ -21,17 +21,6 @@ double GraceSeconds(const v1::ScheduleSpec& spec) {
   return spec.has_missed_run_grace_s() ? spec.missed_run_grace_s() : kDefaultMissedRunGraceSeconds;
 }
 
-const char* OverlapName(v1::OverlapPolicy policy) {
-  switch (policy) {
-    case v1::OVERLAP_QUEUE:
-      return "queue";
-    case v1::OVERLAP_REPLACE:
-      return "replace";
-    default:
-      return "skip";
-  }
-}
-
 // The schedule's jobs with `labels` (and, if given, in `states`), newest first.
 absl::StatusOr<std::vector<v1::Job>> JobsLabelled(ScheduledJobs* jobs,
                                                   const std::map<std::string, std::string>& labels,
@@ -112,7 +101,7 @@ absl::StatusOr<v1::Schedule> ScheduleRunner::Create(const v1::ScheduleSpec& spec
   KV_RETURN_IF_ERROR(store_->CreateSchedule(entry.schedule));
   KV_LOG(INFO) << "schedule created schedule=" << spec.name() << " cron=\"" << spec.cron()
                << "\" time_zone=" << entry.schedule.spec().time_zone()
-               << " overlap=" << OverlapName(spec.overlap())
+               << " overlap=" << OverlapPolicyName(spec.overlap())
                << " next_fire=" << (entry.next ? Rfc3339(*entry.next) : std::string("none"));
   v1::Schedule view = entry.schedule;
   entries_.emplace(spec.name(), std::move(entry));

@@ -25,6 +25,17 @@ bool NameOk(const std::string& name) {
 
 }  // namespace
 
+const char* OverlapPolicyName(v1::OverlapPolicy policy) {
+  switch (policy) {
+    case v1::OVERLAP_QUEUE:
+      return "queue";
+    case v1::OVERLAP_REPLACE:
+      return "replace";
+    default:
+      return "skip";
+  }
+}
+
 FieldErrors ValidateScheduleSpec(const v1::ScheduleSpec& spec) {
   FieldErrors errors;
   if (!NameOk(spec.name())) {

@@ -15,6 +15,9 @@ inline constexpr double kDefaultMissedRunGraceSeconds = 600;
 inline constexpr double kMaxMissedRunGraceSeconds = 7 * 24 * 3600;
 inline constexpr int kMaxScheduleNameLength = 63;
 
+// "skip", "queue", "replace": how kvctl takes and prints an overlap policy.
+const char* OverlapPolicyName(v1::OverlapPolicy policy);
+
 // Every problem of a schedule, each naming its field: the name, the cron expression and time
 // zone (parsed), the grace, and the job spec as a submit would check it ("job.concurrency"),
 // including that it does not set the labels the controller adds. Pure but for tzdata.
