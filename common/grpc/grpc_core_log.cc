@@ -182,9 +182,4 @@ std::array<int64_t, kTlsRefusalKinds> TlsRefusalCounts() {
   return counts;
 }
 
-void HandleGrpcCoreLineForTest(GrpcRole role, const char* file, int line, int gpr_severity,
-                               const char* message) {
-  Handle(role, file, line, gpr_severity, message);
-}
-
 }  // namespace kvbench

@@ -56,8 +56,4 @@ void RouteGrpcCoreLogs(GrpcRole role);
 // Handshakes refused since the process started, by cause (index: TlsRefusal).
 std::array<int64_t, kTlsRefusalKinds> TlsRefusalCounts();
 
-// For tests: what RouteGrpcCoreLogs' hook does with one gRPC core line.
-void HandleGrpcCoreLineForTest(GrpcRole role, const char* file, int line, int gpr_severity,
-                               const char* message);
-
 }  // namespace kvbench
