@@ -41,21 +41,6 @@ std::string Time(int64_t unix_ms) {
                           absl::UTCTimeZone());
 }
 
-std::string OutcomeText(v1::FireOutcome outcome) {
-  switch (outcome) {
-    case v1::FIRE_SUBMITTED:
-      return "submitted";
-    case v1::FIRE_SKIPPED_OVERLAP:
-      return "skipped";
-    case v1::FIRE_MISSED:
-      return "missed";
-    case v1::FIRE_FAILED:
-      return "failed";
-    default:
-      return "-";
-  }
-}
-
 // The ScheduleSpec the flags describe, checked here in full before any network.
 absl::StatusOr<v1::ScheduleSpec> SpecFromFlags(const ScheduleFlags& flags) {
   v1::ScheduleSpec spec;
@@ -129,8 +114,8 @@ void PrintSchedule(const v1::Schedule& schedule, std::ostream& out) {
   for (const v1::ScheduleFire& fire : schedule.recent_fires()) {
     table.AddRow({fire.run_now() ? absl::StrCat("run-now ", Time(fire.handled_unix_ms()))
                                  : Time(fire.fire_unix_ms()),
-                  OutcomeText(fire.outcome()), fire.job_id().empty() ? "-" : fire.job_id(),
-                  fire.detail()});
+                  controller::FireOutcomeName(fire.outcome()),
+                  fire.job_id().empty() ? "-" : fire.job_id(), fire.detail()});
   }
   table.Print(out);
 }
@@ -193,7 +178,8 @@ absl::Status Run(Action action, const ScheduleFlags& flags, KvctlContext* contex
       if (flags.format == OutputFormat::kJson) {
         *context->out << ProtoToJson(*fire, /*pretty=*/true) << "\n";
       } else {
-        *context->out << "schedule " << flags.name << ": " << OutcomeText(fire->outcome())
+        *context->out << "schedule " << flags.name << ": "
+                      << controller::FireOutcomeName(fire->outcome())
                       << (fire->job_id().empty() ? "" : " job ") << fire->job_id()
                       << (fire->detail().empty() ? "" : " (") << fire->detail()
                       << (fire->detail().empty() ? "" : ")") << "\n";

@@ -310,12 +310,8 @@ void ScheduleRunner::Record(Entry& entry, const v1::ScheduleFire& fire, absl::Ti
   }
   entry.schedule = std::move(updated);
   UpdateNext(entry);
-  const char* outcome = fire.outcome() == v1::FIRE_SUBMITTED         ? "submitted"
-                        : fire.outcome() == v1::FIRE_SKIPPED_OVERLAP ? "skipped"
-                        : fire.outcome() == v1::FIRE_MISSED          ? "missed"
-                                                                     : "failed";
   const std::string line = absl::StrCat(
-      "schedule fired schedule=", name, " outcome=", outcome,
+      "schedule fired schedule=", name, " outcome=", FireOutcomeName(fire.outcome()),
       " fire_time=", fire.run_now() ? "now" : Rfc3339(absl::FromUnixMillis(fire.fire_unix_ms())),
       fire.job_id().empty() ? "" : " job_id=", fire.job_id(),
       fire.detail().empty() ? "" : " detail=\"", fire.detail(), fire.detail().empty() ? "" : "\"",

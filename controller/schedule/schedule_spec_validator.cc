@@ -36,6 +36,21 @@ const char* OverlapPolicyName(v1::OverlapPolicy policy) {
   }
 }
 
+const char* FireOutcomeName(v1::FireOutcome outcome) {
+  switch (outcome) {
+    case v1::FIRE_SUBMITTED:
+      return "submitted";
+    case v1::FIRE_SKIPPED_OVERLAP:
+      return "skipped";
+    case v1::FIRE_MISSED:
+      return "missed";
+    case v1::FIRE_FAILED:
+      return "failed";
+    default:
+      return "-";
+  }
+}
+
 FieldErrors ValidateScheduleSpec(const v1::ScheduleSpec& spec) {
   FieldErrors errors;
   if (!NameOk(spec.name())) {

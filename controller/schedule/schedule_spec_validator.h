@@ -18,6 +18,9 @@ inline constexpr int kMaxScheduleNameLength = 63;
 // "skip", "queue", "replace": how kvctl takes and prints an overlap policy.
 const char* OverlapPolicyName(v1::OverlapPolicy policy);
 
+// "submitted", "skipped", "missed", "failed": how logs and kvctl name a fire's outcome.
+const char* FireOutcomeName(v1::FireOutcome outcome);
+
 // Every problem of a schedule, each naming its field: the name, the cron expression and time
 // zone (parsed), the grace, and the job spec as a submit would check it ("job.concurrency"),
 // including that it does not set the labels the controller adds. Pure but for tzdata.
