@@ -10,6 +10,7 @@
 #include "common/log/logging.h"
 #include "common/metrics/daemon_info_metrics.h"
 #include "common/status/status_macros.h"
+#include "controller/alerts/alert_text.h"
 #include "controller/config/controller_config_validator.h"
 #include "controller/store/sqlite_store.h"
 
@@ -25,7 +26,13 @@ absl::Duration HeartbeatInterval(absl::Duration timeout) {
 
 absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerConfig config,
                                                                Clock* clock, Executor* executor,
-                                                               prometheus::Registry* registry) {
+                                                               prometheus::Registry* registry,
+                                                               HttpClient* http_client) {
+  KV_ASSIGN_OR_RETURN(AnalysisSettings analysis, AnalysisSettingsFromConfig(config.regression()));
+  KV_ASSIGN_OR_RETURN(std::vector<WebhookTarget> webhooks, LoadWebhookTargets(config.webhooks()));
+  if (!webhooks.empty() && http_client == nullptr) {
+    return absl::FailedPreconditionError("webhooks are configured but there is no HTTP client");
+  }
   // Made and locked before the store opens: a second controller on this data_dir stops here,
   // naming the first, instead of splitting the jobs between two processes (issue #18).
   absl::StatusOr<FolderLock> lock = FolderLock::Acquire(config.data_dir(), "kv-controller");
@@ -47,14 +54,16 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
   KV_ASSIGN_OR_RETURN(std::unique_ptr<JobManager> manager,
                       JobManager::Create(store.get(), clock, executor, options));
   RegisterDaemonInfoMetrics(registry, "controller", clock->Now());
-  return std::unique_ptr<Controller>(new Controller(std::move(config), clock, executor, registry,
-                                                    *std::move(lock), std::move(store),
-                                                    std::move(manager)));
+  return std::unique_ptr<Controller>(new Controller(
+      std::move(config), clock, executor, registry, *std::move(lock), std::move(store),
+      std::move(manager), std::move(analysis), std::move(webhooks), http_client));
 }
 
 Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
                        prometheus::Registry* registry, FolderLock data_dir_lock,
-                       std::unique_ptr<SqliteStore> store, std::unique_ptr<JobManager> manager)
+                       std::unique_ptr<SqliteStore> store, std::unique_ptr<JobManager> manager,
+                       AnalysisSettings analysis, std::vector<WebhookTarget> webhooks,
+                       HttpClient* http_client)
     : config_(std::move(config)),
       clock_(clock),
       executor_(executor),
@@ -73,7 +82,20 @@ Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* exec
       store_(std::move(store)),
       manager_(std::move(manager)),
       manager_jobs_(manager_.get()),
-      schedules_(std::make_unique<ScheduleRunner>(store_.get(), &manager_jobs_, clock)) {}
+      schedules_(std::make_unique<ScheduleRunner>(store_.get(), &manager_jobs_, clock)),
+      regression_gauges_(registry),
+      regression_queries_(store_.get(), store_.get(), manager_.get(), clock) {
+  std::vector<std::string> webhook_names;
+  for (const WebhookTarget& webhook : webhooks) webhook_names.push_back(webhook.name);
+  if (!webhooks.empty()) {
+    alerts_ =
+        std::make_unique<AlertDispatcher>(std::move(webhooks), store_.get(), http_client, clock);
+  }
+  analyst_ = std::make_unique<RegressionAnalyst>(
+      std::move(analysis), std::move(webhook_names), store_.get(), store_.get(), store_.get(),
+      manager_.get(), clock, executor,
+      [this](const v1::RunAnalysis& run, bool fresh) { OnAnalyzed(run, fresh); });
+}
 
 Controller::~Controller() {
   if (shutdown_thread_.joinable()) shutdown_thread_.join();
@@ -82,8 +104,8 @@ Controller::~Controller() {
 
 absl::Status Controller::Start() {
   KV_RETURN_IF_ERROR(schedules_->Load());
-  KV_ASSIGN_OR_RETURN(
-      server_, GrpcServerService::Start(config_, manager_.get(), schedules_.get(), executor_));
+  KV_ASSIGN_OR_RETURN(server_, GrpcServerService::Start(config_, manager_.get(), schedules_.get(),
+                                                        executor_, &regression_queries_));
   // The config holds only token hashes, never tokens, so logging it whole is safe.
   KV_LOG(INFO) << "controller started listen=" << server_->address()
                << " data_dir=" << config_.data_dir() << " config=" << ProtoToJson(config_);
@@ -95,9 +117,15 @@ absl::Status Controller::Start() {
   housekeeping_task_ = executor_->RunEvery("controller.housekeeping", kHousekeepingPeriod,
                                            [this] { Housekeeping(); });
   // Fire times passed while the controller was down are handled now, not a period later.
-  executor_->Post("controller.schedules", [this] { schedules_->Tick(); });
-  schedule_task_ = executor_->RunEvery("controller.schedules", kScheduleTickPeriod,
-                                       [this] { schedules_->Tick(); });
+  // Ended scheduled runs are analyzed within a tick of ending (RegressionAnalyst::Scan).
+  executor_->Post("controller.schedules", [this] {
+    schedules_->Tick();
+    analyst_->Scan();
+  });
+  schedule_task_ = executor_->RunEvery("controller.schedules", kScheduleTickPeriod, [this] {
+    schedules_->Tick();
+    analyst_->Scan();
+  });
   return absl::OkStatus();
 }
 
@@ -113,11 +141,18 @@ void Controller::Shutdown(std::function<void()> done) {
   manager_->Shutdown();
   GrpcServerService* server = server_.get();
   Executor* executor = executor_;
-  shutdown_thread_ = std::thread([server, executor, done = std::move(done)]() mutable {
-    if (server != nullptr) server->Shutdown(kShutdownGrace);
-    KV_LOG(INFO) << "controller stopped";
-    if (done) executor->Post("controller.stopped", std::move(done));
-  });
+  RegressionAnalyst* analyst = analyst_.get();
+  AlertDispatcher* alerts = alerts_.get();
+  shutdown_thread_ =
+      std::thread([server, executor, analyst, alerts, done = std::move(done)]() mutable {
+        // The analysis and the delivery in flight finish (a delivery within its webhook's timeout);
+        // what is queued stays in the store for the next start.
+        analyst->Stop();
+        if (alerts != nullptr) alerts->Stop();
+        if (server != nullptr) server->Shutdown(kShutdownGrace);
+        KV_LOG(INFO) << "controller stopped";
+        if (done) executor->Post("controller.stopped", std::move(done));
+      });
 }
 
 void Controller::PruneRequests() {
@@ -132,9 +167,27 @@ void Controller::PruneRequests() {
   }
 }
 
+void Controller::OnAnalyzed(const v1::RunAnalysis& analysis, bool fresh) {
+  absl::StatusOr<v1::Job> job = manager_->GetJob(analysis.job_id());
+  if (job.ok()) regression_gauges_.SetLatestRun(analysis.schedule(), *job, analysis);
+  if (!fresh) return;
+  KV_LOG(INFO) << "scheduled run analyzed schedule=" << analysis.schedule()
+               << " job=" << analysis.job_id() << " baseline=" << analysis.baseline_kind()
+               << " baseline_jobs=" << analysis.baseline_jobs_size()
+               << " change_points=" << analysis.new_change_points_size()
+               << " alerts=" << analysis.alerts_size();
+  for (const v1::RegressionAlert& alert : analysis.alerts()) {
+    KV_LOG(WARNING) << "regression " << AlertSummary(alert);
+    manager_->RecordAlert(alert);
+  }
+  if (alerts_ != nullptr && analysis.alerts_size() > 0) alerts_->Wake();
+}
+
 void Controller::Housekeeping() {
   uptime_seconds_.Set(absl::ToDoubleSeconds(clock_->Monotonic() - start_monotonic_));
   PruneRequests();
+  absl::StatusOr<std::map<v1::DeliveryState, int64_t>> deliveries = store_->CountDeliveries();
+  if (deliveries.ok()) regression_gauges_.SetDeliveryCounts(*deliveries);
   const JobManager::Stats& stats = manager_->stats();
   link_gauges_.Add({{"counter", "agents_connected"}}).Set(stats.agents_connected);
   link_gauges_.Add({{"counter", "heartbeats"}}).Set(stats.heartbeats);

@@ -7,11 +7,17 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "common/daemon/folder_lock.h"
+#include "common/http/http_client.h"
 #include "common/loop/executor.h"
 #include "common/time/clock.h"
+#include "controller/alerts/alert_dispatcher.h"
+#include "controller/analysis/regression_analyst.h"
+#include "controller/analysis/regression_gauges.h"
+#include "controller/analysis/regression_queries.h"
 #include "controller/core/job_manager.h"
 #include "controller/schedule/schedule_runner.h"
 #include "controller/schedule/scheduled_jobs.h"
@@ -25,19 +31,23 @@ namespace kvbench::controller {
 inline constexpr char kStoreFileName[] = "controller.db";
 
 // The control plane's owner: the store (SQLite under the data dir), the job manager (jobs,
-// agents, scheduling), the schedules (fired every second on the loop) and the gRPC server
-// (Controller + AgentLink + health + reflection). Mutable state is touched on the executor's
-// thread only.
+// agents, scheduling), the schedules (fired every second on the loop), the judgement of scheduled
+// runs (RegressionAnalyst, on a worker thread) with its alerts' delivery (AlertDispatcher, on
+// another) and the gRPC server (Controller + AgentLink + health + reflection). Mutable state is
+// touched on the executor's thread only.
 //
 // Members are declared in dependency order; Shutdown() undoes Start() in reverse.
 class Controller {
  public:
-  // `clock`, `executor` and `registry` are borrowed and must outlive the Controller. `config`
-  // must be validated and completed (LoadControllerConfig). FAILED_PRECONDITION when the data
-  // dir cannot be created; the store's error when its file cannot be opened.
+  // `clock`, `executor`, `registry` and `http_client` are borrowed and must outlive the
+  // Controller. `config` must be validated and completed (LoadControllerConfig). `http_client`
+  // delivers regression alerts to the config's webhooks (may be null when there are none).
+  // FAILED_PRECONDITION when the data dir cannot be created; the store's error when its file
+  // cannot be opened; INVALID_ARGUMENT / NOT_FOUND for bad regression settings or webhooks.
   static absl::StatusOr<std::unique_ptr<Controller>> Create(v1::ControllerConfig config,
                                                             Clock* clock, Executor* executor,
-                                                            prometheus::Registry* registry);
+                                                            prometheus::Registry* registry,
+                                                            HttpClient* http_client = nullptr);
   ~Controller();
 
   // Starts serving; UNAVAILABLE when the listen address cannot be bound.
@@ -80,8 +90,13 @@ class Controller {
 
   Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
              prometheus::Registry* registry, FolderLock data_dir_lock,
-             std::unique_ptr<SqliteStore> store, std::unique_ptr<JobManager> manager);
+             std::unique_ptr<SqliteStore> store, std::unique_ptr<JobManager> manager,
+             AnalysisSettings analysis, std::vector<WebhookTarget> webhooks,
+             HttpClient* http_client);
   void Housekeeping();
+  // A scheduled run's analysis was stored (`fresh`) or found at start: /metrics, and for a fresh
+  // one its alerts in the log, the job's events and the webhooks' queue.
+  void OnAnalyzed(const v1::RunAnalysis& analysis, bool fresh);
   // Deletes request records older than request_retention_days (at most once per period).
   void PruneRequests();
 
@@ -96,6 +111,10 @@ class Controller {
   std::unique_ptr<JobManager> manager_;
   ManagerJobs manager_jobs_;
   std::unique_ptr<ScheduleRunner> schedules_;
+  RegressionGauges regression_gauges_;
+  std::unique_ptr<AlertDispatcher> alerts_;  // null without webhooks
+  std::unique_ptr<RegressionAnalyst> analyst_;
+  RegressionQueries regression_queries_;
   std::unique_ptr<GrpcServerService> server_;
   TaskId housekeeping_task_;
   TaskId schedule_task_;

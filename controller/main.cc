@@ -8,6 +8,7 @@
 #include "common/daemon/daemon_flags.h"
 #include "common/daemon/private_files.h"
 #include "common/grpc/grpc_core_log.h"
+#include "common/http/curl_http_client.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/loop/event_loop.h"
@@ -58,8 +59,12 @@ int main(int argc, char** argv) {
   auto loop_metrics = std::make_shared<LoopMetricsCollector>("controller", &loop);
   (*metrics)->RegisterCollectable(loop_metrics);
 
+  // Regression alerts go to the config's webhooks through libcurl (controller/alerts).
+  absl::StatusOr<std::unique_ptr<CurlHttpClient>> http_client = CurlHttpClient::Create();
+  if (!http_client.ok()) return Fail(http_client.status());
   absl::StatusOr<std::unique_ptr<controller::Controller>> controller =
-      controller::Controller::Create(*config, &clock, &loop, &(*metrics)->registry());
+      controller::Controller::Create(*config, &clock, &loop, &(*metrics)->registry(),
+                                     http_client->get());
   if (!controller.ok()) return Fail(controller.status());
   KV_LOG(INFO) << "metrics url=" << (*metrics)->url();
   if (absl::Status started = (*controller)->Start(); !started.ok()) return Fail(started);

@@ -7,12 +7,14 @@
 #include <set>
 #include <utility>
 
-#include "agent/results/percentiles.h"
+#include "common/stats/percentiles.h"
 
 namespace kvbench::agent::results {
 namespace {
 
 using runner::RequestRecord;
+using stats::Mean;
+using stats::Percentile;
 
 // Calls `set` with the value when there is one; leaves the optional field unset otherwise.
 template <typename Setter>

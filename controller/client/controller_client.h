@@ -52,12 +52,22 @@ class ControllerClient {
       const v1::ListRequestsRequest& request) = 0;
 
   // Schedules (issue #20).
-  virtual absl::StatusOr<v1::Schedule> CreateSchedule(const v1::ScheduleSpec& spec) = 0;
+  // `replace`: replace the spec of the existing schedule of that name (its history stays).
+  virtual absl::StatusOr<v1::Schedule> CreateSchedule(const v1::ScheduleSpec& spec,
+                                                      bool replace = false) = 0;
   virtual absl::StatusOr<v1::Schedule> GetSchedule(const std::string& name) = 0;
   virtual absl::StatusOr<v1::ListSchedulesResponse> ListSchedules() = 0;
   virtual absl::StatusOr<v1::Schedule> SetSchedulePaused(const std::string& name, bool paused) = 0;
   virtual absl::Status DeleteSchedule(const std::string& name) = 0;
   virtual absl::StatusOr<v1::ScheduleFire> RunScheduleNow(const std::string& name) = 0;
+
+  // Regressions (issue #21).
+  virtual absl::StatusOr<v1::Baseline> SetBaseline(const v1::SetBaselineRequest& request) = 0;
+  virtual absl::StatusOr<v1::Baseline> GetBaseline(const std::string& schedule) = 0;
+  virtual absl::StatusOr<v1::ListChangePointsResponse> ListChangePoints(
+      const std::string& schedule) = 0;
+  virtual absl::StatusOr<v1::ListAlertsResponse> ListAlerts(
+      const v1::ListAlertsRequest& request) = 0;
 
   // Blocks until the stream ends (the server ends it when the job is terminal) or on_event
   // returns false or a stop of `cancel` (may be null) is requested. Returns the stream's status:

@@ -107,9 +107,11 @@ absl::StatusOr<v1::ListRequestsResponse> GrpcControllerClient::ListRequests(
   return Unary<v1::ListRequestsResponse>(&v1::Controller::Stub::ListRequests, request);
 }
 
-absl::StatusOr<v1::Schedule> GrpcControllerClient::CreateSchedule(const v1::ScheduleSpec& spec) {
+absl::StatusOr<v1::Schedule> GrpcControllerClient::CreateSchedule(const v1::ScheduleSpec& spec,
+                                                                  bool replace) {
   v1::CreateScheduleRequest request;
   *request.mutable_spec() = spec;
+  request.set_replace(replace);
   return Unary<v1::Schedule>(&v1::Controller::Stub::CreateSchedule, request);
 }
 
@@ -142,6 +144,29 @@ absl::StatusOr<v1::ScheduleFire> GrpcControllerClient::RunScheduleNow(const std:
   v1::RunScheduleNowRequest request;
   request.set_name(name);
   return Unary<v1::ScheduleFire>(&v1::Controller::Stub::RunScheduleNow, request);
+}
+
+absl::StatusOr<v1::Baseline> GrpcControllerClient::SetBaseline(
+    const v1::SetBaselineRequest& request) {
+  return Unary<v1::Baseline>(&v1::Controller::Stub::SetBaseline, request);
+}
+
+absl::StatusOr<v1::Baseline> GrpcControllerClient::GetBaseline(const std::string& schedule) {
+  v1::GetBaselineRequest request;
+  request.set_schedule(schedule);
+  return Unary<v1::Baseline>(&v1::Controller::Stub::GetBaseline, request);
+}
+
+absl::StatusOr<v1::ListChangePointsResponse> GrpcControllerClient::ListChangePoints(
+    const std::string& schedule) {
+  v1::ListChangePointsRequest request;
+  request.set_schedule(schedule);
+  return Unary<v1::ListChangePointsResponse>(&v1::Controller::Stub::ListChangePoints, request);
+}
+
+absl::StatusOr<v1::ListAlertsResponse> GrpcControllerClient::ListAlerts(
+    const v1::ListAlertsRequest& request) {
+  return Unary<v1::ListAlertsResponse>(&v1::Controller::Stub::ListAlerts, request);
 }
 
 absl::Status GrpcControllerClient::WatchJob(

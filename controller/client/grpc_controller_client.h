@@ -25,12 +25,17 @@ class GrpcControllerClient : public ControllerClient {
   absl::StatusOr<v1::ListAgentsResponse> ListAgents() override;
   absl::StatusOr<v1::ListRequestsResponse> ListRequests(
       const v1::ListRequestsRequest& request) override;
-  absl::StatusOr<v1::Schedule> CreateSchedule(const v1::ScheduleSpec& spec) override;
+  absl::StatusOr<v1::Schedule> CreateSchedule(const v1::ScheduleSpec& spec, bool replace) override;
   absl::StatusOr<v1::Schedule> GetSchedule(const std::string& name) override;
   absl::StatusOr<v1::ListSchedulesResponse> ListSchedules() override;
   absl::StatusOr<v1::Schedule> SetSchedulePaused(const std::string& name, bool paused) override;
   absl::Status DeleteSchedule(const std::string& name) override;
   absl::StatusOr<v1::ScheduleFire> RunScheduleNow(const std::string& name) override;
+  absl::StatusOr<v1::Baseline> SetBaseline(const v1::SetBaselineRequest& request) override;
+  absl::StatusOr<v1::Baseline> GetBaseline(const std::string& schedule) override;
+  absl::StatusOr<v1::ListChangePointsResponse> ListChangePoints(
+      const std::string& schedule) override;
+  absl::StatusOr<v1::ListAlertsResponse> ListAlerts(const v1::ListAlertsRequest& request) override;
   absl::Status WatchJob(const v1::WatchJobRequest& request,
                         const std::function<bool(const v1::WatchJobResponse&)>& on_event,
                         StopSource* cancel) override;

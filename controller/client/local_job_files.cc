@@ -83,4 +83,9 @@ absl::StatusOr<v1::Job> LoadLocalJob(const std::string& dir) {
   return job;
 }
 
+absl::StatusOr<std::string> LocalJobFolder(const std::string& dir) {
+  KV_ASSIGN_OR_RETURN(fs::path folder, JobFolder(dir));
+  return folder.string();
+}
+
 }  // namespace kvbench::client

@@ -22,4 +22,8 @@ absl::Status WriteLocalJob(const std::string& job_dir, const v1::Job& job);
 // does not parse.
 absl::StatusOr<v1::Job> LoadLocalJob(const std::string& dir);
 
+// The job folder LoadLocalJob reads for `dir` (the folder itself, or the --out folder's most
+// recently submitted job): where its scenarios' folders (requests.jsonl, ...) are.
+absl::StatusOr<std::string> LocalJobFolder(const std::string& dir);
+
 }  // namespace kvbench::client

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/config/config_checks.h"
 #include "common/json/validated_json.h"
 #include "common/status/status_macros.h"
+#include "controller/alerts/webhook_sender.h"
+#include "controller/analysis/analysis_settings.h"
 
 namespace kvbench::controller {
 namespace {
@@ -34,6 +37,26 @@ void ValidateSecurity(const v1::ControllerConfig& config, FieldErrors* errors) {
     errors->Add("token_sha256",
                 "needs at least one token hash for kvctl and schedulers (or "
                 "\"insecure\": true for local use)");
+  }
+}
+
+// Regression settings (each range checked by AnalysisSettingsFromConfig) and the webhooks' shape;
+// the secrets are read when the controller starts.
+void ValidateRegressions(const v1::ControllerConfig& config, FieldErrors* errors) {
+  absl::StatusOr<AnalysisSettings> settings = AnalysisSettingsFromConfig(config.regression());
+  if (!settings.ok()) errors->Add("regression", std::string(settings.status().message()));
+  std::set<std::string> names;
+  for (int i = 0; i < config.webhooks_size(); ++i) {
+    const v1::WebhookConfig& webhook = config.webhooks(i);
+    const std::string field = absl::StrCat("webhooks[", i, "]");
+    if (webhook.name().empty()) errors->Add(field + ".name", "is required");
+    if (!names.insert(webhook.name()).second) {
+      errors->Add(field + ".name", absl::StrCat("\"", webhook.name(), "\" names another webhook"));
+    }
+    if (absl::Status url = ValidateWebhookUrl(webhook.url()); !url.ok()) {
+      errors->Add(field + ".url", std::string(url.message()));
+    }
+    CheckAbsolutePath(errors, field + ".secret_file", webhook.secret_file(), /*required=*/true);
   }
 }
 
@@ -68,6 +91,7 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
                               kMaxRequestRetentionDays));
     }
   }
+  ValidateRegressions(config, &errors);
   return errors;
 }
 
@@ -87,6 +111,11 @@ absl::StatusOr<v1::ControllerConfig> LoadControllerConfig(const std::string& pat
   const auto resolve_paths = [&path](v1::ControllerConfig* config) {
     ResolveAgainstConfigFile(path, config->mutable_data_dir());
     if (config->has_tls()) ResolveTlsPaths(path, config->mutable_tls());
+    for (v1::WebhookConfig& webhook : *config->mutable_webhooks()) {
+      if (!webhook.secret_file().empty()) {
+        ResolveAgainstConfigFile(path, webhook.mutable_secret_file());
+      }
+    }
   };
   KV_ASSIGN_OR_RETURN(
       v1::ControllerConfig config,

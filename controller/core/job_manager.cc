@@ -115,6 +115,14 @@ uint64_t JobManager::AddWatcher(const std::string& job_id, std::function<void()>
 
 void JobManager::RemoveWatcher(uint64_t watcher_id) { watchers_.Remove(watcher_id); }
 
+void JobManager::RecordAlert(const v1::RegressionAlert& alert) {
+  v1::Event event;
+  event.set_job_id(alert.job_id());
+  event.set_scenario_id(alert.scenario_id());
+  *event.mutable_alert() = alert;
+  jobs_.RecordJobEvent(std::move(event));
+}
+
 absl::Status JobManager::OnRegister(AgentChannel* channel, const v1::Register& message) {
   if (message.capabilities().agent_id().empty()) {
     return absl::InvalidArgumentError("Register without capabilities.agent_id");

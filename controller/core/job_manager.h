@@ -80,6 +80,9 @@ class JobManager {
   // RemoveWatcher. One-shot: a watcher re-adds itself after it has read.
   uint64_t AddWatcher(const std::string& job_id, std::function<void()> wake);
   void RemoveWatcher(uint64_t watcher_id);
+  // Adds a regression found in a scheduled job to the job's event log (issue #21): watchers see
+  // it as the controller's event with the alert as payload.
+  void RecordAlert(const v1::RegressionAlert& alert);
 
   // --- AgentLink (one call per message of an agent's stream) ---
   // The first message of a stream. Answers with Registered on the channel, then whatever the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -360,21 +361,26 @@ void JobStateMachine::FinishJobIfDone(JobRecord& job) {
 void JobStateMachine::RecordControllerEvent(const JobRecord& job, const ScenarioRecord& scenario,
                                             v1::ScenarioState state, const std::string& reason) {
   v1::Event event;
-  event.set_seq(++controller_seq_);
-  event.set_agent_id(kControllerEventSource);
   event.set_job_id(job.job_id);
   event.set_scenario_id(scenario.scenario.scenario_id());
   event.set_attempt(scenario.attempt);
-  event.set_unix_ms(absl::ToUnixMillis(clock_->Now()));
   event.mutable_state_change()->set_state(state);
   event.mutable_state_change()->set_reason(reason);
+  RecordJobEvent(std::move(event));
+}
+
+bool JobStateMachine::RecordJobEvent(v1::Event event) {
+  event.set_seq(++controller_seq_);
+  event.set_agent_id(kControllerEventSource);
+  event.set_unix_ms(absl::ToUnixMillis(clock_->Now()));
   absl::StatusOr<bool> stored = store_->AppendEvent(event);
   if (!stored.ok()) {
-    KV_LOG(ERROR) << "cannot store a controller event job=" << job.job_id
+    KV_LOG(ERROR) << "cannot store a controller event job=" << event.job_id()
                   << " error=" << stored.status();
-    return;
+    return false;
   }
-  hooks_.notify(job.job_id);
+  hooks_.notify(event.job_id());
+  return true;
 }
 
 }  // namespace kvbench::controller

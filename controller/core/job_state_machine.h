@@ -69,6 +69,10 @@ class JobStateMachine {
   void ApplyAgentEvent(const v1::Event& event);
   // Agent events about an attempt that was not the scenario's current one, since start.
   int64_t stale_events() const { return stale_events_; }
+  // Stores `event` (its job_id, scenario_id and payload set) as the controller's own, numbered
+  // after the controller's last, and wakes the job's watchers. False when it could not be stored
+  // (logged).
+  bool RecordJobEvent(v1::Event event);
 
   JobTable& table() { return table_; }
   const JobTable& table() const { return table_; }

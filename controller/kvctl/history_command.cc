@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "controller/kvctl/atomic_file.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/history_data.h"
 #include "controller/kvctl/kvctl_command.h"
@@ -42,6 +43,43 @@ std::string Value(const std::optional<double>& value) {
   return value ? absl::StrFormat("%.6g", *value) : "-";
 }
 
+// The regression metric key of a result field ("latency.ttft_p95_s" -> "ttft_p95_s"): the change
+// points of that metric belong to the history of that field.
+std::string ChangePointMetric(const std::string& field) {
+  const size_t dot = field.rfind('.');
+  return dot == std::string::npos ? field : field.substr(dot + 1);
+}
+
+// The schedule's change points of the history's metric that fall on one of its runs.
+absl::Status AddChangePoints(client::ControllerClient& client, const std::string& schedule,
+                             report::History* history) {
+  absl::StatusOr<v1::ListChangePointsResponse> points = client.ListChangePoints(schedule);
+  if (!points.ok()) return points.status();
+  const std::string metric = ChangePointMetric(history->metric);
+  for (const v1::ChangePoint& point : points->change_points()) {
+    if (point.metric() != metric) continue;
+    for (size_t i = 0; i < history->runs.size(); ++i) {
+      if (history->runs[i].job_id != point.job_id()) continue;
+      history->change_points.push_back({point.agent(), point.tier(), point.concurrency(), i,
+                                        point.magnitude_pct(), point.p_value(),
+                                        point.bad_direction()});
+    }
+  }
+  return absl::OkStatus();
+}
+
+void PrintChangePoints(const report::History& history, std::ostream& out) {
+  if (history.change_points.empty()) return;
+  out << "\nchange points (a new level from that run on):\n";
+  for (const report::HistoryChangePoint& point : history.change_points) {
+    out << "  run #" << point.run_index + 1 << " " << history.runs[point.run_index].job_id << ": "
+        << (point.agent_id.empty() ? "-" : point.agent_id) << " " << v1::Tier_Name(point.tier)
+        << " c" << point.concurrency
+        << absl::StrFormat(" %+.1f%%, p = %.3g", point.magnitude_pct, point.p_value)
+        << (point.bad_direction ? " (worse)" : "") << "\n";
+  }
+}
+
 void PrintTable(const report::History& history, std::ostream& out) {
   out << history.metric << " of " << history.title << ", " << history.runs.size()
       << " runs (oldest first)\n\n";
@@ -55,6 +93,7 @@ void PrintTable(const report::History& history, std::ostream& out) {
     table.AddRow(std::move(row));
   }
   table.Print(out);
+  PrintChangePoints(history, out);
   out << "\n";
   TablePrinter runs({"RUN", "FIRE_TIME", "JOB", "STATE"});
   for (size_t i = 0; i < history.runs.size(); ++i) {
@@ -95,6 +134,17 @@ void PrintJson(const report::History& history, std::ostream& out) {
                               {"tier", v1::Tier_Name(series.tier)},
                               {"concurrency", series.concurrency},
                               {"values", std::move(values)}});
+  }
+  json["change_points"] = nlohmann::ordered_json::array();
+  for (const report::HistoryChangePoint& point : history.change_points) {
+    json["change_points"].push_back({{"agent_id", point.agent_id},
+                                     {"tier", v1::Tier_Name(point.tier)},
+                                     {"concurrency", point.concurrency},
+                                     {"run", point.run_index + 1},
+                                     {"job_id", history.runs[point.run_index].job_id},
+                                     {"magnitude_pct", point.magnitude_pct},
+                                     {"p_value", point.p_value},
+                                     {"bad_direction", point.bad_direction}});
   }
   out << json.dump(2) << "\n";
 }
@@ -154,11 +204,13 @@ absl::Status History(const HistoryFlags& flags, KvctlContext* context) {
                                 : absl::StrCat("schedule ", flags.schedule);
   absl::StatusOr<report::History> history = BuildHistory(*std::move(jobs), flags.metric, title);
   if (!history.ok()) return history.status();
+  if (!flags.schedule.empty()) {
+    absl::Status marked = AddChangePoints(**client, flags.schedule, &*history);
+    if (!marked.ok()) return marked;
+  }
   if (!flags.html.empty()) {
-    std::ofstream file(flags.html, std::ios::binary | std::ios::trunc);
-    file << report::RenderHistoryHtml(*history);
-    file.close();
-    if (!file) return absl::UnavailableError(absl::StrCat("cannot write ", flags.html));
+    absl::Status written = WriteFileAtomically(flags.html, report::RenderHistoryHtml(*history));
+    if (!written.ok()) return written;
     *context->out << flags.html << "\n";
     return absl::OkStatus();
   }

@@ -16,6 +16,9 @@ void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddScheduleCommand(app, context);
   AddHistoryCommand(app, context);
   AddCompareCommand(app, context);
+  AddDiffCommand(app, context);
+  AddBaselineCommand(app, context);
+  AddAlertsCommand(app, context);
   AddReportCommand(app, context);
   AddDatasetCommand(app, context);
 }

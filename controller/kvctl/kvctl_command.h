@@ -47,6 +47,10 @@ void AddScheduleCommand(CLI::App* app, KvctlContext* context);
 // `kvctl history` (issue #20).
 void AddHistoryCommand(CLI::App* app, KvctlContext* context);
 void AddCompareCommand(CLI::App* app, KvctlContext* context);
+// `kvctl diff A B`, `kvctl baseline set|show|clear`, `kvctl alerts` (issue #21).
+void AddDiffCommand(CLI::App* app, KvctlContext* context);
+void AddBaselineCommand(CLI::App* app, KvctlContext* context);
+void AddAlertsCommand(CLI::App* app, KvctlContext* context);
 void AddReportCommand(CLI::App* app, KvctlContext* context);
 // Local: the dataset registry and cache (agent/datasets/registry).
 void AddDatasetCommand(CLI::App* app, KvctlContext* context);

@@ -1,17 +1,18 @@
-// kvctl report JOB|DIR --html FILE: the job as one self-contained HTML file (controller/report):
-// parameters, validity verdicts, charts and tables. Written atomically (a temp file renamed);
-// prints the file's path.
+// kvctl report JOB|DIR --html FILE [--baseline JOB|DIR]: the job as one self-contained HTML file
+// (controller/report): parameters, validity verdicts, charts and tables, and with a baseline the
+// change against it (kvctl diff's). Written atomically (a temp file renamed); prints the path.
 
-#include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "common/status/status_macros.h"
+#include "controller/kvctl/atomic_file.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/job_argument.h"
+#include "controller/kvctl/job_requests.h"
 #include "controller/kvctl/kvctl_command.h"
 #include "controller/report/html_report.h"
 
@@ -21,30 +22,27 @@ namespace {
 struct ReportFlags {
   std::string job;
   std::string html;
+  std::string baseline;
+  regression::DiffOptions diff_options;
   ConnectionFlags connection;
 };
-
-// `content` to `path` through `path`.tmp and a rename: readers never see half a report.
-absl::Status WriteAtomically(const std::string& path, const std::string& content) {
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << content;
-    if (!out.flush()) return absl::FailedPreconditionError(absl::StrCat("cannot write ", temp));
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    return absl::FailedPreconditionError(absl::StrCat("cannot rename ", temp, " to ", path));
-  }
-  return absl::OkStatus();
-}
 
 absl::Status Report(const ReportFlags& flags, KvctlContext* context) {
   absl::StatusOr<v1::Job> job = FetchJob(flags.job, flags.connection, *context);
   if (!job.ok()) return job.status();
   const std::vector<v1::Validity> validity(job->validity().begin(), job->validity().end());
-  absl::Status written = WriteAtomically(flags.html, report::RenderHtmlReport(*job, validity));
-  if (!written.ok()) return written;
+  std::string html;
+  if (flags.baseline.empty()) {
+    html = report::RenderHtmlReport(*job, validity);
+  } else {
+    KV_ASSIGN_OR_RETURN(regression::JobRequests before,
+                        FetchJobRequests(flags.baseline, flags.connection, *context));
+    KV_ASSIGN_OR_RETURN(regression::JobRequests after,
+                        FetchJobRequests(flags.job, flags.connection, *context));
+    const regression::JobDiff diff = regression::DiffJobs({before}, {after}, flags.diff_options);
+    html = report::RenderHtmlReport(*job, validity, &diff, before.job.job_id());
+  }
+  KV_RETURN_IF_ERROR(WriteFileAtomically(flags.html, html));
   *context->out << flags.html << "\n";
   return absl::OkStatus();
 }
@@ -58,6 +56,9 @@ void AddReportCommand(CLI::App* app, KvctlContext* context) {
   command->add_option("job", flags->job, "Job id at the controller, or a kvctl run --out folder")
       ->required();
   command->add_option("--html", flags->html, "The HTML file to write")->required();
+  command->add_option("--baseline", flags->baseline,
+                      "A job id or run folder: add the change against it (as kvctl diff, default "
+                      "band and seed)");
   AddConnectionFlags(command, &flags->connection);
   command->callback(
       [context, flags] { context->action = [context, flags] { return Report(*flags, context); }; });

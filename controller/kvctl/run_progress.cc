@@ -3,6 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "controller/alerts/alert_text.h"
 #include "controller/kvctl/results_table.h"
 
 namespace kvbench::kvctl {
@@ -50,6 +51,9 @@ void RunProgress::OnEvent(const v1::Event& event) {
   } else if (event.has_log() && event.log().severity() >= v1::LogLine::WARNING) {
     if (terminal_) *out_ << "\r\033[K";
     *out_ << absl::StrFormat("%-14s %s\n", id, event.log().text()) << std::flush;
+  } else if (event.has_alert()) {  // the controller's judgement of a scheduled run (issue #21)
+    if (terminal_) *out_ << "\r\033[K";
+    *out_ << "REGRESSION " << controller::AlertSummary(event.alert()) << "\n" << std::flush;
   }
 }
 

@@ -4,6 +4,7 @@
 //   kvctl schedule create nightly --spec sweep.json --cron "0 2 * * *" --time-zone Europe/Berlin
 //   kvctl schedule create --file nightly.json          (a whole ScheduleSpec as JSON)
 //   kvctl schedule show nightly                        (its state and recent fires)
+//   kvctl schedule create nightly --spec v2.json --cron "0 2 * * *" --replace  (same history)
 
 #include <memory>
 #include <string>
@@ -31,6 +32,7 @@ struct ScheduleFlags {
   std::string time_zone;
   std::string overlap = "skip";
   double missed_grace_s = -1;  // unset
+  bool replace = false;
   OutputFormat format = OutputFormat::kTable;
   ConnectionFlags connection;
 };
@@ -142,7 +144,7 @@ absl::Status Run(Action action, const ScheduleFlags& flags, KvctlContext* contex
   client::ControllerClient& client = **connected;
   switch (action) {
     case Action::kCreate: {
-      absl::StatusOr<v1::Schedule> created = client.CreateSchedule(*spec);
+      absl::StatusOr<v1::Schedule> created = client.CreateSchedule(*spec, flags.replace);
       if (!created.ok()) return created.status();
       Print(*created, flags, context);
       return absl::OkStatus();
@@ -211,6 +213,9 @@ void AddAction(CLI::App* schedule, KvctlContext* context, Action action, const c
                      "Seconds a fire missed while the controller was down still runs "
                      "(default 600)")
         ->check(CLI::Range(0.0, controller::kMaxMissedRunGraceSeconds));
+    command->add_flag("--replace", flags->replace,
+                      "Replace the spec of the existing schedule of that name: its fires, "
+                      "history, baseline and change points stay");
   } else if (action != Action::kList) {
     command->add_option("name", flags->name, "Schedule name")->required();
   }

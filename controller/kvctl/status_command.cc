@@ -1,17 +1,21 @@
 // kvctl status JOB: the job's state, times and error, and where each scenario is: its agent,
-// attempt, phase and progress, and why it failed.
+// attempt, phase and progress, and why it failed; for a scheduled job, its regressions against
+// the schedule's baseline (issue #21).
 
 #include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/json/proto_json.h"
+#include "controller/alerts/alert_text.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/kvctl_command.h"
 #include "controller/kvctl/output_format.h"
 #include "controller/kvctl/results_table.h"
 #include "controller/kvctl/table_printer.h"
+#include "controller/regression/job_diff.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -57,6 +61,29 @@ std::vector<std::vector<std::string>> Rows(const v1::Job& job) {
   return rows;
 }
 
+// A scheduled job's analysis (issue #21): what it was judged against and what regressed.
+void PrintAnalysis(const v1::Job& job, std::ostream& out) {
+  if (!job.has_analysis()) return;
+  const v1::RunAnalysis& analysis = job.analysis();
+  out << "\nschedule " << analysis.schedule() << ": ";
+  if (analysis.baseline_kind() == "none") {
+    out << analysis.note() << "\n";
+  } else {
+    out << "judged against " << absl::StrJoin(analysis.baseline_jobs(), " + ") << " ("
+        << analysis.baseline_kind() << ")\n";
+  }
+  if (analysis.alerts().empty()) out << "  no regression\n";
+  for (const v1::RegressionAlert& alert : analysis.alerts()) {
+    out << "  REGRESSION " << controller::AlertSummary(alert) << "\n";
+  }
+  for (const v1::ChangePoint& point : analysis.new_change_points()) {
+    out << "  change point: " << point.metric() << " of "
+        << regression::ScenarioKeyText(point.tier(), point.concurrency(), point.agent())
+        << absl::StrFormat(" %+.1f%% from job ", point.magnitude_pct()) << point.job_id()
+        << absl::StrFormat(" (p = %.3f)", point.p_value()) << "\n";
+  }
+}
+
 void PrintTable(const v1::Job& job, std::ostream& out) {
   out << "job " << job.job_id() << " (" << job.spec().name() << "): " << JobStateName(job.state())
       << "\n"
@@ -67,6 +94,7 @@ void PrintTable(const v1::Job& job, std::ostream& out) {
   TablePrinter table(Headers());
   for (auto& row : Rows(job)) table.AddRow(std::move(row));
   table.Print(out);
+  PrintAnalysis(job, out);
 }
 
 absl::Status ShowStatus(const StatusFlags& flags, KvctlContext* context) {

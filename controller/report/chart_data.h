@@ -25,6 +25,14 @@ struct ChartSeries {
   std::vector<ChartPoint> points;  // in x order
 };
 
+// A vertical mark at `x` across the plot (a change point of a history, issue #21), with a hover
+// title.
+struct ChartMarker {
+  double x = 0;
+  std::string color;
+  std::string hover;
+};
+
 struct LineChartSpec {
   std::string title;
   std::string x_label;  // with its unit, e.g. "time since replay start (s)"
@@ -34,6 +42,7 @@ struct LineChartSpec {
   // A fixed top of the y axis (100 for percentages); nullopt: a round value above the data.
   std::optional<double> y_max;
   std::vector<ChartSeries> series;
+  std::vector<ChartMarker> markers;
 };
 
 // Grouped bars: one group per category, one bar per series in each group.

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "controller/report/line_chart.h"
 #include "controller/report/report_style.h"
 #include "controller/report/text_format.h"
@@ -71,6 +72,16 @@ std::string RenderHistoryHtml(const History& history) {
               absl::StrCat(style.name, ", run ", i + 1, " (", history.runs[i].fire_time, ", ",
                            history.runs[i].job_id, "): ", FormatOptional(line->values[i]));
         }
+      }
+      for (const HistoryChangePoint& point : history.change_points) {
+        if (point.agent_id != agent || point.concurrency != concurrency) continue;
+        const TierStyle style = StyleOfTier(point.tier);
+        spec.markers.push_back(
+            {static_cast<double>(point.run_index + 1), style.color,
+             absl::StrFormat("change point: %s %+.1f%% from run %d (%s), p = %.3g%s", style.name,
+                             point.magnitude_pct, point.run_index + 1,
+                             history.runs[point.run_index].job_id, point.p_value,
+                             point.bad_direction ? ", worse" : "")});
       }
       body += LineChart(std::move(spec)).RenderSvg();
     }

@@ -28,11 +28,24 @@ struct HistorySeries {
   std::vector<std::optional<double>> values;  // parallel to History::runs
 };
 
+// A change point the controller found in the schedule's history (issue #21): from run
+// `run_index` on, the line's metric sits at a new level.
+struct HistoryChangePoint {
+  std::string agent_id;
+  v1::Tier tier = v1::TIER_UNSPECIFIED;
+  int concurrency = 0;
+  size_t run_index = 0;  // into History::runs
+  double magnitude_pct = 0;
+  double p_value = 0;
+  bool bad_direction = false;
+};
+
 struct History {
   std::string title;                  // e.g. "schedule nightly"
   std::string metric;                 // a result field, e.g. "latency.ttft_p50_s"
   std::vector<HistoryRun> runs;       // oldest first
   std::vector<HistorySeries> series;  // by agent, concurrency, tier
+  std::vector<HistoryChangePoint> change_points;
 };
 
 std::string RenderHistoryHtml(const History& history);

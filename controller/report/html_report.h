@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/regression/job_diff.h"
 #include "kvbench/v1/controller_service.pb.h"
 #include "kvbench/v1/result.pb.h"
 
@@ -12,6 +13,10 @@ namespace kvbench::report {
 // parameters and validity verdicts; TTFT vs concurrency per tier; TTFT per round per tier;
 // hit rates and cache usage over time per tier (the result's series); throughput per tier;
 // session counts; LMCache and disk figures of the offload tiers. Pure: same input, same bytes.
-std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>& validity);
+// With `diff` (kvctl diff --html, kvctl report --baseline): a section on the change against the
+// baseline named `baseline_name`, right after the validity verdicts.
+std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>& validity,
+                             const regression::JobDiff* diff = nullptr,
+                             const std::string& baseline_name = "");
 
 }  // namespace kvbench::report

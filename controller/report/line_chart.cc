@@ -83,6 +83,15 @@ std::string LineChart::RenderSvg() const {
     marks += svg;
     legend.push_back({series.name, series.color, series.style, /*bar=*/false});
   }
+  for (const ChartMarker& marker : spec_.markers) {
+    absl::StrAppend(
+        &marks, absl::StrFormat("<line class=\"change-point\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
+                                "y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" "
+                                "stroke-dasharray=\"4 3\"><title>%s</title></line>\n",
+                                frame.X(marker.x), frame.X(marker.x), ChartFrame::kPlotTop,
+                                ChartFrame::kPlotBottom, HtmlEscape(marker.color),
+                                HtmlEscape(marker.hover)));
+  }
   return absl::StrCat(frame.Open(spec_.title, points), frame.Axes(spec_.x_label, spec_.y_label),
                       marks, points == 0 ? frame.NoData() : frame.Legend(legend),
                       ChartFrame::Close());

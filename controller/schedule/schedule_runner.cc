@@ -108,6 +108,28 @@ absl::StatusOr<v1::Schedule> ScheduleRunner::Create(const v1::ScheduleSpec& spec
   return view;
 }
 
+absl::StatusOr<v1::Schedule> ScheduleRunner::Replace(const v1::ScheduleSpec& spec) {
+  KV_RETURN_IF_ERROR(
+      ValidateScheduleSpec(spec).ToStatus(absl::StrCat("schedule \"", spec.name(), "\"")));
+  const auto it = entries_.find(spec.name());
+  if (it == entries_.end()) {
+    return absl::NotFoundError(absl::StrCat("no schedule named \"", spec.name(), "\""));
+  }
+  KV_ASSIGN_OR_RETURN(CronExpression cron, CronExpression::Parse(spec.cron(), spec.time_zone()));
+  Entry replaced = it->second;
+  replaced.cron = std::move(cron);
+  replaced.schedule.mutable_spec()->CopyFrom(spec);
+  if (replaced.schedule.spec().time_zone().empty()) {
+    replaced.schedule.mutable_spec()->set_time_zone("UTC");
+  }
+  UpdateNext(replaced);
+  KV_RETURN_IF_ERROR(store_->UpdateSchedule(replaced.schedule));
+  it->second = std::move(replaced);
+  KV_LOG(INFO) << "schedule replaced schedule=" << spec.name() << " cron=\"" << spec.cron()
+               << "\" time_zone=" << it->second.schedule.spec().time_zone();
+  return View(it->second);
+}
+
 absl::StatusOr<v1::Schedule> ScheduleRunner::Get(const std::string& name) const {
   const Entry* entry = Find(name);
   if (entry == nullptr)

@@ -48,6 +48,10 @@ class ScheduleRunner {
   // INVALID_ARGUMENT listing every problem (ValidateScheduleSpec); ALREADY_EXISTS for a taken
   // name. Fire times from now on count.
   absl::StatusOr<v1::Schedule> Create(const v1::ScheduleSpec& spec);
+  // Replaces an existing schedule's spec (job, cron, zone, overlap): its fires, what was handled
+  // and its pause stay, so its history goes on (issue #21: the change a new build brings shows
+  // in it). INVALID_ARGUMENT as Create; NOT_FOUND naming it.
+  absl::StatusOr<v1::Schedule> Replace(const v1::ScheduleSpec& spec);
   // With its recent fires. NOT_FOUND naming it.
   absl::StatusOr<v1::Schedule> Get(const std::string& name) const;
   // By name, without fires.

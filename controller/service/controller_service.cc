@@ -125,8 +125,13 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
 }  // namespace
 
 ControllerService::ControllerService(JobManager* manager, ScheduleRunner* schedules,
-                                     Executor* executor, std::optional<TokenVerifier> tokens)
-    : manager_(manager), schedules_(schedules), executor_(executor), tokens_(std::move(tokens)) {}
+                                     Executor* executor, std::optional<TokenVerifier> tokens,
+                                     RegressionQueries* regressions)
+    : manager_(manager),
+      schedules_(schedules),
+      executor_(executor),
+      tokens_(std::move(tokens)),
+      regressions_(regressions) {}
 
 absl::Status ControllerService::Authenticate(grpc::CallbackServerContext* context,
                                              const char* method) const {
@@ -172,8 +177,9 @@ grpc::ServerUnaryReactor* ControllerService::GetJob(grpc::CallbackServerContext*
                                                     v1::Job* response) {
   return Unary(context, "controller.get_job", [this, request, response]() -> absl::Status {
     absl::StatusOr<v1::Job> answer = manager_->GetJob(request->job_id());
-    if (answer.ok()) *response = *std::move(answer);
-    return answer.status();
+    if (!answer.ok()) return answer.status();
+    *response = *std::move(answer);
+    return regressions_ == nullptr ? absl::OkStatus() : regressions_->AttachAnalysis(response);
   });
 }
 
@@ -244,7 +250,8 @@ grpc::ServerUnaryReactor* ControllerService::CreateSchedule(
     grpc::CallbackServerContext* context, const v1::CreateScheduleRequest* request,
     v1::Schedule* response) {
   return Unary(context, "controller.create_schedule", [this, request, response] {
-    return Fill(response, schedules_->Create(request->spec()));
+    return Fill(response, request->replace() ? schedules_->Replace(request->spec())
+                                             : schedules_->Create(request->spec()));
   });
 }
 
@@ -286,6 +293,45 @@ grpc::ServerUnaryReactor* ControllerService::RunScheduleNow(
     v1::ScheduleFire* response) {
   return Unary(context, "controller.run_schedule_now", [this, request, response] {
     return Fill(response, schedules_->RunNow(request->name()));
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::SetBaseline(grpc::CallbackServerContext* context,
+                                                         const v1::SetBaselineRequest* request,
+                                                         v1::Baseline* response) {
+  return Unary(context, "controller.set_baseline", [this, request, response]() -> absl::Status {
+    if (regressions_ == nullptr) return absl::UnimplementedError("no regression analysis here");
+    return Fill(response, regressions_->SetBaseline(*request));
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::GetBaseline(grpc::CallbackServerContext* context,
+                                                         const v1::GetBaselineRequest* request,
+                                                         v1::Baseline* response) {
+  return Unary(context, "controller.get_baseline", [this, request, response]() -> absl::Status {
+    if (regressions_ == nullptr) return absl::UnimplementedError("no regression analysis here");
+    return Fill(response, regressions_->GetBaseline(*request));
+  });
+}
+
+grpc::ServerUnaryReactor* ControllerService::ListChangePoints(
+    grpc::CallbackServerContext* context, const v1::ListChangePointsRequest* request,
+    v1::ListChangePointsResponse* response) {
+  return Unary(context, "controller.list_change_points",
+               [this, request, response]() -> absl::Status {
+                 if (regressions_ == nullptr) {
+                   return absl::UnimplementedError("no regression analysis here");
+                 }
+                 return Fill(response, regressions_->ListChangePoints(*request));
+               });
+}
+
+grpc::ServerUnaryReactor* ControllerService::ListAlerts(grpc::CallbackServerContext* context,
+                                                        const v1::ListAlertsRequest* request,
+                                                        v1::ListAlertsResponse* response) {
+  return Unary(context, "controller.list_alerts", [this, request, response]() -> absl::Status {
+    if (regressions_ == nullptr) return absl::UnimplementedError("no regression analysis here");
+    return Fill(response, regressions_->ListAlerts(*request));
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/auth/token_verifier.h"
 #include "common/loop/executor.h"
+#include "controller/analysis/regression_queries.h"
 #include "controller/core/job_manager.h"
 #include "controller/schedule/schedule_runner.h"
 #include "kvbench/v1/controller_service.grpc.pb.h"
@@ -20,8 +21,9 @@ namespace kvbench::controller {
 class ControllerService final : public v1::Controller::CallbackService {
  public:
   // `tokens` nullopt = insecure mode: calls need no token.
+  // `regressions` may be null (no regression RPCs: UNIMPLEMENTED).
   ControllerService(JobManager* manager, ScheduleRunner* schedules, Executor* executor,
-                    std::optional<TokenVerifier> tokens);
+                    std::optional<TokenVerifier> tokens, RegressionQueries* regressions = nullptr);
 
   grpc::ServerUnaryReactor* SubmitJob(grpc::CallbackServerContext* context,
                                       const v1::SubmitJobRequest* request,
@@ -63,6 +65,19 @@ class ControllerService final : public v1::Controller::CallbackService {
   grpc::ServerUnaryReactor* RunScheduleNow(grpc::CallbackServerContext* context,
                                            const v1::RunScheduleNowRequest* request,
                                            v1::ScheduleFire* response) override;
+  // Regressions (issue #21), answered by RegressionQueries (controller_service_regressions.cc).
+  grpc::ServerUnaryReactor* SetBaseline(grpc::CallbackServerContext* context,
+                                        const v1::SetBaselineRequest* request,
+                                        v1::Baseline* response) override;
+  grpc::ServerUnaryReactor* GetBaseline(grpc::CallbackServerContext* context,
+                                        const v1::GetBaselineRequest* request,
+                                        v1::Baseline* response) override;
+  grpc::ServerUnaryReactor* ListChangePoints(grpc::CallbackServerContext* context,
+                                             const v1::ListChangePointsRequest* request,
+                                             v1::ListChangePointsResponse* response) override;
+  grpc::ServerUnaryReactor* ListAlerts(grpc::CallbackServerContext* context,
+                                       const v1::ListAlertsRequest* request,
+                                       v1::ListAlertsResponse* response) override;
 
  private:
   // OK, or UNAUTHENTICATED (logged once per refused call).
@@ -76,6 +91,7 @@ class ControllerService final : public v1::Controller::CallbackService {
   ScheduleRunner* const schedules_;
   Executor* const executor_;
   const std::optional<TokenVerifier> tokens_;
+  RegressionQueries* const regressions_;
 };
 
 }  // namespace kvbench::controller

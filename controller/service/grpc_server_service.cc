@@ -29,7 +29,7 @@ GrpcServerService::~GrpcServerService() { Shutdown(absl::Seconds(1)); }
 
 absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
     const v1::ControllerConfig& config, JobManager* manager, ScheduleRunner* schedules,
-    Executor* executor) {
+    Executor* executor, RegressionQueries* regressions) {
   KV_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
                       MakeServerCredentials(config.tls(), config.insecure()));
   std::optional<TokenVerifier> tokens;
@@ -40,8 +40,8 @@ absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
     tokens = std::move(verifier);
   }
   auto impl = std::make_unique<Impl>();
-  impl->controller =
-      std::make_unique<ControllerService>(manager, schedules, executor, std::move(tokens));
+  impl->controller = std::make_unique<ControllerService>(manager, schedules, executor,
+                                                         std::move(tokens), regressions);
   impl->agent_link = std::make_unique<AgentLinkService>(manager, executor,
                                                         /*require_client_certificate=*/
                                                         !config.insecure());

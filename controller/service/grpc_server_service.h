@@ -5,6 +5,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/loop/executor.h"
+#include "controller/analysis/regression_queries.h"
 #include "controller/core/job_manager.h"
 #include "controller/schedule/schedule_runner.h"
 #include "kvbench/v1/config.pb.h"
@@ -20,7 +21,7 @@ class GrpcServerService {
   // NOT_FOUND for bad credentials or tokens, UNAVAILABLE when the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<GrpcServerService>> Start(
       const v1::ControllerConfig& config, JobManager* manager, ScheduleRunner* schedules,
-      Executor* executor);
+      Executor* executor, RegressionQueries* regressions = nullptr);
   ~GrpcServerService();
 
   // host:port actually bound.

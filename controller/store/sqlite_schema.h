@@ -1,6 +1,6 @@
 #pragma once
 
-// The SQL of SqliteStore: schema versions 1 and 2 and every statement it prepares. Protos are
+// The SQL of SqliteStore: schema versions 1 to 3 and every statement it prepares. Protos are
 // stored serialized in BLOB columns; the columns beside them are what queries filter and order by.
 
 namespace kvbench::controller::sql {
@@ -76,6 +76,40 @@ CREATE TABLE requests (
   PRIMARY KEY (job_id, scenario_id, attempt, first_index));
 CREATE INDEX requests_by_age ON requests(stored_unix_ms);
 PRAGMA user_version = 2;
+)sql";
+
+// Version 3 (issue #21): each scheduled run's analysis (once per job), the change points and
+// alerts it raised, pinned baselines, and the delivery state of every alert per webhook.
+inline constexpr char kSchemaV3Upgrade[] = R"sql(
+CREATE TABLE analyses (
+  job_id TEXT PRIMARY KEY,
+  schedule TEXT NOT NULL,
+  analysis BLOB NOT NULL,
+  analyzed_unix_ms INTEGER NOT NULL);
+CREATE TABLE change_points (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  schedule TEXT NOT NULL,
+  job_id TEXT NOT NULL,
+  change_point BLOB NOT NULL);
+CREATE INDEX change_points_by_schedule ON change_points(schedule, position);
+CREATE TABLE baselines (
+  schedule TEXT PRIMARY KEY,
+  baseline BLOB NOT NULL);
+CREATE TABLE alerts (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  alert_id TEXT NOT NULL UNIQUE,
+  schedule TEXT NOT NULL,
+  job_id TEXT NOT NULL,
+  alert BLOB NOT NULL);
+CREATE TABLE deliveries (
+  alert_id TEXT NOT NULL,
+  webhook TEXT NOT NULL,
+  state INTEGER NOT NULL,
+  next_attempt_unix_ms INTEGER NOT NULL,
+  delivery BLOB NOT NULL,
+  PRIMARY KEY (alert_id, webhook));
+CREATE INDEX deliveries_due ON deliveries(state, next_attempt_unix_ms);
+PRAGMA user_version = 3;
 )sql";
 
 inline constexpr char kBegin[] = "BEGIN IMMEDIATE";

@@ -82,6 +82,10 @@ void SqliteStatement::Reset() {
 
 int64_t SqliteStatement::ColumnInt(int index) { return sqlite3_column_int64(stmt_, index); }
 
+bool SqliteStatement::ColumnIsNull(int index) {
+  return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
+}
+
 std::string SqliteStatement::ColumnText(int index) {
   const unsigned char* text = sqlite3_column_text(stmt_, index);
   if (text == nullptr) return "";

@@ -42,6 +42,7 @@ class SqliteStatement {
 
   // Columns are 0-based, as in SQLite.
   int64_t ColumnInt(int index);
+  bool ColumnIsNull(int index);
   std::string ColumnText(int index);
   std::string ColumnBlob(int index);
 

@@ -74,21 +74,26 @@ absl::Status SqliteStore::CreateSchemaIfMissing() {
   int64_t found = has_row ? version->ColumnInt(0) : 0;
   version.reset();
   if (found == kSqliteSchemaVersion) return absl::OkStatus();
-  if (found != 0 && found != 1) {
+  if (found < 0 || found > kSqliteSchemaVersion) {
     return absl::FailedPreconditionError(
         Where(absl::StrCat("schema version ", found, " is not the supported version ",
                            kSqliteSchemaVersion, " (written by a newer kvbench?)")));
   }
-  // A new file gets version 1 and then the upgrade; a version 1 file (kvbench before schedules)
-  // only the upgrade, in one transaction: its jobs and events stay as they are.
+  // A new file gets version 1 and then the upgrades; an older file (kvbench before schedules, or
+  // before regressions) only the upgrades it lacks, in one transaction: its jobs and events stay
+  // as they are.
   KV_RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
   absl::Status status = found == 0 ? Exec(sql::kSchemaV1) : absl::OkStatus();
-  if (status.ok()) status = Exec(sql::kSchemaV2Upgrade);
+  if (status.ok() && found < 2) status = Exec(sql::kSchemaV2Upgrade);
+  if (status.ok()) status = Exec(sql::kSchemaV3Upgrade);
   if (!status.ok()) {
     Exec("ROLLBACK").IgnoreError();
     return status;
   }
-  if (found == 1) KV_LOG(INFO) << "store upgraded to schema version 2 path=" << path_;
+  if (found > 0) {
+    KV_LOG(INFO) << "store upgraded from schema version " << found << " to " << kSqliteSchemaVersion
+                 << " path=" << path_;
+  }
   return Exec("COMMIT");
 }
 

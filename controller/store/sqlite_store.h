@@ -23,6 +23,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "controller/store/regression_store.h"
 #include "controller/store/schedule_store.h"
 #include "controller/store/sqlite_statement.h"
 #include "controller/store/store.h"
@@ -30,11 +31,11 @@
 namespace kvbench::controller {
 
 // The schema this code writes, kept in PRAGMA user_version. A newer file is refused.
-inline constexpr int kSqliteSchemaVersion = 2;
+inline constexpr int kSqliteSchemaVersion = 3;
 // How long a statement waits for a lock held by another connection before UNAVAILABLE.
 inline constexpr absl::Duration kBusyTimeout = absl::Seconds(5);
 
-class SqliteStore : public Store, public ScheduleStore {
+class SqliteStore : public Store, public ScheduleStore, public RegressionStore {
  public:
   // Opens (creating if missing) the database at `path` and creates the schema if absent.
   // DATA_LOSS when the file is not an SQLite database or is corrupt; FAILED_PRECONDITION when it
@@ -82,6 +83,23 @@ class SqliteStore : public Store, public ScheduleStore {
   absl::StatusOr<std::vector<v1::ScheduleFire>> RecentFires(const std::string& name,
                                                             int limit) override;
 
+  // RegressionStore (sqlite_store_regressions.cc).
+  absl::StatusOr<bool> RecordAnalysis(const v1::RunAnalysis& analysis,
+                                      const std::vector<std::string>& webhooks,
+                                      absl::Time now) override;
+  absl::StatusOr<std::optional<v1::RunAnalysis>> GetAnalysis(const std::string& job_id) override;
+  absl::StatusOr<std::vector<v1::ChangePoint>> ListChangePoints(
+      const std::string& schedule) override;
+  absl::Status SetBaseline(const v1::Baseline& baseline) override;
+  absl::StatusOr<v1::Baseline> GetBaseline(const std::string& schedule) override;
+  absl::StatusOr<std::vector<v1::AlertWithDeliveries>> ListAlerts(const std::string& schedule,
+                                                                  const std::string& job_id,
+                                                                  int limit) override;
+  absl::StatusOr<std::vector<DueDelivery>> DueDeliveries(absl::Time now, int limit) override;
+  absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime() override;
+  absl::Status UpdateDelivery(const v1::AlertDelivery& delivery) override;
+  absl::StatusOr<std::map<v1::DeliveryState, int64_t>> CountDeliveries() override;
+
  private:
   struct Statements;
 
@@ -102,6 +120,9 @@ class SqliteStore : public Store, public ScheduleStore {
   // Inserts one event unless stored before; true if inserted now.
   absl::StatusOr<bool> InsertEvent(const v1::Event& event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status UpdateScheduleLocked(const v1::Schedule& schedule)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Prepares `sql` for one use (the regression tables are read and written rarely).
+  absl::StatusOr<std::unique_ptr<SqliteStatement>> PrepareOnce(const char* sql)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // `what` prefixed with the store's path, for every error this class returns.
   std::string Where(absl::string_view what) const;

@@ -59,3 +59,33 @@ assert seqs == list(range(1, len(seqs) + 1)), (seqs[:5], len(seqs))
 assert len(seqs) > 10, len(seqs)
 PY
 }
+
+# start_prometheus CONFIG: a real Prometheus with CONFIG on a free port (it cannot report the port
+# of :0, so a few random ones are tried); waits until it is ready, then sets $prometheus_url,
+# $prometheus_pid and $port.
+start_prometheus() {
+  local attempt pid
+  prometheus_url=""
+  for attempt in 1 2 3 4 5; do
+    port=$((20000 + RANDOM % 20000))
+    prometheus --config.file="$1" --storage.tsdb.path="$WORK/tsdb" \
+      --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$port" \
+      >"$WORK/prometheus.log" 2>&1 &
+    pid=$!
+    PIDS+=("$pid")
+    prometheus_ready() {
+      kill -0 "$pid" 2>/dev/null || return 0  # exited: stop waiting
+      curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null
+    }
+    wait_until 60 prometheus_ready ||
+      fail "Prometheus not ready in 60 s: $(tail -5 "$WORK/prometheus.log")"
+    if kill -0 "$pid" 2>/dev/null; then
+      prometheus_url="http://127.0.0.1:$port"
+      prometheus_pid="$pid"
+      return 0
+    fi
+    grep -q "address already in use" "$WORK/prometheus.log" ||
+      fail "Prometheus exited: $(tail -5 "$WORK/prometheus.log")"
+  done
+  fail "no free port for Prometheus after 5 tries"
+}

@@ -57,27 +57,7 @@ promtool tsdb create-blocks-from openmetrics "$WORK/samples.om" "$WORK/tsdb" \
   { cat "$WORK/promtool.out" >&2; fail "promtool tsdb create-blocks-from failed"; }
 printf 'global:\n  scrape_interval: 1m\n' > "$WORK/prometheus.yml"  # no scrape jobs
 
-# Prometheus on a free port: it cannot report the port of :0, so try a few random ones.
-prometheus_ready() {
-  kill -0 "$prometheus_pid" 2>/dev/null || return 0  # exited: stop waiting
-  curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null
-}
-prometheus_pid=""
-for attempt in 1 2 3 4 5; do
-  port=$((20000 + RANDOM % 20000))
-  prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
-    --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$port" \
-    >"$WORK/prometheus.log" 2>&1 &
-  prometheus_pid=$!
-  PIDS+=("$prometheus_pid")
-  wait_until 60 prometheus_ready ||
-    fail "Prometheus not ready in 60 s: $(tail -5 "$WORK/prometheus.log")"
-  kill -0 "$prometheus_pid" 2>/dev/null && break
-  grep -q "address already in use" "$WORK/prometheus.log" ||
-    fail "Prometheus exited: $(tail -5 "$WORK/prometheus.log")"
-  prometheus_pid=""
-done
-[ -n "$prometheus_pid" ] || fail "no free port for Prometheus after 5 tries"
+start_prometheus "$WORK/prometheus.yml"
 echo "$(prometheus --version 2>&1 | head -1) on 127.0.0.1:$port; step ${step}s, window ${window}s"
 
 # query_range NAME EXPR START END: PromQL's answer at START + k x step into $WORK/promql/NAME.json.

@@ -18,6 +18,7 @@ kvctl_agent_headers=(
   "agent/local/local_agent.h|kvctl run embeds the agent (DESIGN.md: an embedded controller and agent): the agent's real runner with the run's local choices"
   "agent/link/link_transport.h|kvctl run's in-process AgentLink (in_process_agent_bridge.h) is a transport of the embedded agent's ControllerLink"
   "agent/link/controller_link.h|kvctl run connects the embedded agent to the embedded JobManager through the agent's own ControllerLink"
+  "agent/scenario/request_chunks.h|kvctl diff reads a local run's requests.jsonl as the agent reads it to send it to the controller"
   "agent/local/dataset_ceiling.h|kvctl plan and run refuse a job whose dataset gives no cell a user, before anything starts"
   "agent/datasets/dataset_resolver.h|kvctl dataset finds a dataset where kvctl run and the agent find it"
   "agent/datasets/registry/dataset_registry.h|kvctl dataset pull/list name the agent's dataset registry"

@@ -1,4 +1,4 @@
-#include "agent/results/percentiles.h"
+#include "common/stats/percentiles.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,15 +7,19 @@
 #include <cstdlib>
 #include <numeric>
 
-namespace kvbench::agent::results {
+namespace kvbench::stats {
 
 std::optional<double> Percentile(std::vector<double> values, double p) {
+  std::sort(values.begin(), values.end());
+  return PercentileOfSorted(values, p);
+}
+
+std::optional<double> PercentileOfSorted(const std::vector<double>& values, double p) {
   if (!(p >= 0.0 && p <= 100.0)) {
     std::fprintf(stderr, "Percentile: p=%g outside [0, 100]\n", p);
     std::abort();
   }
   if (values.empty()) return std::nullopt;
-  std::sort(values.begin(), values.end());
   const double rank = static_cast<double>(values.size() - 1) * p / 100.0;
   const double lower_rank = std::floor(rank);
   const auto lower = static_cast<std::size_t>(lower_rank);
@@ -29,4 +33,4 @@ std::optional<double> Mean(const std::vector<double>& values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-}  // namespace kvbench::agent::results
+}  // namespace kvbench::stats

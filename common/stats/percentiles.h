@@ -3,7 +3,7 @@
 #include <optional>
 #include <vector>
 
-namespace kvbench::agent::results {
+namespace kvbench::stats {
 
 // The one percentile definition kvbench uses everywhere: linear interpolation between the closest
 // ranks (numpy's default method "linear", Hyndman & Fan type 7). Sort the n values ascending as
@@ -14,7 +14,11 @@ namespace kvbench::agent::results {
 // Empty input gives nullopt ("not measured"), never 0.
 std::optional<double> Percentile(std::vector<double> values, double p);
 
+// The same definition over values already sorted ascending (not checked): for callers that take
+// several percentiles of one sample, sorting once.
+std::optional<double> PercentileOfSorted(const std::vector<double>& sorted, double p);
+
 // Arithmetic mean; nullopt for empty input.
 std::optional<double> Mean(const std::vector<double>& values);
 
-}  // namespace kvbench::agent::results
+}  // namespace kvbench::stats

@@ -1,9 +1,9 @@
-#include "agent/results/percentiles.h"
+#include "common/stats/percentiles.h"
 
 #include <catch2/catch.hpp>
 #include <vector>
 
-namespace kvbench::agent::results {
+namespace kvbench::stats {
 namespace {
 
 struct PercentileCase {
@@ -13,7 +13,7 @@ struct PercentileCase {
   double expected;
 };
 
-TEST_CASE("Percentile linear interpolation between closest ranks", "[results]") {
+TEST_CASE("Percentile linear interpolation between closest ranks", "[stats]") {
   // Hand-computed at rank h = (n - 1) * p / 100.
   const std::vector<PercentileCase> cases = {
       {"n=1 p0", {7}, 0, 7},
@@ -41,16 +41,16 @@ TEST_CASE("Percentile linear interpolation between closest ranks", "[results]") 
   }
 }
 
-TEST_CASE("Percentile of empty input is null", "[results]") {
+TEST_CASE("Percentile of empty input is null", "[stats]") {
   CHECK_FALSE(Percentile({}, 50).has_value());
   CHECK_FALSE(Percentile({}, 0).has_value());
 }
 
-TEST_CASE("Percentile Mean", "[results]") {
+TEST_CASE("Percentile Mean", "[stats]") {
   CHECK(*Mean({1, 2, 3, 4}) == Approx(2.5));
   CHECK(*Mean({7}) == Approx(7));
   CHECK_FALSE(Mean({}).has_value());
 }
 
 }  // namespace
-}  // namespace kvbench::agent::results
+}  // namespace kvbench::stats

@@ -1,0 +1,21 @@
+#pragma once
+
+// A job with every request of its succeeded scenarios, for `kvctl diff` (issue #21): from a local
+// run's folders (each scenario's requests.jsonl) or from the controller (ListRequests, issue #20).
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "controller/kvctl/connection_flags.h"
+#include "controller/kvctl/kvctl_command.h"
+#include "controller/regression/job_diff.h"
+
+namespace kvbench::kvctl {
+
+// `job_or_dir` as FetchJob takes it. NOT_FOUND naming the scenario whose requests are missing
+// (a local run whose requests.jsonl was deleted; a job older than request retention).
+absl::StatusOr<regression::JobRequests> FetchJobRequests(const std::string& job_or_dir,
+                                                         const ConnectionFlags& connection,
+                                                         const KvctlContext& context);
+
+}  // namespace kvbench::kvctl

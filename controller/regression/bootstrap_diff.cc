@@ -1,0 +1,129 @@
+#include "controller/regression/bootstrap_diff.h"
+
+#include <algorithm>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "common/stats/percentiles.h"
+
+namespace kvbench::regression {
+namespace {
+
+// The share of resamples that must give a change for an interval to be drawn from them (a
+// metric may vanish from a resample that drew only users without samples).
+constexpr double kMinDefinedShare = 0.9;
+
+int UserCount(const std::vector<RunSample>& runs) {
+  int users = 0;
+  for (const RunSample& run : runs) users += static_cast<int>(run.users.size());
+  return users;
+}
+
+// A uniform index below n from 53 random bits: the same sequence on every platform, unlike
+// std::uniform_int_distribution, whose algorithm the standard leaves open.
+size_t DrawIndex(std::mt19937_64& random, size_t n) {
+  const double unit = static_cast<double>(random() >> 11) * 0x1.0p-53;
+  return static_cast<size_t>(unit * static_cast<double>(n));
+}
+
+// One resample of a side. Two stages when the side pools several runs (a baseline segment): the
+// runs are drawn with replacement first, then each drawn run's users, so what moves a whole run
+// (a noisy neighbour, a warmer page cache) widens the interval too; one run: its users only.
+// A resample's window is each drawn run's window scaled by its drawn users' time over all its
+// users' (a ratio estimator: throughput = tokens / user time x user time / window), so resampling
+// reflects how fast users were served, not only how many tokens they asked for; a run's own users
+// give its window back exactly.
+MetricValues Resample(const std::vector<RunSample>& runs, std::mt19937_64& random) {
+  std::vector<const UserRequests*> users;
+  double duration_s = 0;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const RunSample& run = runs.size() == 1 ? runs[0] : runs[DrawIndex(random, runs.size())];
+    double all_span = 0;
+    double drawn_span = 0;
+    for (size_t i = 0; i < run.users.size(); ++i) {
+      const UserRequests& drawn = run.users[DrawIndex(random, run.users.size())];
+      users.push_back(&drawn);
+      all_span += run.users[i].span_s;
+      drawn_span += drawn.span_s;
+    }
+    duration_s += all_span > 0 ? run.duration_s * drawn_span / all_span : run.duration_s;
+  }
+  return ComputeMetrics(users, duration_s);
+}
+
+}  // namespace
+
+std::optional<double> ChangeBetween(ChangeKind kind, std::optional<double> before,
+                                    std::optional<double> after) {
+  if (!before || !after) return std::nullopt;
+  if (kind == ChangeKind::kPercentagePoints) return *after - *before;
+  if (*before <= 0) return std::nullopt;
+  return (*after / *before - 1.0) * 100.0;
+}
+
+uint64_t StableHash(const std::string& text) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+std::vector<MetricDiff> BootstrapDiff(const std::vector<RunSample>& before,
+                                      const std::vector<RunSample>& after,
+                                      const DiffOptions& options, uint64_t stream) {
+  const MetricValues before_values = ComputeMetrics(before);
+  const MetricValues after_values = ComputeMetrics(after);
+  std::vector<MetricDiff> diffs;
+  for (const RegressionMetricInfo& info : AllRegressionMetrics()) {
+    MetricDiff diff;
+    diff.metric = info.metric;
+    diff.before = before_values[static_cast<int>(info.metric)];
+    diff.after = after_values[static_cast<int>(info.metric)];
+    diff.change = ChangeBetween(info.change_kind, diff.before, diff.after);
+    diffs.push_back(diff);
+  }
+  const int before_users = UserCount(before);
+  const int after_users = UserCount(after);
+  if (before_users < kMinUsersToResample || after_users < kMinUsersToResample) {
+    for (MetricDiff& diff : diffs) {
+      diff.note = absl::StrCat("too few virtual users to resample (", before_users, " before, ",
+                               after_users, " after; at least ", kMinUsersToResample, " each)");
+    }
+    return diffs;
+  }
+
+  std::mt19937_64 random(options.seed ^ stream);
+  std::vector<std::vector<double>> changes(diffs.size());
+  for (int r = 0; r < options.resamples; ++r) {
+    const MetricValues resampled_before = Resample(before, random);
+    const MetricValues resampled_after = Resample(after, random);
+    for (size_t m = 0; m < diffs.size(); ++m) {
+      const std::optional<double> change = ChangeBetween(AllRegressionMetrics()[m].change_kind,
+                                                         resampled_before[m], resampled_after[m]);
+      if (change) changes[m].push_back(*change);
+    }
+  }
+  const double tail = (1.0 - options.confidence) / 2.0 * 100.0;
+  for (size_t m = 0; m < diffs.size(); ++m) {
+    MetricDiff& diff = diffs[m];
+    if (!diff.change) {
+      diff.note = diff.before && diff.after ? "no baseline value to change from"
+                                            : "not measured on both sides";
+      continue;
+    }
+    if (static_cast<double>(changes[m].size()) < kMinDefinedShare * options.resamples) {
+      diff.note = "too few resamples had a value";
+      continue;
+    }
+    std::sort(changes[m].begin(), changes[m].end());
+    diff.low = stats::PercentileOfSorted(changes[m], tail);
+    diff.high = stats::PercentileOfSorted(changes[m], 100.0 - tail);
+    diff.verdict = JudgeChange(*diff.change, *diff.low, *diff.high, options.band,
+                               AllRegressionMetrics()[m].higher_is_better);
+  }
+  return diffs;
+}
+
+}  // namespace kvbench::regression

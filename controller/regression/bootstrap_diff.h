@@ -1,0 +1,66 @@
+#pragma once
+
+// The change of every regression metric between two samples of runs, with a confidence interval
+// from a bootstrap that resamples virtual users (issue #21). Requests of one user are correlated
+// (one growing context, one prefix-cache history): resampling requests would make the interval
+// too narrow, so each resample draws users with replacement, as many as the run has. A side that
+// pools several runs (a baseline segment) is resampled in two stages, runs then their users (the
+// cluster bootstrap), which also carries the variation between runs. One run against one run
+// cannot show that: what moved a whole run (machine load, a noisy neighbour) is not in its users'
+// spread; pin a baseline of several runs where that matters. Percentile intervals (Efron).
+// Deterministic given the seed. Pure.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "controller/regression/diff_verdict.h"
+#include "controller/regression/regression_metric.h"
+#include "controller/regression/run_sample.h"
+
+namespace kvbench::regression {
+
+// Practical-significance band: a change inside ±3% (percentage points for a percentage) does not
+// matter for a serving decision.
+inline constexpr double kDefaultBandPct = 3.0;
+// Resamples: the 2.5th and 97.5th percentiles of 2,000 are stable to a few tenths of a percent.
+inline constexpr int kDefaultResamples = 2000;
+inline constexpr double kDefaultConfidence = 0.95;
+inline constexpr uint64_t kDefaultDiffSeed = 1;
+// Fewer users than this on a side and a resample says little about the spread: not measured.
+inline constexpr int kMinUsersToResample = 4;
+
+struct DiffOptions {
+  double band = kDefaultBandPct;
+  int resamples = kDefaultResamples;
+  double confidence = kDefaultConfidence;
+  uint64_t seed = kDefaultDiffSeed;
+};
+
+struct MetricDiff {
+  RegressionMetric metric = RegressionMetric::kTtftP50;
+  std::optional<double> before;  // the metric over side A (shown unit ÷ shown_scale)
+  std::optional<double> after;
+  std::optional<double> change;  // % or percentage points (InfoOf(metric).change_kind)
+  std::optional<double> low;     // the interval, same unit as change
+  std::optional<double> high;
+  DiffVerdict verdict = DiffVerdict::kNotMeasured;
+  std::string note;  // why it is not measured, when it is not
+};
+
+// `change` from `before` to `after`: relative % (nullopt when before <= 0) or percentage points.
+std::optional<double> ChangeBetween(ChangeKind kind, std::optional<double> before,
+                                    std::optional<double> after);
+
+// Every metric (AllRegressionMetrics order), `before` the runs of side A pooled, `after` side B's.
+// `stream` separates the random streams of independent diffs (e.g. a hash of the scenario key) so
+// a scenario's result does not depend on which others were diffed.
+std::vector<MetricDiff> BootstrapDiff(const std::vector<RunSample>& before,
+                                      const std::vector<RunSample>& after,
+                                      const DiffOptions& options, uint64_t stream = 0);
+
+// FNV-1a of `text`: a stable stream for BootstrapDiff.
+uint64_t StableHash(const std::string& text);
+
+}  // namespace kvbench::regression

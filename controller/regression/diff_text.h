@@ -1,0 +1,24 @@
+#pragma once
+
+// A diff's numbers as people read them, the same in `kvctl diff`'s table and the HTML report.
+
+#include <optional>
+#include <string>
+
+#include "controller/regression/bootstrap_diff.h"
+
+namespace kvbench::regression {
+
+// The value in the metric's shown unit without the unit: "123.4" (ms), "56.7" (%), "—" for none.
+std::string FormatMetricValue(RegressionMetric metric, const std::optional<double>& value);
+// "+8.9%", "-2.0 pp", "—".
+std::string FormatChange(RegressionMetric metric, const std::optional<double>& change);
+// "[+4.1%, +13.2%]", "—".
+std::string FormatInterval(const MetricDiff& diff);
+// "TTFT p95 (ms)".
+std::string MetricHeading(RegressionMetric metric);
+// "±3% band (percentage points for shares), 95% intervals from 2000 resamples of virtual users,
+// seed 1".
+std::string DiffMethodLine(const DiffOptions& options);
+
+}  // namespace kvbench::regression

@@ -1,0 +1,127 @@
+#include "controller/regression/job_diff.h"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "controller/spec/scenario_expander.h"
+
+namespace kvbench::regression {
+namespace {
+
+using Key = std::tuple<int32_t, int, std::string>;  // concurrency, tier, agent class
+
+struct Side {
+  std::vector<std::string> runs;  // "<job>/<scenario>"
+  std::vector<RunSample> samples;
+};
+
+// Each side's succeeded scenarios by key, with their rows grouped by user.
+std::map<Key, Side> ByKey(const std::vector<JobRequests>& jobs) {
+  std::map<Key, Side> sides;
+  for (const JobRequests& job : jobs) {
+    for (const v1::ScenarioStatus& status : job.job.scenarios()) {
+      if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+      const std::string& id = status.scenario().scenario_id();
+      const auto rows = job.rows.find(id);
+      if (rows == job.rows.end()) continue;
+      const double scale =
+          status.result().has_sim_time_scale() && status.result().sim_time_scale() > 0
+              ? status.result().sim_time_scale()
+              : 1.0;
+      Side& side = sides[Key{status.scenario().concurrency(), status.scenario().tier(),
+                             AgentClassOf(status)}];
+      std::string label = absl::StrCat(job.job.job_id(), "/", id);
+      side.samples.push_back(GroupByUser(label, rows->second, scale));
+      side.runs.push_back(std::move(label));
+    }
+  }
+  return sides;
+}
+
+std::string KeyText(const Key& key) {
+  return ScenarioKeyText(static_cast<v1::Tier>(std::get<1>(key)), std::get<0>(key),
+                         std::get<2>(key));
+}
+
+ScenarioDiff Diff(const Key& key, const Side& before, const Side& after,
+                  const DiffOptions& options) {
+  ScenarioDiff diff;
+  diff.concurrency = std::get<0>(key);
+  diff.tier = static_cast<v1::Tier>(std::get<1>(key));
+  diff.agent = std::get<2>(key);
+  diff.before_runs = before.runs;
+  diff.after_runs = after.runs;
+  diff.metrics = BootstrapDiff(before.samples, after.samples, options, StableHash(KeyText(key)));
+  return diff;
+}
+
+}  // namespace
+
+std::string AgentClassOf(const v1::ScenarioStatus& status) {
+  return status.scenario().agent_id().empty() ? status.agent_id() : status.scenario().agent_id();
+}
+
+std::string ScenarioKeyText(v1::Tier tier, int32_t concurrency, const std::string& agent) {
+  std::string text = absl::StrCat(spec::TierSlug(tier), " c", concurrency);
+  if (!agent.empty()) absl::StrAppend(&text, " @", agent);
+  return text;
+}
+
+JobDiff DiffJobs(const std::vector<JobRequests>& before, const std::vector<JobRequests>& after,
+                 const DiffOptions& options) {
+  JobDiff result;
+  result.options = options;
+  std::map<Key, Side> before_sides = ByKey(before);
+  std::map<Key, Side> after_sides = ByKey(after);
+  for (auto it = before_sides.begin(); it != before_sides.end();) {
+    const auto match = after_sides.find(it->first);
+    if (match == after_sides.end()) {
+      ++it;
+      continue;
+    }
+    result.scenarios.push_back(Diff(it->first, it->second, match->second, options));
+    after_sides.erase(match);
+    it = before_sides.erase(it);
+  }
+  // Left over: the same tier and concurrency on other agents (a job not fanned out runs wherever
+  // an agent was free) match when that leaves no choice.
+  auto same_cell = [](const Key& a, const Key& b) {
+    return std::get<0>(a) == std::get<0>(b) && std::get<1>(a) == std::get<1>(b);
+  };
+  auto count_cell = [&same_cell](const std::map<Key, Side>& sides, const Key& key) {
+    int count = 0;
+    for (const auto& [other, side] : sides) count += same_cell(key, other) ? 1 : 0;
+    return count;
+  };
+  for (auto it = before_sides.begin(); it != before_sides.end();) {
+    auto match = after_sides.end();
+    for (auto candidate = after_sides.begin(); candidate != after_sides.end(); ++candidate) {
+      if (same_cell(it->first, candidate->first)) match = candidate;
+    }
+    if (match == after_sides.end() || count_cell(before_sides, it->first) != 1 ||
+        count_cell(after_sides, match->first) != 1) {
+      ++it;
+      continue;
+    }
+    ScenarioDiff diff = Diff(it->first, it->second, match->second, options);
+    diff.agent = "";
+    diff.note = absl::StrCat("ran on ", std::get<2>(it->first), " before, ",
+                             std::get<2>(match->first), " after");
+    result.scenarios.push_back(std::move(diff));
+    after_sides.erase(match);
+    it = before_sides.erase(it);
+  }
+  for (const auto& [key, side] : before_sides)
+    result.unmatched.push_back("before: " + KeyText(key));
+  for (const auto& [key, side] : after_sides) result.unmatched.push_back("after: " + KeyText(key));
+  std::sort(result.scenarios.begin(), result.scenarios.end(),
+            [](const ScenarioDiff& a, const ScenarioDiff& b) {
+              return std::tie(a.concurrency, a.tier, a.agent) <
+                     std::tie(b.concurrency, b.tier, b.agent);
+            });
+  return result;
+}
+
+}  // namespace kvbench::regression

@@ -1,0 +1,54 @@
+#pragma once
+
+// `kvctl diff A B` and the controller's check of a scheduled run against its baseline (issue
+// #21): the scenarios of two sides matched by tier, concurrency and agent class, and for each
+// match every regression metric's change with its bootstrap interval and verdict. A side is one
+// job or several (a baseline segment), pooled per scenario. Pure.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "controller/regression/bootstrap_diff.h"
+#include "kvbench/v1/controller_service.pb.h"
+
+namespace kvbench::regression {
+
+// A job and its scenarios' request rows (by scenario id), as ListRequests or a local run's
+// requests.jsonl give them.
+struct JobRequests {
+  v1::Job job;
+  std::map<std::string, std::vector<v1::RequestRow>> rows;
+};
+
+// The agent class of a scenario: the agent a fanned-out scenario is pinned to, else the agent
+// that ran it ("" when none did). What `kvctl history` keys its lines by.
+std::string AgentClassOf(const v1::ScenarioStatus& status);
+
+struct ScenarioDiff {
+  v1::Tier tier = v1::TIER_UNSPECIFIED;
+  int32_t concurrency = 0;
+  std::string agent;                     // the agent class ("" for local runs)
+  std::vector<std::string> before_runs;  // "<job id>/<scenario id>"
+  std::vector<std::string> after_runs;
+  std::vector<MetricDiff> metrics;  // AllRegressionMetrics() order
+  std::string note;                 // e.g. the agents differed
+};
+
+struct JobDiff {
+  DiffOptions options;
+  std::vector<ScenarioDiff> scenarios;  // by concurrency, tier, agent
+  // Succeeded scenarios with no counterpart on the other side, e.g. "after: nvme c4 @sim-a".
+  std::vector<std::string> unmatched;
+};
+
+// Succeeded scenarios only (their result gives the time scale). Scenarios match on (tier,
+// concurrency, agent class); left over ones then on (tier, concurrency) when exactly one is left
+// on each side, with a note naming the agents.
+JobDiff DiffJobs(const std::vector<JobRequests>& before, const std::vector<JobRequests>& after,
+                 const DiffOptions& options);
+
+// "gpu c2 @sim-a" ("gpu c2" without an agent).
+std::string ScenarioKeyText(v1::Tier tier, int32_t concurrency, const std::string& agent);
+
+}  // namespace kvbench::regression

@@ -1,0 +1,58 @@
+#pragma once
+
+// The metrics a regression is judged on (issue #21), each computable from any set of virtual
+// users (a run, a bootstrap resample of it, several runs pooled). Pure.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "controller/regression/run_sample.h"
+
+namespace kvbench::regression {
+
+enum class RegressionMetric {
+  kTtftP50,
+  kTtftP95,
+  kTtftP99,
+  kTtftMean,
+  kTpotMean,
+  kOutputTokensPerS,
+  kRequestsPerS,
+  // Server-reported cached prompt tokens (vLLM's usage.prompt_tokens_details.cached_tokens: GPU
+  // prefix cache and KV connector together) ÷ prompt tokens, in %.
+  kCacheHitPct,
+};
+inline constexpr int kRegressionMetricCount = 8;
+
+// How a change is expressed: relative (%) for amounts, percentage points for a percentage.
+enum class ChangeKind { kRelativePct, kPercentagePoints };
+
+struct RegressionMetricInfo {
+  RegressionMetric metric;
+  const char* key;     // stable name for programs: "ttft_p95_s"
+  const char* label;   // for people: "TTFT p95"
+  const char* unit;    // of shown values: "ms", "tok/s", "req/s", "%"
+  double shown_scale;  // shown value = metric value (seconds, per second, %) x this
+  ChangeKind change_kind;
+  bool higher_is_better;
+};
+
+const std::array<RegressionMetricInfo, kRegressionMetricCount>& AllRegressionMetrics();
+const RegressionMetricInfo& InfoOf(RegressionMetric metric);
+// The metric named by `key` (RegressionMetricInfo::key); nullopt for an unknown key.
+std::optional<RegressionMetric> RegressionMetricFromKey(const std::string& key);
+
+// Every metric of a set of users (times in seconds, rates per second over `duration_s`), by index
+// of AllRegressionMetrics(). nullopt where there is nothing to measure (no TTFT sample, no window,
+// no cached_tokens reported). For a run's own users `duration_s` is its measured window, and the
+// values are the run's result; a resample is measured over the window scaled by its share of the
+// users' time (bootstrap_diff.cc), so slow users weigh on throughput as they did in the run.
+using MetricValues = std::array<std::optional<double>, kRegressionMetricCount>;
+MetricValues ComputeMetrics(const std::vector<const UserRequests*>& users, double duration_s);
+
+// ComputeMetrics over every user of the runs, pooled.
+MetricValues ComputeMetrics(const std::vector<RunSample>& runs);
+
+}  // namespace kvbench::regression

@@ -1,0 +1,176 @@
+// AlertDispatcher over a real SQLite store, the real CurlHttpClient and a loopback receiver that
+// checks the Standard Webhooks signature: a stored alert is delivered once; a receiver answering
+// 503 gets it again after the backoff; a dispatcher stopped with the delivery pending (a
+// controller killed) leaves it to the next one, which delivers it once; a webhook no longer in
+// the config fails the delivery, named.
+
+#include "controller/alerts/alert_dispatcher.h"
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "common/http/curl_http_client.h"
+#include "common/time/clock.h"
+#include "controller/store/sqlite_store.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_http_server.h"
+#include "tests/support/wait_for.h"
+
+namespace kvbench::controller {
+namespace {
+
+using testing::TestHttpServer;
+
+constexpr char kSecret[] = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+// What the receiver saw: each request's webhook-id and whether its signature verified.
+struct Received {
+  std::mutex mu;
+  std::vector<std::string> ids;
+  std::vector<bool> valid;
+  std::atomic<int> unavailable_left{0};  // answer 503 to this many first
+
+  size_t count() {
+    std::lock_guard<std::mutex> lock(mu);
+    return ids.size();
+  }
+};
+
+void Serve(TestHttpServer& server, Received* received, const WebhookKey& key) {
+  server.Handle("POST", "/hook", [received, key](const TestHttpServer::Request& request) {
+    int64_t timestamp = 0;
+    const std::string id = request.Header("webhook-id").value_or("");
+    const bool valid =
+        absl::SimpleAtoi(request.Header("webhook-timestamp").value_or(""), &timestamp) &&
+        VerifyWebhookSignature(key, id, timestamp, request.body,
+                               request.Header("webhook-signature").value_or(""));
+    {
+      std::lock_guard<std::mutex> lock(received->mu);
+      received->ids.push_back(id);
+      received->valid.push_back(valid);
+    }
+    if (received->unavailable_left.fetch_sub(1) > 0) return TestHttpServer::Response{503, {}, ""};
+    return TestHttpServer::Response{200, {}, ""};
+  });
+}
+
+v1::RunAnalysis OneAlert(const std::string& job_id) {
+  v1::RunAnalysis analysis;
+  analysis.set_job_id(job_id);
+  analysis.set_schedule("nightly");
+  v1::RegressionAlert* alert = analysis.add_alerts();
+  alert->set_alert_id(job_id + "/diff/gpu-c16@gpu-node.example.com/ttft_p95_s");
+  alert->set_schedule("nightly");
+  alert->set_job_id(job_id);
+  alert->set_metric("ttft_p95_s");
+  alert->set_change(41.2);
+  return analysis;
+}
+
+// A fast policy: the test waits milliseconds, not seconds, for a retry.
+WebhookRetryPolicy FastRetries() {
+  WebhookRetryPolicy policy;
+  policy.base = absl::Milliseconds(20);
+  policy.cap = absl::Milliseconds(100);
+  return policy;
+}
+
+struct Fixture {
+  Fixture() {
+    auto opened = SqliteStore::Open(dir.path() + "/controller.db");
+    REQUIRE(opened.ok());
+    store = *std::move(opened);
+    auto made = TestHttpServer::Create();
+    REQUIRE(made.ok());
+    server = *std::move(made);
+    auto http_client = CurlHttpClient::Create();
+    REQUIRE(http_client.ok());
+    http = *std::move(http_client);
+    key = *WebhookKey::FromSecret(kSecret);
+    Serve(*server, &received, key);
+  }
+
+  std::vector<WebhookTarget> Targets() {
+    return {WebhookTarget{"ops", server->url("/hook"), key, absl::Seconds(5)}};
+  }
+  std::map<v1::DeliveryState, int64_t> Counts() { return *store->CountDeliveries(); }
+
+  testing::TempDir dir;
+  Received received;  // outlives the server's threads
+  std::unique_ptr<SqliteStore> store;
+  std::unique_ptr<TestHttpServer> server;
+  std::unique_ptr<CurlHttpClient> http;
+  WebhookKey key = *WebhookKey::FromSecret(kSecret);
+  RealClock clock;
+};
+
+TEST_CASE("A stored alert reaches its webhook once and signed", "[alerts]") {
+  Fixture f;
+  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
+  AlertDispatcher dispatcher(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_DELIVERED] == 1; }));
+  dispatcher.Stop();
+  REQUIRE(f.received.count() == 1);
+  CHECK(f.received.valid[0]);
+  // The webhook-id is the alert's, without the host name's dots.
+  CHECK(f.received.ids[0] == WebhookIdOf("job-1/diff/gpu-c16@gpu-node.example.com/ttft_p95_s"));
+  CHECK(f.received.ids[0].find('.') == std::string::npos);
+  const auto alerts = *f.store->ListAlerts("", "", 10);
+  CHECK(alerts[0].deliveries(0).attempts() == 1);
+}
+
+TEST_CASE("A 503 is retried after the backoff and then delivered", "[alerts]") {
+  Fixture f;
+  f.received.unavailable_left = 2;
+  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
+  AlertDispatcher dispatcher(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_DELIVERED] == 1; }));
+  dispatcher.Stop();
+  CHECK(f.received.count() == 3);
+  std::lock_guard<std::mutex> lock(f.received.mu);
+  CHECK(std::set<std::string>(f.received.ids.begin(), f.received.ids.end()).size() == 1);
+  CHECK((*f.store->ListAlerts("", "", 10))[0].deliveries(0).attempts() == 3);
+}
+
+TEST_CASE("A delivery pending when the dispatcher stops is delivered once by the next",
+          "[alerts]") {
+  Fixture f;
+  f.received.unavailable_left = 1000000;  // down until told otherwise
+  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
+  {
+    AlertDispatcher first(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+    REQUIRE(testing::WaitFor([&] { return f.received.count() >= 1; }));
+  }  // stopped with the delivery pending, as a killed controller leaves it
+  CHECK(f.Counts()[v1::DELIVERY_PENDING] == 1);
+  const size_t refused = f.received.count();
+  f.received.unavailable_left = 0;
+  AlertDispatcher second(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_DELIVERED] == 1; }));
+  second.Stop();
+  CHECK(f.received.count() == refused + 1);
+  // A third dispatcher finds nothing to send.
+  AlertDispatcher third(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  third.Wake();
+  third.Stop();
+  CHECK(f.received.count() == refused + 1);
+}
+
+TEST_CASE("A delivery to a webhook gone from the config fails naming it", "[alerts]") {
+  Fixture f;
+  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"old-hook"}, f.clock.Now()));
+  AlertDispatcher dispatcher(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_FAILED] == 1; }));
+  dispatcher.Stop();
+  CHECK(f.received.count() == 0);
+  CHECK((*f.store->ListAlerts("", "", 10))[0].deliveries(0).last_detail() ==
+        "webhook \"old-hook\" is no longer in the controller's config");
+}
+
+}  // namespace
+}  // namespace kvbench::controller

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Issue #21 through the real processes: a schedule's runs judged by the controller. Five runs of
+# one spec, then the spec replaced by one with a quarter of the GPU's KV blocks (kvctl schedule
+# create --replace: the history goes on) and four more runs. The first slow run (run 6) regresses
+# against the five before it (a bootstrap diff, its numbers recomputed here from the request rows;
+# kvctl diff of run 1 and run 6 agrees and exits 9) and a later run finds the change point at it
+# (kvctl status, kvctl history's table, JSON and page). With 5 + 4 runs the permutation test can
+# reach p = 1/126; the controller here uses change_point_alpha 0.05 (the default 0.01 needs a
+# longer history). Every alert reaches a real webhook receiver signed (Standard Webhooks), exactly
+# once: the receiver is down (503) while the alerts are raised, the controller is killed (-9)
+# with them pending, the receiver comes back, the controller restarts and delivers each once; a
+# second restart sends nothing again. Then a real Prometheus scrapes the controller with
+# deploy/prometheus's rules, and every panel query of deploy/grafana's dashboard returns data.
+source "$(dirname "$0")/lib.sh"
+kvctl="$KV_BIN/kvctl"
+
+# The receiver, down (503) for now.
+mkdir -p "$WORK/hook"
+echo "whsec_$(head -c 24 /dev/urandom | base64)" > "$WORK/secret"
+touch "$WORK/hook/unavailable"
+"$KV_BIN/kv-webhook-receiver" --secret-file "$WORK/secret" --dir "$WORK/hook" \
+  2>"$WORK/receiver.log" &
+PIDS+=($!)
+wait_until 10 test -s "$WORK/hook/port" || fail "the receiver did not start: $(cat "$WORK/receiver.log")"
+controller_extra="\"heartbeat_timeout_s\": 30,
+ \"webhooks\": [{\"name\": \"ops\", \"url\": \"http://127.0.0.1:$(cat "$WORK/hook/port")/hook\",
+                 \"secret_file\": \"$WORK/secret\", \"timeout_s\": 5}],
+ \"regression\": {\"change_point_alpha\": 0.05, \"resamples\": 1000}"
+start_controller "$controller_extra"
+controller_pid=${PIDS[-1]}
+
+cat > "$WORK/agent.json" <<JSON
+{"agent_id": "sim-a", "controller_address": "$address", "insecure": true,
+ "work_dir": "$WORK/agent", "profiles_dir": "$KV_SOURCE/deploy/profiles",
+ "dataset_cache_dir": "$WORK/datasets", "dataset_mirror": "$KV_DEMO_DATASETS",
+ "metrics_listen": "127.0.0.1:0", "heartbeat_interval_s": 1}
+JSON
+"$KV_BIN/kv-agent" --config "$WORK/agent.json" 2>>"$WORK/agent.log" &
+PIDS+=($!)
+connected() { [ "$("$kvctl" agents --output json | jq '[.[] | select(.state == "AGENT_STATE_CONNECTED")] | length')" = 1 ]; }
+wait_until 20 connected || fail "the agent did not connect: $(tail -5 "$WORK/agent.log")"
+
+# spec BLOCKS FILE: the demo at concurrency 16, GPU and CPU_RAM, with BLOCKS GPU KV blocks.
+spec() {
+  python3 - "$KV_SOURCE/deploy/examples/demo-sim.json" "$2" "$1" <<'PY'
+import json, sys
+spec = json.load(open(sys.argv[1]))
+spec.update(name="nightly", tiers=["GPU", "CPU_RAM"], concurrency=[16], replicas=1)
+spec["engine_overrides"]["num_gpu_blocks"] = int(sys.argv[3])
+json.dump(spec, open(sys.argv[2], "w"))
+PY
+}
+spec 1024 "$WORK/fast.json"
+spec 256 "$WORK/slow.json"
+"$kvctl" schedule create nightly --spec "$WORK/fast.json" --cron "0 0 1 1 *" --overlap queue \
+  > /dev/null || fail "schedule create failed"
+
+jobs=()
+# run_once: fires the schedule now, waits until its job ended and was analyzed.
+run_once() {
+  local job
+  job="$("$kvctl" schedule run-now nightly --output json | jq -r .job_id)"
+  [ -n "$job" ] && [ "$job" != null ] || fail "run-now gave no job"
+  analyzed() { [ "$("$kvctl" status "$job" --output json | jq -r '.analysis.job_id // ""')" = "$job" ]; }
+  wait_until 120 analyzed || { "$kvctl" status "$job" >&2; fail "run ${#jobs[@]} was not analyzed"; }
+  [ "$("$kvctl" status "$job" --output json | jq -r .state)" = JOB_STATE_SUCCEEDED ] ||
+    fail "run $job did not succeed: $("$kvctl" status "$job")"
+  jobs+=("$job")
+}
+for run in 1 2 3 4 5; do run_once; done
+"$kvctl" schedule create nightly --spec "$WORK/slow.json" --cron "0 0 1 1 *" --overlap queue \
+  --replace > /dev/null || fail "schedule replace failed"
+for run in 6 7 8 9; do run_once; done
+
+# Run 6 regressed against runs 1-5, pooled; its numbers are the request rows' own.
+"$kvctl" status "${jobs[5]}" > "$WORK/status6.txt"
+expect_contains "$(cat "$WORK/status6.txt")" "judged against ${jobs[0]} + ${jobs[1]} + ${jobs[2]} + ${jobs[3]} + ${jobs[4]} (segment)"
+expect_contains "$(cat "$WORK/status6.txt")" "REGRESSION nightly: TTFT p95 of gpu c16 @sim-a +"
+for i in 0 1 2 3 4 5; do
+  "$kvctl" results "${jobs[$i]}" --requests > "$WORK/requests-$i.jsonl"
+  "$kvctl" status "${jobs[$i]}" --output json > "$WORK/job-$i.json"
+done
+python3 - "$WORK" <<'PY' || fail "run 6's diff does not match its request rows"
+import json, sys
+work = sys.argv[1]
+def percentile(values, p):  # kvbench's definition (common/stats/percentiles.h)
+    values = sorted(values); rank = (len(values) - 1) * p / 100; lower = int(rank)
+    if lower + 1 >= len(values): return values[-1]
+    return values[lower] + (rank - lower) * (values[lower + 1] - values[lower])
+def gpu_ttfts(i):
+    job = json.load(open(f"{work}/job-{i}.json"))
+    [gpu] = [s for s in job["scenarios"] if s["scenario"]["tier"] == "GPU"]
+    scale = gpu["result"]["sim_time_scale"]
+    rows = [json.loads(l) for l in open(f"{work}/requests-{i}.jsonl")]
+    return [r["ttft_s"] / scale for r in rows
+            if r["scenario_id"] == gpu["scenario"]["scenario_id"] and r["error"] is None
+            and r["ttft_s"] is not None], job
+before = sum((gpu_ttfts(i)[0] for i in range(5)), [])
+after, job6 = gpu_ttfts(5)
+[change] = [s for s in job6["analysis"]["scenarios"] if s["tier"] == "GPU"]
+[p95] = [m for m in change["metrics"] if m["metric"] == "ttft_p95_s"]
+want_before, want_after = percentile(before, 95), percentile(after, 95)
+assert abs(p95["before"] - want_before) < 1e-9 * want_before, (p95["before"], want_before)
+assert abs(p95["after"] - want_after) < 1e-9 * want_after, (p95["after"], want_after)
+assert abs(p95["change"] - (want_after / want_before - 1) * 100) < 1e-6, p95
+assert p95["verdict"] == "regression" and p95["low"] > 0 and p95["low"] <= p95["change"] <= p95["high"], p95
+print(f"run 6 GPU TTFT p95 {want_before * 1e3:.1f} -> {want_after * 1e3:.1f} ms (+{p95['change']:.1f}%, "
+      f"[{p95['low']:+.1f}, {p95['high']:+.1f}])")
+PY
+
+# kvctl diff of run 1 and run 6 says the same of the two alone, exits 9, and writes the report.
+set +e
+"$kvctl" diff "${jobs[0]}" "${jobs[5]}" --html "$WORK/diff.html" > "$WORK/diff.txt" 2>"$WORK/diff.err"
+rc=$?
+set -e
+[ "$rc" = 9 ] || fail "kvctl diff exit $rc, not 9: $(cat "$WORK/diff.txt" "$WORK/diff.err")"
+expect_contains "$(cat "$WORK/diff.txt")" "gpu c16 @sim-a: ${jobs[0]}/"
+grep -Eq "^TTFT p95 \(ms\) .* regression$" "$WORK/diff.txt" || fail "no TTFT p95 regression: $(cat "$WORK/diff.txt")"
+expect_contains "$(cat "$WORK/diff.html")" "REGRESSION:"
+"$kvctl" diff "${jobs[0]}" "${jobs[5]}" --output json > "$WORK/diff.json" || true
+python3 - "$WORK" <<'PY' || fail "kvctl diff's TTFT p95 is not the runs' own"
+import json, sys
+work = sys.argv[1]
+diff = json.load(open(f"{work}/diff.json"))
+[gpu] = [s for s in diff["scenarios"] if s["tier"] == "gpu"]
+[p95] = [m for m in gpu["metrics"] if m["metric"] == "ttft_p95_s"]
+for side, i in (("before", 0), ("after", 5)):
+    job = json.load(open(f"{work}/job-{i}.json"))
+    [scenario] = [s for s in job["scenarios"] if s["scenario"]["tier"] == "GPU"]
+    want = scenario["result"]["simulated_latency"]["ttft_p95_s"]
+    assert abs(p95[side] - want) <= 1e-9 * want, (side, p95[side], want)
+PY
+
+# A later run (8 or 9) found change points at run 6 (which metrics and tiers cross alpha in 5 + 4
+# noisy runs varies; at least one does), each with an alert; kvctl history marks run 6.
+"$kvctl" status "${jobs[7]}" > "$WORK/status-late.txt"
+"$kvctl" status "${jobs[8]}" >> "$WORK/status-late.txt"
+expect_contains "$(cat "$WORK/status-late.txt")" "from job ${jobs[5]} (p = "
+metric="$("$kvctl" alerts --output json | jq -r --arg job "${jobs[5]}" '[.alerts[].alert
+  | select(.kind == "ALERT_CHANGE_POINT" and (.alert_id | endswith("/" + $job))) | .metric] | first')"
+[ -n "$metric" ] && [ "$metric" != null ] || fail "no change point alert at run 6: $("$kvctl" alerts)"
+"$kvctl" history nightly --metric "latency.$metric" --output json > "$WORK/history.json"
+[ "$(jq -r '[.change_points[] | .run] | unique | first' "$WORK/history.json")" = 6 ] ||
+  fail "history of $metric shows no change point at run 6: $(jq -c .change_points "$WORK/history.json")"
+expect_contains "$("$kvctl" history nightly --metric "latency.$metric")" "run #6 ${jobs[5]}: sim-a "
+"$kvctl" history nightly --metric "latency.$metric" --html "$WORK/history.html" > /dev/null
+expect_contains "$(cat "$WORK/history.html")" 'class="change-point"'
+
+# The receiver was down: every alert is pending, attempted at least once, signed.
+alert_count="$("$kvctl" alerts --output json | jq '.alerts | length')"
+[ "$alert_count" -ge 2 ] || fail "expected a diff and a change point alert, got $alert_count"
+attempted() { [ -s "$WORK/hook/deliveries.jsonl" ]; }
+wait_until 20 attempted || fail "no delivery was attempted"
+expect_contains "$("$kvctl" alerts)" "ops pending after"
+kill -KILL "$controller_pid"
+wait "$controller_pid" 2>/dev/null || true
+
+# Back up: the restarted controller delivers each alert once.
+rm "$WORK/hook/unavailable"
+start_controller "$controller_extra"
+accepted() { jq -s '[.[] | select(.answered == 200)] | length' "$WORK/hook/deliveries.jsonl"; }
+all_accepted() { [ "$(accepted)" -ge "$alert_count" ]; }
+wait_until 60 all_accepted || fail "only $(accepted) of $alert_count alerts delivered after the restart"
+delivered_all() { [ "$("$kvctl" alerts --output json | jq '[.alerts[].deliveries[] | select(.state == "DELIVERY_DELIVERED")] | length')" = "$alert_count" ]; }
+wait_until 20 delivered_all || fail "the controller does not record every delivery: $("$kvctl" alerts)"
+# A second restart (graceful) sends nothing again: the gauges restored from the store show it ran.
+kill -TERM "${PIDS[-1]}"
+wait "${PIDS[-1]}" 2>/dev/null || true
+start_controller "$controller_extra"
+restored() { grep -q '^kvbench_schedule_result{' <<<"$(curl -sf "$metrics_url")"; }
+wait_until 20 restored || fail "the restarted controller shows no schedule result"
+python3 - "$WORK/hook/deliveries.jsonl" "$alert_count" <<'PY' || fail "deliveries are not exactly one signed notification per alert"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert all(l["valid"] for l in lines), [l for l in lines if not l["valid"]]
+accepted = [l for l in lines if l["answered"] == 200]
+ids = [l["id"] for l in accepted]
+assert len(ids) == int(sys.argv[2]) == len(set(ids)), ids
+kinds = sorted({l["type"] for l in accepted})
+assert kinds == ["kvbench.regression.change_point", "kvbench.regression.diff"], kinds
+for l in accepted:
+    data = l["body"]["data"]
+    assert data["schedule"] == "nightly" and data["agent"] == "sim-a" and data["metric"], data
+    assert "before" in data and "after" in data and "change" in data, data
+    if l["type"] == "kvbench.regression.diff":
+        assert data["low"] <= data["change"] <= data["high"], data
+print(f"{len(ids)} alerts delivered once each, signed; {len(lines) - len(ids)} refused attempts before")
+PY
+
+# Prometheus scrapes the controller with kvbench's rules; every dashboard panel has data.
+target="${metrics_url#http://}"
+cat > "$WORK/prometheus.yml" <<YAML
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $KV_SOURCE/deploy/prometheus/kvbench-rules.yml
+scrape_configs:
+  - job_name: kvbench-controller
+    static_configs:
+      - targets: ["${target%%/*}"]
+    metrics_path: /metrics
+YAML
+start_prometheus "$WORK/prometheus.yml"
+recorded() {
+  curl -sf --get "$prometheus_url/api/v1/query" \
+    --data-urlencode 'query=schedule:kvbench_ttft_p95_offload_vs_gpu:ratio' | jq -e '.data.result | length > 0' >/dev/null
+}
+wait_until 60 recorded || fail "Prometheus recorded no offload-vs-GPU ratio"
+"$KV_SOURCE/tests/tools/dashboard_queries.sh" "$prometheus_url" \
+  "$KV_SOURCE/deploy/grafana/kvbench-dashboard.json" > "$WORK/panels.txt" ||
+  fail "a dashboard panel has no data: $(cat "$WORK/panels.txt")"
+# The exported p95 is run 9's, recomputed from its request rows.
+"$kvctl" results "${jobs[8]}" --requests > "$WORK/requests-8.jsonl"
+"$kvctl" status "${jobs[8]}" --output json > "$WORK/job-8.json"
+curl -sf "$metrics_url" > "$WORK/metrics.txt"
+python3 - "$WORK" <<'PY' || fail "the exported TTFT p95 is not run 9's"
+import json, re, sys
+work = sys.argv[1]
+job = json.load(open(f"{work}/job-8.json"))
+[gpu] = [s for s in job["scenarios"] if s["scenario"]["tier"] == "GPU"]
+rows = [json.loads(l) for l in open(f"{work}/requests-8.jsonl")]
+ttfts = sorted(r["ttft_s"] / gpu["result"]["sim_time_scale"] for r in rows
+               if r["scenario_id"] == gpu["scenario"]["scenario_id"] and r["error"] is None)
+rank = (len(ttfts) - 1) * 0.95; lower = int(rank)
+want = ttfts[lower] + (rank - lower) * (ttfts[lower + 1] - ttfts[lower])
+[line] = [l for l in open(f"{work}/metrics.txt") if l.startswith("kvbench_schedule_result{")
+          and 'tier="gpu"' in l and 'metric="ttft_p95_seconds"' in l]
+got = float(line.rsplit(" ", 1)[1])
+assert abs(got - want) <= 1e-6 * want, (got, want)
+PY
+echo "ok: $(wc -l < "$WORK/panels.txt") panel queries with data"

@@ -1,0 +1,127 @@
+// SqliteStore, what issue #21 added: a run's analysis stored once with its change points, alerts
+// and a pending delivery per alert and webhook in one transaction (a second record of the same
+// job writes nothing, also after a reopen); deliveries due by time, updated, counted; pinned
+// baselines; and a version 2 file upgraded in place.
+
+#include <sqlite3.h>
+
+#include <catch2/catch.hpp>
+#include <memory>
+#include <string>
+
+#include "controller/store/sqlite_schema.h"
+#include "controller/store/sqlite_store.h"
+#include "tests/support/temp_dir.h"
+
+namespace kvbench::controller {
+namespace {
+
+std::unique_ptr<SqliteStore> Open(const std::string& path) {
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  INFO(store.status().ToString());
+  REQUIRE(store.ok());
+  return *std::move(store);
+}
+
+v1::RunAnalysis AnalysisWithAlerts(const std::string& job_id, int alerts) {
+  v1::RunAnalysis analysis;
+  analysis.set_job_id(job_id);
+  analysis.set_schedule("nightly");
+  analysis.set_analyzed_unix_ms(1000);
+  analysis.set_baseline_kind("segment");
+  for (int i = 0; i < alerts; ++i) {
+    v1::RegressionAlert* alert = analysis.add_alerts();
+    alert->set_alert_id(job_id + "/diff/gpu-c2@sim-a/ttft_p" + std::to_string(50 + i) + "_s");
+    alert->set_schedule("nightly");
+    alert->set_job_id(job_id);
+    alert->set_change(12.5);
+  }
+  v1::ChangePoint* point = analysis.add_new_change_points();
+  point->set_schedule("nightly");
+  point->set_job_id(job_id);
+  point->set_metric("ttft_p95_s");
+  return analysis;
+}
+
+TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store]") {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/controller.db";
+  const absl::Time now = absl::FromUnixMillis(5000);
+  {
+    auto store = Open(path);
+    CHECK_FALSE(store->GetAnalysis("job-1")->has_value());
+    REQUIRE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 2), {"ops", "chat"}, now));
+    // The same job again (a controller that crashed before it learned the first one landed).
+    CHECK_FALSE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"}, now));
+  }
+  auto store = Open(path);
+  REQUIRE(store->GetAnalysis("job-1")->has_value());
+  CHECK((*store->GetAnalysis("job-1"))->alerts_size() == 2);
+  CHECK(store->ListChangePoints("nightly")->size() == 1);
+  CHECK(store->ListChangePoints("other")->empty());
+  CHECK(store->ListChangePoints("")->size() == 1);
+  absl::StatusOr<std::vector<v1::AlertWithDeliveries>> alerts = store->ListAlerts("", "", 10);
+  REQUIRE(alerts->size() == 2);
+  CHECK((*alerts)[0].deliveries_size() == 2);  // one per webhook, by name
+  CHECK((*alerts)[0].deliveries(0).webhook() == "chat");
+  CHECK((*alerts)[0].deliveries(0).state() == v1::DELIVERY_PENDING);
+  CHECK(store->ListAlerts("nightly", "job-2", 10)->empty());
+
+  // Due now: all four; not before.
+  CHECK(store->DueDeliveries(now - absl::Milliseconds(1), 10)->empty());
+  absl::StatusOr<std::vector<DueDelivery>> due = store->DueDeliveries(now, 10);
+  REQUIRE(due->size() == 4);
+  CHECK(due->front().alert.change() == 12.5);
+  CHECK(**store->NextDeliveryTime() == now);
+
+  v1::AlertDelivery delivered = (*due)[0].delivery;
+  delivered.set_state(v1::DELIVERY_DELIVERED);
+  delivered.set_attempts(1);
+  REQUIRE(store->UpdateDelivery(delivered).ok());
+  v1::AlertDelivery later = (*due)[1].delivery;
+  later.set_attempts(1);
+  later.set_next_attempt_unix_ms(9000);
+  REQUIRE(store->UpdateDelivery(later).ok());
+  CHECK(store->DueDeliveries(now, 10)->size() == 2);
+  CHECK(store->DueDeliveries(absl::FromUnixMillis(9000), 10)->size() == 3);
+  std::map<v1::DeliveryState, int64_t> counts = *store->CountDeliveries();
+  CHECK(counts[v1::DELIVERY_PENDING] == 3);
+  CHECK(counts[v1::DELIVERY_DELIVERED] == 1);
+}
+
+TEST_CASE("A baseline is pinned and unpinned", "[store]") {
+  testing::TempDir dir;
+  auto store = Open(dir.path() + "/controller.db");
+  CHECK(store->GetBaseline("nightly")->job_id().empty());
+  v1::Baseline baseline;
+  baseline.set_schedule("nightly");
+  baseline.set_job_id("job-7");
+  baseline.set_set_unix_ms(42);
+  REQUIRE(store->SetBaseline(baseline).ok());
+  CHECK(store->GetBaseline("nightly")->job_id() == "job-7");
+  CHECK(store->GetBaseline("nightly")->set_unix_ms() == 42);
+  baseline.clear_job_id();
+  REQUIRE(store->SetBaseline(baseline).ok());
+  CHECK(store->GetBaseline("nightly")->job_id().empty());
+}
+
+TEST_CASE("A version 2 store is upgraded to version 3 in place", "[store]") {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/controller.db";
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, sql::kSchemaV1, nullptr, nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, sql::kSchemaV2Upgrade, nullptr, nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "INSERT INTO schedules (name, schedule) VALUES ('kept', x'')", nullptr,
+                         nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto store = Open(path);
+  REQUIRE(store->ListSchedules()->size() == 1);  // what version 2 held is still there
+  REQUIRE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 1), {"ops"}, absl::Now()));
+  CHECK(store->ListAlerts("", "", 10)->size() == 1);
+}
+
+}  // namespace
+}  // namespace kvbench::controller
