@@ -90,6 +90,22 @@ v1::MetricChange ToProto(const regression::MetricDiff& diff) {
   return change;
 }
 
+// How whole runs vary, per scenario key: the metrics of the runs since the last change point (the
+// segment, whether or not a baseline is pinned), from their results.
+regression::SpreadByScenario Spread(const RunHistory& history,
+                                    const std::vector<v1::ChangePoint>& new_points,
+                                    const AnalysisSettings& settings) {
+  RunHistory unpinned = history;
+  unpinned.pinned_baseline.clear();
+  std::vector<const v1::Job*> segment;
+  for (const std::string& id : BaselineJobIds(unpinned, new_points, settings)) {
+    for (const v1::Job& job : history.earlier) {
+      if (job.job_id() == id) segment.push_back(&job);
+    }
+  }
+  return regression::SpreadOfJobs(segment);
+}
+
 std::string BaselineText(const v1::RunAnalysis& analysis) {
   if (analysis.baseline_kind() == "pinned") {
     return absl::StrCat("pinned job ", analysis.baseline_jobs(0));
@@ -193,7 +209,8 @@ v1::RunAnalysis AnalyzeRun(const RunHistory& history,
     analysis.set_note("no earlier run of the schedule to compare with");
   } else {
     analysis.set_baseline_kind(history.pinned_baseline.empty() ? "segment" : "pinned");
-    const regression::JobDiff diff = regression::DiffJobs(baseline, {run}, settings.diff);
+    const regression::JobDiff diff =
+        regression::DiffJobs(baseline, {run}, settings.diff, Spread(history, new_points, settings));
     for (const regression::ScenarioDiff& scenario : diff.scenarios) {
       v1::ScenarioChange* change = analysis.add_scenarios();
       change->set_tier(scenario.tier);

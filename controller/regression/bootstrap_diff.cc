@@ -1,6 +1,7 @@
 #include "controller/regression/bootstrap_diff.h"
 
 #include <algorithm>
+#include <array>
 #include <random>
 
 #include "absl/strings/str_cat.h"
@@ -51,6 +52,39 @@ MetricValues Resample(const std::vector<RunSample>& runs, std::mt19937_64& rando
   return ComputeMetrics(users, duration_s);
 }
 
+// Each earlier run's deviation from their mean, per metric: relative for amounts (0.1 = 10% above),
+// a difference for shares; empty for a metric fewer than two runs have.
+std::array<std::vector<double>, kRegressionMetricCount> Deviations(const RunSpread& spread) {
+  std::array<std::vector<double>, kRegressionMetricCount> deviations;
+  for (int m = 0; m < kRegressionMetricCount; ++m) {
+    std::vector<double> values;
+    for (const MetricValues& run : spread) {
+      if (run[m]) values.push_back(*run[m]);
+    }
+    if (values.size() < 2) continue;
+    double mean = 0;
+    for (double value : values) mean += value / static_cast<double>(values.size());
+    const bool relative = AllRegressionMetrics()[m].change_kind == ChangeKind::kRelativePct;
+    if (relative && mean <= 0) continue;
+    for (double value : values) deviations[m].push_back(relative ? value / mean - 1 : value - mean);
+  }
+  return deviations;
+}
+
+// A side of one run moved as a whole by one earlier run's deviations (the same run for every
+// metric: they move together).
+void MoveLikeARun(const std::array<std::vector<double>, kRegressionMetricCount>& deviations,
+                  std::mt19937_64& random, MetricValues* values) {
+  const double unit = static_cast<double>(random() >> 11) * 0x1.0p-53;
+  for (int m = 0; m < kRegressionMetricCount; ++m) {
+    const std::vector<double>& of_metric = deviations[m];
+    if (of_metric.empty() || !(*values)[m]) continue;
+    const double d = of_metric[static_cast<size_t>(unit * static_cast<double>(of_metric.size()))];
+    const bool relative = AllRegressionMetrics()[m].change_kind == ChangeKind::kRelativePct;
+    (*values)[m] = relative ? *(*values)[m] * (1 + d) : *(*values)[m] + d;
+  }
+}
+
 }  // namespace
 
 std::optional<double> ChangeBetween(ChangeKind kind, std::optional<double> before,
@@ -72,7 +106,8 @@ uint64_t StableHash(const std::string& text) {
 
 std::vector<MetricDiff> BootstrapDiff(const std::vector<RunSample>& before,
                                       const std::vector<RunSample>& after,
-                                      const DiffOptions& options, uint64_t stream) {
+                                      const DiffOptions& options, uint64_t stream,
+                                      const RunSpread& spread) {
   const MetricValues before_values = ComputeMetrics(before);
   const MetricValues after_values = ComputeMetrics(after);
   std::vector<MetricDiff> diffs;
@@ -95,10 +130,13 @@ std::vector<MetricDiff> BootstrapDiff(const std::vector<RunSample>& before,
   }
 
   std::mt19937_64 random(options.seed ^ stream);
+  const std::array<std::vector<double>, kRegressionMetricCount> deviations = Deviations(spread);
   std::vector<std::vector<double>> changes(diffs.size());
   for (int r = 0; r < options.resamples; ++r) {
-    const MetricValues resampled_before = Resample(before, random);
-    const MetricValues resampled_after = Resample(after, random);
+    MetricValues resampled_before = Resample(before, random);
+    MetricValues resampled_after = Resample(after, random);
+    if (before.size() == 1) MoveLikeARun(deviations, random, &resampled_before);
+    if (after.size() == 1) MoveLikeARun(deviations, random, &resampled_after);
     for (size_t m = 0; m < diffs.size(); ++m) {
       const std::optional<double> change = ChangeBetween(AllRegressionMetrics()[m].change_kind,
                                                          resampled_before[m], resampled_after[m]);

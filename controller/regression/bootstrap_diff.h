@@ -3,12 +3,19 @@
 // The change of every regression metric between two samples of runs, with a confidence interval
 // from a bootstrap that resamples virtual users (issue #21). Requests of one user are correlated
 // (one growing context, one prefix-cache history): resampling requests would make the interval
-// too narrow, so each resample draws users with replacement, as many as the run has. A side that
-// pools several runs (a baseline segment) is resampled in two stages, runs then their users (the
-// cluster bootstrap), which also carries the variation between runs. One run against one run
-// cannot show that: what moved a whole run (machine load, a noisy neighbour) is not in its users'
-// spread; pin a baseline of several runs where that matters. Percentile intervals (Efron).
-// Deterministic given the seed. Pure.
+// too narrow, so each resample draws users with replacement, as many as the run has.
+//
+// Users are not the only thing that varies: users of one run share a server, and what moves a
+// whole run (a preemption cascade at high concurrency, machine load) moves them together —
+// measured on the simulator, A/A runs' TTFT p95 at concurrency 16 differ by ~25% while a user
+// bootstrap of one run gives intervals of ±10% (tests/bench/regression_campaign.sh). So a side
+// that pools several runs (a baseline segment) is resampled in two stages, runs then their users
+// (the cluster bootstrap), and a side of one run is given the run-to-run spread of the same
+// scenario's earlier runs where there are some (`spread`): in each resample, the deviation of a
+// randomly drawn earlier run from their mean is applied to its value (borrowing the spread as a
+// random-effects model would; it also counts their users' spread again, so it errs wide). Without
+// earlier runs, one run against one run can only show the users' spread (JobDiff::caveat says
+// so). Percentile intervals (Efron). Deterministic given the seed. Pure.
 
 #include <cstdint>
 #include <optional>
@@ -53,12 +60,18 @@ struct MetricDiff {
 std::optional<double> ChangeBetween(ChangeKind kind, std::optional<double> before,
                                     std::optional<double> after);
 
+// How whole runs of one scenario vary: the metrics of earlier runs of it (ComputeMetrics or
+// MetricsOfResult), one entry per run. Fewer than two runs with a metric say nothing of it.
+using RunSpread = std::vector<MetricValues>;
+
 // Every metric (AllRegressionMetrics order), `before` the runs of side A pooled, `after` side B's.
 // `stream` separates the random streams of independent diffs (e.g. a hash of the scenario key) so
-// a scenario's result does not depend on which others were diffed.
+// a scenario's result does not depend on which others were diffed. `spread` is applied to each
+// side of one run.
 std::vector<MetricDiff> BootstrapDiff(const std::vector<RunSample>& before,
                                       const std::vector<RunSample>& after,
-                                      const DiffOptions& options, uint64_t stream = 0);
+                                      const DiffOptions& options, uint64_t stream = 0,
+                                      const RunSpread& spread = {});
 
 // FNV-1a of `text`: a stable stream for BootstrapDiff.
 uint64_t StableHash(const std::string& text);

@@ -84,6 +84,17 @@ double MeanOf(const std::vector<double>& values, int begin, int end) {
   return std::accumulate(values.begin() + begin, values.begin() + end, 0.0) / (end - begin);
 }
 
+double MedianOf(const std::vector<double>& values, int begin, int end) {
+  std::vector<double> segment(values.begin() + begin, values.begin() + end);
+  std::sort(segment.begin(), segment.end());
+  const size_t n = segment.size();
+  return n % 2 == 1 ? segment[n / 2] : (segment[n / 2 - 1] + segment[n / 2]) / 2;
+}
+
+double RelativePct(double before, double after) {
+  return before == 0 ? 0 : (after / before - 1.0) * 100.0;
+}
+
 }  // namespace
 
 std::vector<ChangePoint> FindChangePoints(const std::vector<double>& series,
@@ -120,9 +131,16 @@ std::vector<ChangePoint> FindChangePoints(const std::vector<double>& series,
     point.p_value = p_values[static_cast<size_t>(found - accepted.begin())];
     point.mean_before = MeanOf(series, bounds[b - 1], bounds[b]);
     point.mean_after = MeanOf(series, bounds[b], bounds[b + 1]);
-    point.magnitude_pct =
-        point.mean_before == 0 ? 0 : (point.mean_after / point.mean_before - 1.0) * 100.0;
-    if (std::fabs(point.magnitude_pct) >= options.min_magnitude_pct) points.push_back(point);
+    point.magnitude_pct = RelativePct(point.mean_before, point.mean_after);
+    // The medians must move as much: one wild run at the end of a history (a noisy night, or
+    // the first of a new level) drags a segment's mean, not its median, and must not place a
+    // change point where there is none.
+    const double median_pct = RelativePct(MedianOf(series, bounds[b - 1], bounds[b]),
+                                          MedianOf(series, bounds[b], bounds[b + 1]));
+    if (std::fabs(point.magnitude_pct) >= options.min_magnitude_pct &&
+        std::fabs(median_pct) >= options.min_magnitude_pct) {
+      points.push_back(point);
+    }
   }
   return points;
 }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "controller/regression/result_metrics.h"
 #include "controller/spec/scenario_expander.h"
 
 namespace kvbench::regression {
@@ -45,15 +46,33 @@ std::string KeyText(const Key& key) {
                          std::get<2>(key));
 }
 
-ScenarioDiff Diff(const Key& key, const Side& before, const Side& after,
-                  const DiffOptions& options) {
+ScenarioDiff Diff(const Key& key, const Side& before, const Side& after, const DiffOptions& options,
+                  const SpreadByScenario& spreads, JobDiff* result) {
   ScenarioDiff diff;
   diff.concurrency = std::get<0>(key);
   diff.tier = static_cast<v1::Tier>(std::get<1>(key));
   diff.agent = std::get<2>(key);
   diff.before_runs = before.runs;
   diff.after_runs = after.runs;
-  diff.metrics = BootstrapDiff(before.samples, after.samples, options, StableHash(KeyText(key)));
+  const auto spread = spreads.find(KeyText(key));
+  const RunSpread none;
+  const RunSpread& runs = spread == spreads.end() ? none : spread->second;
+  diff.metrics =
+      BootstrapDiff(before.samples, after.samples, options, StableHash(KeyText(key)), runs);
+  if (static_cast<int>(runs.size()) >= kMinRunsForVerdict) return diff;
+  for (MetricDiff& metric : diff.metrics) {
+    if (metric.verdict != DiffVerdict::kRegression && metric.verdict != DiffVerdict::kImprovement) {
+      continue;
+    }
+    metric.note =
+        absl::StrCat("would be ", DiffVerdictName(metric.verdict), ", but only ", runs.size(),
+                     " run(s) show how whole runs vary (", kMinRunsForVerdict, " needed)");
+    metric.verdict = DiffVerdict::kInconclusive;
+    result->caveat = absl::StrCat(
+        "verdicts withheld: the intervals cover how the virtual users varied, not what moves a "
+        "whole run (at high concurrency easily 20% of a TTFT p95); give the baseline ",
+        kMinRunsForVerdict, " runs or more");
+  }
   return diff;
 }
 
@@ -63,6 +82,19 @@ std::string AgentClassOf(const v1::ScenarioStatus& status) {
   return status.scenario().agent_id().empty() ? status.agent_id() : status.scenario().agent_id();
 }
 
+SpreadByScenario SpreadOfJobs(const std::vector<const v1::Job*>& jobs) {
+  SpreadByScenario spreads;
+  for (const v1::Job* job : jobs) {
+    for (const v1::ScenarioStatus& status : job->scenarios()) {
+      if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+      spreads[ScenarioKeyText(status.scenario().tier(), status.scenario().concurrency(),
+                              AgentClassOf(status))]
+          .push_back(MetricsOfResult(status.result()));
+    }
+  }
+  return spreads;
+}
+
 std::string ScenarioKeyText(v1::Tier tier, int32_t concurrency, const std::string& agent) {
   std::string text = absl::StrCat(spec::TierSlug(tier), " c", concurrency);
   if (!agent.empty()) absl::StrAppend(&text, " @", agent);
@@ -70,7 +102,7 @@ std::string ScenarioKeyText(v1::Tier tier, int32_t concurrency, const std::strin
 }
 
 JobDiff DiffJobs(const std::vector<JobRequests>& before, const std::vector<JobRequests>& after,
-                 const DiffOptions& options) {
+                 const DiffOptions& options, const SpreadByScenario& spreads) {
   JobDiff result;
   result.options = options;
   std::map<Key, Side> before_sides = ByKey(before);
@@ -81,7 +113,8 @@ JobDiff DiffJobs(const std::vector<JobRequests>& before, const std::vector<JobRe
       ++it;
       continue;
     }
-    result.scenarios.push_back(Diff(it->first, it->second, match->second, options));
+    result.scenarios.push_back(
+        Diff(it->first, it->second, match->second, options, spreads, &result));
     after_sides.erase(match);
     it = before_sides.erase(it);
   }
@@ -105,7 +138,7 @@ JobDiff DiffJobs(const std::vector<JobRequests>& before, const std::vector<JobRe
       ++it;
       continue;
     }
-    ScenarioDiff diff = Diff(it->first, it->second, match->second, options);
+    ScenarioDiff diff = Diff(match->first, it->second, match->second, options, spreads, &result);
     diff.agent = "";
     diff.note = absl::StrCat("ran on ", std::get<2>(it->first), " before, ",
                              std::get<2>(match->first), " after");

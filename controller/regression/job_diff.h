@@ -35,18 +35,35 @@ struct ScenarioDiff {
   std::string note;                 // e.g. the agents differed
 };
 
+// Runs that must show how whole runs of a scenario vary (its RunSpread) before its diff may say
+// regression or improvement: without them the users' spread alone makes too narrow an interval
+// (tests/bench/regression_campaign.sh: one A/A run against one other said "regression" in 11 of
+// 76 TTFT p50/p95 tests; against the runs since the last change point, with this rule, in 0).
+inline constexpr int kMinRunsForVerdict = 3;
+
 struct JobDiff {
   DiffOptions options;
+  // Said above the table when a verdict was withheld for want of runs (kMinRunsForVerdict).
+  std::string caveat;
   std::vector<ScenarioDiff> scenarios;  // by concurrency, tier, agent
   // Succeeded scenarios with no counterpart on the other side, e.g. "after: nvme c4 @sim-a".
   std::vector<std::string> unmatched;
 };
 
+// Run-to-run spread per scenario key (ScenarioKeyText of the after side's tier, concurrency and
+// agent class): see BootstrapDiff.
+using SpreadByScenario = std::map<std::string, RunSpread>;
+
 // Succeeded scenarios only (their result gives the time scale). Scenarios match on (tier,
 // concurrency, agent class); left over ones then on (tier, concurrency) when exactly one is left
-// on each side, with a note naming the agents.
+// on each side, with a note naming the agents. A scenario whose spread holds fewer than
+// kMinRunsForVerdict runs gets `inconclusive` where it would get regression or improvement, with a
+// note saying so.
 JobDiff DiffJobs(const std::vector<JobRequests>& before, const std::vector<JobRequests>& after,
-                 const DiffOptions& options);
+                 const DiffOptions& options, const SpreadByScenario& spreads = {});
+
+// The spread of each scenario of `jobs` (their results: regression::MetricsOfResult).
+SpreadByScenario SpreadOfJobs(const std::vector<const v1::Job*>& jobs);
 
 // "gpu c2 @sim-a" ("gpu c2" without an agent).
 std::string ScenarioKeyText(v1::Tier tier, int32_t concurrency, const std::string& agent);

@@ -37,6 +37,7 @@ nlohmann::ordered_json JobDiffJson(const JobDiff& diff) {
   json["resamples"] = diff.options.resamples;
   json["seed"] = diff.options.seed;
   json["resampled_unit"] = "virtual_user";
+  if (!diff.caveat.empty()) json["caveat"] = diff.caveat;
   json["scenarios"] = nlohmann::ordered_json::array();
   for (const ScenarioDiff& scenario : diff.scenarios) {
     nlohmann::ordered_json entry;

@@ -51,6 +51,9 @@ std::string DiffSection(const regression::JobDiff& diff, const std::string& base
   }
   absl::StrAppend(&out, "<p class=\"meta\">", HtmlEscape(regression::DiffMethodLine(diff.options)),
                   "</p>\n");
+  if (!diff.caveat.empty()) {
+    absl::StrAppend(&out, "<p class=\"time-note\">", HtmlEscape(diff.caveat), "</p>\n");
+  }
   for (const regression::ScenarioDiff& scenario : diff.scenarios) out += ScenarioTable(scenario);
   for (const std::string& unmatched : diff.unmatched) {
     absl::StrAppend(&out, "<p class=\"meta\">unmatched ", HtmlEscape(unmatched), "</p>\n");

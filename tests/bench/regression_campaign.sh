@@ -35,16 +35,7 @@ while [ $# -gt 0 ]; do
 done
 
 start_controller '"heartbeat_timeout_s": 30'
-cat > "$WORK/agent.json" <<JSON
-{"agent_id": "sim-a", "controller_address": "$address", "insecure": true,
- "work_dir": "$WORK/agent", "profiles_dir": "$KV_SOURCE/deploy/profiles",
- "dataset_cache_dir": "$WORK/datasets", "dataset_mirror": "$KV_DEMO_DATASETS",
- "metrics_listen": "127.0.0.1:0", "heartbeat_interval_s": 1}
-JSON
-"$KV_BIN/kv-agent" --config "$WORK/agent.json" 2>>"$WORK/agent.log" &
-PIDS+=($!)
-connected() { [ "$("$kvctl" agents --output json | jq '[.[] | select(.state == "AGENT_STATE_CONNECTED")] | length')" = 1 ]; }
-wait_until 20 connected || fail "the agent did not connect"
+start_sim_agent sim-a
 
 # spec NAME SEED BLOCKS: the demo at concurrency 16, GPU and CPU_RAM.
 spec() {

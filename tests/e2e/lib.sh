@@ -48,6 +48,25 @@ JSON
   export KV_CONTROLLER="$address" KV_INSECURE=1
 }
 
+# start_sim_agent ID: a kv-agent named ID connected to start_controller's controller (insecure,
+# the repository's profiles, the demo's datasets as its mirror), logging to $WORK/ID.log; waits
+# until the controller lists it connected.
+start_sim_agent() {
+  cat > "$WORK/$1.json" <<JSON
+{"agent_id": "$1", "controller_address": "$address", "insecure": true,
+ "work_dir": "$WORK/$1", "profiles_dir": "$KV_SOURCE/deploy/profiles",
+ "dataset_cache_dir": "$WORK/$1-datasets", "dataset_mirror": "$KV_DEMO_DATASETS",
+ "metrics_listen": "127.0.0.1:0", "heartbeat_interval_s": 1}
+JSON
+  "$KV_BIN/kv-agent" --config "$WORK/$1.json" 2>>"$WORK/$1.log" &
+  PIDS+=($!)
+  agent_connected() {
+    [ "$("$KV_BIN/kvctl" agents --output json |
+      jq --arg id "$1" '[.[] | select(.capabilities.agent_id == $id and .state == "AGENT_STATE_CONNECTED")] | length')" = 1 ]
+  }
+  wait_until 20 agent_connected "$1" || fail "agent $1 did not connect: $(tail -5 "$WORK/$1.log")"
+}
+
 # expect_contiguous_events AGENT_ID: the agent's events reached start_controller's controller
 # once each, seqs contiguous from 1 (the event stream neither loses nor duplicates across faults).
 expect_contiguous_events() {

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# Issue #21 through the real processes: a schedule's runs judged by the controller. Five runs of
-# one spec, then the spec replaced by one with a quarter of the GPU's KV blocks (kvctl schedule
-# create --replace: the history goes on) and four more runs. The first slow run (run 6) regresses
-# against the five before it (a bootstrap diff, its numbers recomputed here from the request rows;
-# kvctl diff of run 1 and run 6 agrees and exits 9) and a later run finds the change point at it
-# (kvctl status, kvctl history's table, JSON and page). With 5 + 4 runs the permutation test can
-# reach p = 1/126; the controller here uses change_point_alpha 0.05 (the default 0.01 needs a
-# longer history). Every alert reaches a real webhook receiver signed (Standard Webhooks), exactly
+# Issue #21 through the real processes: a schedule's runs judged by the controller with its
+# default settings. Six runs of one spec, then the spec replaced by one with a quarter of the
+# GPU's KV blocks (kvctl schedule create --replace: the history goes on) and five more runs. The
+# first slow run (run 7) regresses against the five before it (a bootstrap diff, its numbers
+# recomputed here from the request rows; kvctl diff of runs 2-6 against run 7 agrees and exits 9)
+# and a later run finds the change point at it (kvctl status, kvctl history's table, JSON and
+# page): 6 + 5 runs let the permutation test reach p = 1/462, under the default alpha of 0.01. Every alert reaches a real webhook receiver signed (Standard Webhooks), exactly
 # once: the receiver is down (503) while the alerts are raised, the controller is killed (-9)
 # with them pending, the receiver comes back, the controller restarts and delivers each once; a
 # second restart sends nothing again. Then a real Prometheus scrapes the controller with
@@ -25,20 +24,11 @@ wait_until 10 test -s "$WORK/hook/port" || fail "the receiver did not start: $(c
 controller_extra="\"heartbeat_timeout_s\": 30,
  \"webhooks\": [{\"name\": \"ops\", \"url\": \"http://127.0.0.1:$(cat "$WORK/hook/port")/hook\",
                  \"secret_file\": \"$WORK/secret\", \"timeout_s\": 5}],
- \"regression\": {\"change_point_alpha\": 0.05, \"resamples\": 1000}"
+ \"regression\": {\"resamples\": 1000}"
 start_controller "$controller_extra"
 controller_pid=${PIDS[-1]}
 
-cat > "$WORK/agent.json" <<JSON
-{"agent_id": "sim-a", "controller_address": "$address", "insecure": true,
- "work_dir": "$WORK/agent", "profiles_dir": "$KV_SOURCE/deploy/profiles",
- "dataset_cache_dir": "$WORK/datasets", "dataset_mirror": "$KV_DEMO_DATASETS",
- "metrics_listen": "127.0.0.1:0", "heartbeat_interval_s": 1}
-JSON
-"$KV_BIN/kv-agent" --config "$WORK/agent.json" 2>>"$WORK/agent.log" &
-PIDS+=($!)
-connected() { [ "$("$kvctl" agents --output json | jq '[.[] | select(.state == "AGENT_STATE_CONNECTED")] | length')" = 1 ]; }
-wait_until 20 connected || fail "the agent did not connect: $(tail -5 "$WORK/agent.log")"
+start_sim_agent sim-a
 
 # spec BLOCKS FILE: the demo at concurrency 16, GPU and CPU_RAM, with BLOCKS GPU KV blocks.
 spec() {
@@ -67,20 +57,20 @@ run_once() {
     fail "run $job did not succeed: $("$kvctl" status "$job")"
   jobs+=("$job")
 }
-for run in 1 2 3 4 5; do run_once; done
+for run in 1 2 3 4 5 6; do run_once; done
 "$kvctl" schedule create nightly --spec "$WORK/slow.json" --cron "0 0 1 1 *" --overlap queue \
   --replace > /dev/null || fail "schedule replace failed"
-for run in 6 7 8 9; do run_once; done
+for run in 7 8 9 10 11; do run_once; done
 
-# Run 6 regressed against runs 1-5, pooled; its numbers are the request rows' own.
-"$kvctl" status "${jobs[5]}" > "$WORK/status6.txt"
-expect_contains "$(cat "$WORK/status6.txt")" "judged against ${jobs[0]} + ${jobs[1]} + ${jobs[2]} + ${jobs[3]} + ${jobs[4]} (segment)"
-expect_contains "$(cat "$WORK/status6.txt")" "REGRESSION nightly: TTFT p95 of gpu c16 @sim-a +"
-for i in 0 1 2 3 4 5; do
+# Run 7 regressed against runs 2-6 (the last five), pooled; its numbers are the request rows' own.
+"$kvctl" status "${jobs[6]}" > "$WORK/status7.txt"
+expect_contains "$(cat "$WORK/status7.txt")" "judged against ${jobs[1]} + ${jobs[2]} + ${jobs[3]} + ${jobs[4]} + ${jobs[5]} (segment)"
+expect_contains "$(cat "$WORK/status7.txt")" "REGRESSION nightly: TTFT p95 of gpu c16 @sim-a +"
+for i in 1 2 3 4 5 6; do
   "$kvctl" results "${jobs[$i]}" --requests > "$WORK/requests-$i.jsonl"
   "$kvctl" status "${jobs[$i]}" --output json > "$WORK/job-$i.json"
 done
-python3 - "$WORK" <<'PY' || fail "run 6's diff does not match its request rows"
+python3 - "$WORK" <<'PY' || fail "run 7's diff does not match its request rows"
 import json, sys
 work = sys.argv[1]
 def percentile(values, p):  # kvbench's definition (common/stats/percentiles.h)
@@ -95,55 +85,63 @@ def gpu_ttfts(i):
     return [r["ttft_s"] / scale for r in rows
             if r["scenario_id"] == gpu["scenario"]["scenario_id"] and r["error"] is None
             and r["ttft_s"] is not None], job
-before = sum((gpu_ttfts(i)[0] for i in range(5)), [])
-after, job6 = gpu_ttfts(5)
-[change] = [s for s in job6["analysis"]["scenarios"] if s["tier"] == "GPU"]
+before = sum((gpu_ttfts(i)[0] for i in range(1, 6)), [])
+after, job7 = gpu_ttfts(6)
+[change] = [s for s in job7["analysis"]["scenarios"] if s["tier"] == "GPU"]
 [p95] = [m for m in change["metrics"] if m["metric"] == "ttft_p95_s"]
 want_before, want_after = percentile(before, 95), percentile(after, 95)
 assert abs(p95["before"] - want_before) < 1e-9 * want_before, (p95["before"], want_before)
 assert abs(p95["after"] - want_after) < 1e-9 * want_after, (p95["after"], want_after)
 assert abs(p95["change"] - (want_after / want_before - 1) * 100) < 1e-6, p95
 assert p95["verdict"] == "regression" and p95["low"] > 0 and p95["low"] <= p95["change"] <= p95["high"], p95
-print(f"run 6 GPU TTFT p95 {want_before * 1e3:.1f} -> {want_after * 1e3:.1f} ms (+{p95['change']:.1f}%, "
+print(f"run 7 GPU TTFT p95 {want_before * 1e3:.1f} -> {want_after * 1e3:.1f} ms (+{p95['change']:.1f}%, "
       f"[{p95['low']:+.1f}, {p95['high']:+.1f}])")
 PY
 
-# kvctl diff of run 1 and run 6 says the same of the two alone, exits 9, and writes the report.
+# kvctl diff of runs 2-6 against run 7 says what the controller said, exits 9 and writes the
+# report; of run 2 alone against run 7 it withholds the verdict (one run cannot show how whole
+# runs vary) and says so.
 set +e
-"$kvctl" diff "${jobs[0]}" "${jobs[5]}" --html "$WORK/diff.html" > "$WORK/diff.txt" 2>"$WORK/diff.err"
+"$kvctl" diff "${jobs[1]}" "${jobs[6]}" --baseline-also "${jobs[2]}" --baseline-also "${jobs[3]}" \
+  --baseline-also "${jobs[4]}" --baseline-also "${jobs[5]}" --html "$WORK/diff.html" \
+  > "$WORK/diff.txt" 2>"$WORK/diff.err"
 rc=$?
 set -e
 [ "$rc" = 9 ] || fail "kvctl diff exit $rc, not 9: $(cat "$WORK/diff.txt" "$WORK/diff.err")"
-expect_contains "$(cat "$WORK/diff.txt")" "gpu c16 @sim-a: ${jobs[0]}/"
+expect_contains "$(cat "$WORK/diff.txt")" "before ${jobs[1]} + 4 more, after ${jobs[6]}"
 grep -Eq "^TTFT p95 \(ms\) .* regression$" "$WORK/diff.txt" || fail "no TTFT p95 regression: $(cat "$WORK/diff.txt")"
 expect_contains "$(cat "$WORK/diff.html")" "REGRESSION:"
-"$kvctl" diff "${jobs[0]}" "${jobs[5]}" --output json > "$WORK/diff.json" || true
-python3 - "$WORK" <<'PY' || fail "kvctl diff's TTFT p95 is not the runs' own"
+"$kvctl" diff "${jobs[1]}" "${jobs[6]}" --baseline-also "${jobs[2]}" --baseline-also "${jobs[3]}" \
+  --baseline-also "${jobs[4]}" --baseline-also "${jobs[5]}" --output json > "$WORK/diff.json" || true
+python3 - "$WORK" <<'PY' || fail "kvctl diff's TTFT p95 is not the controller's"
 import json, sys
 work = sys.argv[1]
 diff = json.load(open(f"{work}/diff.json"))
 [gpu] = [s for s in diff["scenarios"] if s["tier"] == "gpu"]
 [p95] = [m for m in gpu["metrics"] if m["metric"] == "ttft_p95_s"]
-for side, i in (("before", 0), ("after", 5)):
-    job = json.load(open(f"{work}/job-{i}.json"))
-    [scenario] = [s for s in job["scenarios"] if s["scenario"]["tier"] == "GPU"]
-    want = scenario["result"]["simulated_latency"]["ttft_p95_s"]
-    assert abs(p95[side] - want) <= 1e-9 * want, (side, p95[side], want)
+job7 = json.load(open(f"{work}/job-6.json"))
+[change] = [s for s in job7["analysis"]["scenarios"] if s["tier"] == "GPU"]
+[want] = [m for m in change["metrics"] if m["metric"] == "ttft_p95_s"]
+for side in ("before", "after", "change"):
+    assert abs(p95[side] - want[side]) <= 1e-9 * abs(want[side]), (side, p95[side], want[side])
+assert p95["verdict"] == "regression", p95
 PY
+"$kvctl" diff "${jobs[1]}" "${jobs[6]}" > "$WORK/diff-alone.txt" || fail "a withheld diff exits non-zero"
+expect_contains "$(cat "$WORK/diff-alone.txt")" "note: verdicts withheld"
+expect_contains "$(cat "$WORK/diff-alone.txt")" "inconclusive (would be regression, but only 1 run(s) show how whole runs vary (3 needed))"
 
-# A later run (8 or 9) found change points at run 6 (which metrics and tiers cross alpha in 5 + 4
-# noisy runs varies; at least one does), each with an alert; kvctl history marks run 6.
-"$kvctl" status "${jobs[7]}" > "$WORK/status-late.txt"
-"$kvctl" status "${jobs[8]}" >> "$WORK/status-late.txt"
-expect_contains "$(cat "$WORK/status-late.txt")" "from job ${jobs[5]} (p = "
-metric="$("$kvctl" alerts --output json | jq -r --arg job "${jobs[5]}" '[.alerts[].alert
+# A later run found change points at run 7 (which metrics and tiers cross alpha in 6 + 5 noisy
+# runs varies; at least one does), each with an alert; kvctl history marks run 7.
+for i in 8 9 10; do "$kvctl" status "${jobs[$i]}"; done > "$WORK/status-late.txt"
+expect_contains "$(cat "$WORK/status-late.txt")" "from job ${jobs[6]} (p = "
+metric="$("$kvctl" alerts --output json | jq -r --arg job "${jobs[6]}" '[.alerts[].alert
   | select(.kind == "ALERT_CHANGE_POINT" and (.alert_id | endswith("/" + $job))) | .metric] | first')"
-[ -n "$metric" ] && [ "$metric" != null ] || fail "no change point alert at run 6: $("$kvctl" alerts)"
-"$kvctl" history nightly --metric "latency.$metric" --output json > "$WORK/history.json"
-[ "$(jq -r '[.change_points[] | .run] | unique | first' "$WORK/history.json")" = 6 ] ||
-  fail "history of $metric shows no change point at run 6: $(jq -c .change_points "$WORK/history.json")"
-expect_contains "$("$kvctl" history nightly --metric "latency.$metric")" "run #6 ${jobs[5]}: sim-a "
-"$kvctl" history nightly --metric "latency.$metric" --html "$WORK/history.html" > /dev/null
+[ -n "$metric" ] && [ "$metric" != null ] || fail "no change point alert at run 7: $("$kvctl" alerts)"
+"$kvctl" history nightly --metric "latency.$metric" --last 11 --output json > "$WORK/history.json"
+[ "$(jq -r '[.change_points[] | .run] | unique | first' "$WORK/history.json")" = 7 ] ||
+  fail "history of $metric shows no change point at run 7: $(jq -c .change_points "$WORK/history.json")"
+expect_contains "$("$kvctl" history nightly --metric "latency.$metric" --last 11)" "run #7 ${jobs[6]}: sim-a "
+"$kvctl" history nightly --metric "latency.$metric" --last 11 --html "$WORK/history.html" > /dev/null
 expect_contains "$(cat "$WORK/history.html")" 'class="change-point"'
 
 # The receiver was down: every alert is pending, attempted at least once, signed.
@@ -210,16 +208,16 @@ wait_until 60 recorded || fail "Prometheus recorded no offload-vs-GPU ratio"
 "$KV_SOURCE/tests/tools/dashboard_queries.sh" "$prometheus_url" \
   "$KV_SOURCE/deploy/grafana/kvbench-dashboard.json" > "$WORK/panels.txt" ||
   fail "a dashboard panel has no data: $(cat "$WORK/panels.txt")"
-# The exported p95 is run 9's, recomputed from its request rows.
-"$kvctl" results "${jobs[8]}" --requests > "$WORK/requests-8.jsonl"
-"$kvctl" status "${jobs[8]}" --output json > "$WORK/job-8.json"
+# The exported p95 is run 11's, recomputed from its request rows.
+"$kvctl" results "${jobs[10]}" --requests > "$WORK/requests-10.jsonl"
+"$kvctl" status "${jobs[10]}" --output json > "$WORK/job-10.json"
 curl -sf "$metrics_url" > "$WORK/metrics.txt"
-python3 - "$WORK" <<'PY' || fail "the exported TTFT p95 is not run 9's"
+python3 - "$WORK" <<'PY' || fail "the exported TTFT p95 is not run 11's"
 import json, re, sys
 work = sys.argv[1]
-job = json.load(open(f"{work}/job-8.json"))
+job = json.load(open(f"{work}/job-10.json"))
 [gpu] = [s for s in job["scenarios"] if s["scenario"]["tier"] == "GPU"]
-rows = [json.loads(l) for l in open(f"{work}/requests-8.jsonl")]
+rows = [json.loads(l) for l in open(f"{work}/requests-10.jsonl")]
 ttfts = sorted(r["ttft_s"] / gpu["result"]["sim_time_scale"] for r in rows
                if r["scenario_id"] == gpu["scenario"]["scenario_id"] and r["error"] is None)
 rank = (len(ttfts) - 1) * 0.95; lower = int(rank)

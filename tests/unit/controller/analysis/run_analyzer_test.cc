@@ -94,36 +94,54 @@ regression::JobRequests WithRows(const v1::Job& job, double ttft_s, uint64_t see
 }
 
 TEST_CASE("A regression of an alert metric raises one alert per metric", "[analysis]") {
-  RunHistory history = History({0.2, 0.3});
-  const regression::JobRequests baseline = WithRows(history.earlier[0], 0.2, 1);
-  const regression::JobRequests slower = WithRows(history.run, 0.3, 2);
+  // Three earlier runs (what a verdict needs to know how whole runs vary), then a slower one.
+  RunHistory history = History({0.2, 0.21, 0.19, 0.3});
+  std::vector<regression::JobRequests> baseline;
+  for (size_t i = 0; i < 3; ++i) baseline.push_back(WithRows(history.earlier[i], 0.2, 1 + i));
+  const regression::JobRequests slower = WithRows(history.run, 0.3, 9);
   AnalysisSettings settings;
   settings.diff.resamples = 300;
   settings.alert_metrics = {regression::RegressionMetric::kTtftP50,
                             regression::RegressionMetric::kTpotMean};
   const v1::RunAnalysis analysis =
-      AnalyzeRun(history, {baseline}, slower, {}, settings, absl::FromUnixMillis(7));
+      AnalyzeRun(history, baseline, slower, {}, settings, absl::FromUnixMillis(7));
   CHECK(analysis.baseline_kind() == "segment");
-  CHECK(analysis.baseline_jobs(0) == "run-1");
+  CHECK(analysis.baseline_jobs_size() == 3);
   REQUIRE(analysis.scenarios_size() == 1);
   CHECK(analysis.scenarios(0).metrics_size() == regression::kRegressionMetricCount);
   // TTFT p50 regressed (an alert metric); TTFT p95 too, but it raises nothing here; TPOT did not.
   REQUIRE(analysis.alerts_size() == 1);
   const v1::RegressionAlert& alert = analysis.alerts(0);
   CHECK(alert.kind() == v1::ALERT_DIFF_REGRESSION);
-  CHECK(alert.alert_id() == "run-2/diff/gpu-c2@sim-a/ttft_p50_s");
+  CHECK(alert.alert_id() == "run-4/diff/gpu-c2@sim-a/ttft_p50_s");
   CHECK(alert.metric() == "ttft_p50_s");
   CHECK(alert.scenario_id() == "00-gpu-c2");
   CHECK(alert.schedule() == "nightly");
   CHECK(alert.created_unix_ms() == 7);
   CHECK(alert.low() > 0);
   CHECK(alert.change() > 30);
-  CHECK(alert.baseline() == "1 run(s) since the last change point");
+  CHECK(alert.baseline() == "3 run(s) since the last change point");
   // Without an earlier run there is nothing to compare with.
   const v1::RunAnalysis first =
-      AnalyzeRun(History({0.2}), {}, baseline, {}, settings, absl::UnixEpoch());
+      AnalyzeRun(History({0.2}), {}, baseline[0], {}, settings, absl::UnixEpoch());
   CHECK(first.baseline_kind() == "none");
   CHECK(first.alerts().empty());
+}
+
+TEST_CASE("Too few earlier runs withhold a verdict", "[analysis]") {
+  // One earlier run: the same slowdown, but how whole runs vary is not known yet.
+  RunHistory history = History({0.2, 0.3});
+  AnalysisSettings settings;
+  settings.diff.resamples = 300;
+  const v1::RunAnalysis analysis =
+      AnalyzeRun(history, {WithRows(history.earlier[0], 0.2, 1)}, WithRows(history.run, 0.3, 9), {},
+                 settings, absl::UnixEpoch());
+  CHECK(analysis.alerts().empty());
+  REQUIRE(analysis.scenarios_size() == 1);
+  const v1::MetricChange& p50 = analysis.scenarios(0).metrics(0);
+  CHECK(p50.metric() == "ttft_p50_s");
+  CHECK(p50.verdict() == "inconclusive");
+  CHECK(p50.note() == "would be regression, but only 1 run(s) show how whole runs vary (3 needed)");
 }
 
 TEST_CASE("A bad change point of an alert metric raises an alert and a good one does not",

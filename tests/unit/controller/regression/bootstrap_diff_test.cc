@@ -154,3 +154,44 @@ TEST_CASE("A drop in throughput and cached share is a regression", "[regression]
 
 }  // namespace
 }  // namespace kvbench::regression
+
+namespace kvbench::regression {
+namespace {
+
+// Earlier runs of the scenario whose TTFT p95 was `p95s` (the other metrics alike).
+RunSpread SpreadOf(const std::vector<double>& p95s) {
+  RunSpread spread;
+  for (double p95 : p95s) {
+    MetricValues values;
+    values[static_cast<int>(RegressionMetric::kTtftP95)] = p95;
+    spread.push_back(values);
+  }
+  return spread;
+}
+
+TEST_CASE("A run-to-run spread widens the interval of a one-run side", "[regression]") {
+  // A 15% slower run: a regression when only its users' spread counts, inconclusive when earlier
+  // runs of the scenario varied by +-20% as a whole.
+  RunShape shape;
+  shape.user_spread = 0;
+  shape.request_spread = 0.05;
+  RunShape slower = shape;
+  slower.ttft_s *= 1.15;
+  const std::vector<RunSample> before = {Run(shape, 1)};
+  const std::vector<RunSample> after = {Run(slower, 2)};
+  const auto alone = BootstrapDiff(before, after, Options(500));
+  const auto spread = BootstrapDiff(before, after, Options(500), 0, SpreadOf({0.8, 1.0, 1.2}));
+  const MetricDiff& p95_alone = Of(alone, RegressionMetric::kTtftP95);
+  const MetricDiff& p95_spread = Of(spread, RegressionMetric::kTtftP95);
+  CHECK(p95_alone.verdict == DiffVerdict::kRegression);
+  CHECK(p95_spread.verdict == DiffVerdict::kInconclusive);
+  CHECK(*p95_spread.change == *p95_alone.change);  // the estimate is the runs' own
+  CHECK(*p95_spread.high - *p95_spread.low > 3 * (*p95_alone.high - *p95_alone.low));
+  // One earlier run says nothing of the spread; metrics it lacks are left alone.
+  const auto one = BootstrapDiff(before, after, Options(500), 0, SpreadOf({0.8}));
+  CHECK(*Of(one, RegressionMetric::kTtftP95).low == *p95_alone.low);
+  CHECK(*Of(spread, RegressionMetric::kTtftP50).low == *Of(alone, RegressionMetric::kTtftP50).low);
+}
+
+}  // namespace
+}  // namespace kvbench::regression

@@ -76,6 +76,22 @@ TEST_CASE("Six runs cannot show a change at one percent", "[regression][change_p
   CHECK(points[0].magnitude_pct == Approx(100));
 }
 
+TEST_CASE("One wild run at the end is no change point until the level holds",
+          "[regression][change_points]") {
+  ChangePointOptions lenient;
+  lenient.alpha = 0.05;
+  // Five nights at 100, then one at 200: the split 3 | 3 is significant by its means alone.
+  std::vector<double> series = Nights(5, 100, 11);
+  series.push_back(200);
+  CHECK(FindChangePoints(series, lenient).empty());
+  // Three nights at 200: now it is a level, found where it starts.
+  series.push_back(201);
+  series.push_back(199);
+  const std::vector<ChangePoint> points = FindChangePoints(series, lenient);
+  REQUIRE(points.size() == 1);
+  CHECK(points[0].index == 5);
+}
+
 TEST_CASE("Short series and the seed", "[regression][change_points]") {
   CHECK(FindChangePoints({}).empty());
   CHECK(FindChangePoints({1, 2, 3, 4, 5}).empty());  // < 2 x min_segment

@@ -59,8 +59,11 @@ TEST_CASE("Scenarios match on tier concurrency and agent", "[regression]") {
                {"02-gpu-c2@y", v1::GPU, 2, "y", "y", 0.2, v1::SCENARIO_STATE_FAILED},
                {"03-nvme-c2@x", v1::NVME, 2, "x", "x"}},
               10);
-  const JobDiff diff = DiffJobs({a}, {b}, {});
+  // Earlier runs that varied a little as a whole: enough to allow a verdict.
+  const RunSpread steady(kMinRunsForVerdict);
+  const JobDiff diff = DiffJobs({a}, {b}, {}, {{"gpu c2 @x", steady}, {"cpu-ram c2 @x", steady}});
   REQUIRE(diff.scenarios.size() == 2);
+  CHECK(diff.caveat.empty());
   CHECK(diff.scenarios[0].tier == v1::GPU);
   CHECK(diff.scenarios[0].agent == "x");
   CHECK(diff.scenarios[0].before_runs == std::vector<std::string>{"job-a/00-gpu-c2@x"});
@@ -94,6 +97,30 @@ TEST_CASE("A baseline of several jobs pools their users", "[regression]") {
                                    GroupByUser("2", a2.rows.at("00-gpu-c2"))};
   CHECK(*P95(diff.scenarios[0]).before ==
         Approx(*ComputeMetrics(pooled)[static_cast<int>(RegressionMetric::kTtftP95)]));
+}
+
+}  // namespace
+}  // namespace kvbench::regression
+
+namespace kvbench::regression {
+namespace {
+
+TEST_CASE("Without runs that show how whole runs vary a verdict is withheld", "[regression]") {
+  const JobRequests a = MakeJob("a", {{"00-gpu-c2", v1::GPU, 2, "x"}}, 1);
+  const JobRequests b = MakeJob("b", {{"00-gpu-c2", v1::GPU, 2, "x", "", 0.3}}, 2);
+  const JobDiff alone = DiffJobs({a}, {b}, {});
+  CHECK(alone.caveat.find("verdicts withheld") == 0);
+  CHECK(P95(alone.scenarios[0]).verdict == DiffVerdict::kInconclusive);
+  CHECK(P95(alone.scenarios[0]).note ==
+        "would be regression, but only 0 run(s) show how whole runs vary (3 needed)");
+  // The spread of jobs comes from their results, one entry per run of each scenario.
+  std::vector<v1::Job> runs(3, a.job);
+  const SpreadByScenario spread = SpreadOfJobs({&runs[0], &runs[1], &runs[2]});
+  REQUIRE(spread.count("gpu c2 @x") == 1);
+  CHECK(spread.at("gpu c2 @x").size() == 3);
+  const JobDiff judged = DiffJobs({a}, {b}, {}, spread);
+  CHECK(judged.caveat.empty());
+  CHECK(P95(judged.scenarios[0]).verdict == DiffVerdict::kRegression);
 }
 
 }  // namespace

@@ -7,16 +7,12 @@
 
 #include "controller/store/sqlite_store.h"
 #include "tests/support/temp_dir.h"
+#include "tests/unit/controller/store/open_store.h"
 
 namespace kvbench::controller {
 namespace {
 
-std::unique_ptr<SqliteStore> Open(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
-  INFO(store.status().ToString());
-  REQUIRE(store.ok());
-  return *std::move(store);
-}
+using testing::OpenStore;
 
 std::vector<v1::Scenario> OneScenario(const std::string& job_id) {
   v1::Scenario scenario;
@@ -35,7 +31,7 @@ TEST_CASE("a request id names one job, and a second job with it is refused", "[s
   testing::TempDir dir;
   const std::string path = dir.path() + "/controller.db";
   {
-    auto store = Open(path);
+    auto store = OpenStore(path);
     REQUIRE(store->PutJob("job-1", Named("a"), OneScenario("job-1"), 0, absl::Now(), "req-7").ok());
     REQUIRE(store->PutJob("job-2", Named("b"), OneScenario("job-2"), 0, absl::Now(), "").ok());
     REQUIRE(store->PutJob("job-3", Named("c"), OneScenario("job-3"), 0, absl::Now(), "").ok());
@@ -44,7 +40,7 @@ TEST_CASE("a request id names one job, and a second job with it is refused", "[s
     CHECK(absl::IsAlreadyExists(again));
     CHECK(absl::IsNotFound(store->GetJob("job-4").status()));
   }
-  auto reopened = Open(path);
+  auto reopened = OpenStore(path);
   CHECK(*reopened->JobIdForRequest("req-7") == "job-1");
   CHECK(reopened->JobIdForRequest("req-8")->empty());
   CHECK(reopened->JobIdForRequest("")->empty());
@@ -57,7 +53,7 @@ TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
   const absl::Time start = absl::FromUnixMillis(1700000001000);
   const absl::Time end = absl::FromUnixMillis(1700000009500);
   {
-    auto store = Open(path);
+    auto store = OpenStore(path);
     REQUIRE(store->PutJob("job-1", Named("a"), OneScenario("job-1"), 0, absl::Now(), "").ok());
     JobRecord fresh = *store->GetJob("job-1");
     CHECK(fresh.start_time == absl::InfinitePast());
@@ -70,7 +66,7 @@ TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
     REQUIRE(store->UpdateJob("job-1", update).ok());
     CHECK(absl::IsNotFound(store->UpdateJob("nope", update)));
   }
-  JobRecord job = *Open(path)->GetJob("job-1");
+  JobRecord job = *OpenStore(path)->GetJob("job-1");
   CHECK(job.state == v1::JOB_STATE_FAILED);
   CHECK(job.start_time == start);
   CHECK(job.end_time == end);
@@ -79,7 +75,7 @@ TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
 
 TEST_CASE("MaxEventSeq is the highest seq stored per agent", "[store]") {
   testing::TempDir dir;
-  auto store = Open(dir.path() + "/controller.db");
+  auto store = OpenStore(dir.path() + "/controller.db");
   CHECK(*store->MaxEventSeq("agent-a") == 0);
   for (int64_t seq : {1, 2, 5, 3}) {
     v1::Event event;
@@ -110,7 +106,7 @@ TEST_CASE("AppendEvents commits a batch at once, flags repeats, and is all or no
     return e;
   };
   {
-    auto store = Open(path);
+    auto store = OpenStore(path);
     REQUIRE(*store->AppendEvent(event(1, "job-1")));
     absl::StatusOr<std::vector<bool>> stored =
         store->AppendEvents({event(1, "job-1"), event(2, "job-1"), event(3, "job-1")});
@@ -121,7 +117,7 @@ TEST_CASE("AppendEvents commits a batch at once, flags repeats, and is all or no
         store->AppendEvents({event(4, "job-1"), event(5, "")});
     CHECK(absl::IsInvalidArgument(refused.status()));
   }
-  auto reopened = Open(path);
+  auto reopened = OpenStore(path);
   CHECK(*reopened->MaxEventSeq("agent-a") == 3);
   CHECK(reopened->EventsForJob("job-1", 0, 100)->size() == 3);
 }

@@ -12,16 +12,12 @@
 #include "controller/store/sqlite_schema.h"
 #include "controller/store/sqlite_store.h"
 #include "tests/support/temp_dir.h"
+#include "tests/unit/controller/store/open_store.h"
 
 namespace kvbench::controller {
 namespace {
 
-std::unique_ptr<SqliteStore> Open(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
-  INFO(store.status().ToString());
-  REQUIRE(store.ok());
-  return *std::move(store);
-}
+using testing::OpenStore;
 
 v1::RunAnalysis AnalysisWithAlerts(const std::string& job_id, int alerts) {
   v1::RunAnalysis analysis;
@@ -48,13 +44,13 @@ TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store
   const std::string path = dir.path() + "/controller.db";
   const absl::Time now = absl::FromUnixMillis(5000);
   {
-    auto store = Open(path);
+    auto store = OpenStore(path);
     CHECK_FALSE(store->GetAnalysis("job-1")->has_value());
     REQUIRE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 2), {"ops", "chat"}, now));
     // The same job again (a controller that crashed before it learned the first one landed).
     CHECK_FALSE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"}, now));
   }
-  auto store = Open(path);
+  auto store = OpenStore(path);
   REQUIRE(store->GetAnalysis("job-1")->has_value());
   CHECK((*store->GetAnalysis("job-1"))->alerts_size() == 2);
   CHECK(store->ListChangePoints("nightly")->size() == 1);
@@ -91,7 +87,7 @@ TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store
 
 TEST_CASE("A baseline is pinned and unpinned", "[store]") {
   testing::TempDir dir;
-  auto store = Open(dir.path() + "/controller.db");
+  auto store = OpenStore(dir.path() + "/controller.db");
   CHECK(store->GetBaseline("nightly")->job_id().empty());
   v1::Baseline baseline;
   baseline.set_schedule("nightly");
@@ -117,7 +113,7 @@ TEST_CASE("A version 2 store is upgraded to version 3 in place", "[store]") {
                          nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
   }
-  auto store = Open(path);
+  auto store = OpenStore(path);
   REQUIRE(store->ListSchedules()->size() == 1);  // what version 2 held is still there
   REQUIRE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 1), {"ops"}, absl::Now()));
   CHECK(store->ListAlerts("", "", 10)->size() == 1);

@@ -12,16 +12,12 @@
 #include "controller/store/sqlite_schema.h"
 #include "controller/store/sqlite_store.h"
 #include "tests/support/temp_dir.h"
+#include "tests/unit/controller/store/open_store.h"
 
 namespace kvbench::controller {
 namespace {
 
-std::unique_ptr<SqliteStore> Open(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
-  INFO(store.status().ToString());
-  REQUIRE(store.ok());
-  return *std::move(store);
-}
+using testing::OpenStore;
 
 v1::Event RequestsEvent(int64_t seq, int attempt, int first_index, int rows, int total) {
   v1::Event event;
@@ -44,7 +40,7 @@ v1::Event RequestsEvent(int64_t seq, int attempt, int first_index, int rows, int
 
 TEST_CASE("request records are kept per attempt apart from the event log", "[store][requests]") {
   testing::TempDir dir;
-  auto store = Open(dir.path() + "/controller.db");
+  auto store = OpenStore(dir.path() + "/controller.db");
   absl::StatusOr<std::vector<bool>> stored = store->AppendEvents(
       {RequestsEvent(1, 1, 0, 2, 3), RequestsEvent(2, 1, 2, 1, 3), RequestsEvent(3, 2, 0, 1, 1)});
   REQUIRE(stored.ok());
@@ -79,7 +75,7 @@ TEST_CASE("request records are kept per attempt apart from the event log", "[sto
 
 TEST_CASE("a fire is recorded once per schedule and fire time", "[store][schedules]") {
   testing::TempDir dir;
-  auto store = Open(dir.path() + "/controller.db");
+  auto store = OpenStore(dir.path() + "/controller.db");
   v1::Schedule schedule;
   schedule.mutable_spec()->set_name("nightly");
   schedule.mutable_spec()->set_cron("0 2 * * *");
@@ -118,7 +114,7 @@ TEST_CASE("a version 1 store is upgraded in place and keeps its jobs", "[store]"
     sqlite3_close(db);
   }
   {
-    auto old = Open(path);  // upgrades
+    auto old = OpenStore(path);  // upgrades
     v1::Scenario scenario;
     scenario.set_scenario_id("s0");
     scenario.set_job_id("job-1");
@@ -126,7 +122,7 @@ TEST_CASE("a version 1 store is upgraded in place and keeps its jobs", "[store]"
     spec.set_name("kept");
     REQUIRE(old->PutJob("job-1", spec, {scenario}, 0, absl::Now(), "").ok());
   }
-  auto store = Open(path);
+  auto store = OpenStore(path);
   CHECK(store->GetJob("job-1")->spec.name() == "kept");
   v1::Schedule schedule;
   schedule.mutable_spec()->set_name("nightly");

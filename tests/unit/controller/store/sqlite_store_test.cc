@@ -13,6 +13,7 @@
 
 #include "google/protobuf/util/message_differencer.h"
 #include "tests/support/temp_dir.h"
+#include "tests/unit/controller/store/open_store.h"
 
 namespace kvbench::controller {
 namespace {
@@ -21,12 +22,7 @@ using google::protobuf::util::MessageDifferencer;
 
 const absl::Time kSubmitTime = absl::FromUnixMillis(1700000000123);
 
-std::unique_ptr<SqliteStore> OpenOrDie(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
-  INFO(store.status().ToString());
-  REQUIRE(store.ok());
-  return *std::move(store);
-}
+using testing::OpenStore;
 
 v1::JobSpec Spec(const std::string& name) {
   v1::JobSpec spec;
@@ -122,7 +118,7 @@ void CheckEverything(Store& store) {
 
 TEST_CASE("SqliteStore round-trips a job with its scenarios", "[store]") {
   testing::TempDir dir;
-  auto store = OpenOrDie(dir.File("kv.db"));
+  auto store = OpenStore(dir.File("kv.db"));
   std::vector<v1::Scenario> scenarios = Scenarios("job-1", 3);
   REQUIRE(store->PutJob("job-1", Spec("nightly"), scenarios, 7, kSubmitTime, "").ok());
 
@@ -158,7 +154,7 @@ TEST_CASE("SqliteStore round-trips a job with its scenarios", "[store]") {
 
 TEST_CASE("SqliteStore reports missing and duplicate jobs with canonical codes", "[store]") {
   testing::TempDir dir;
-  auto store = OpenOrDie(dir.File("kv.db"));
+  auto store = OpenStore(dir.File("kv.db"));
   REQUIRE(store->PutJob("job-1", Spec("a"), Scenarios("job-1", 1), 0, kSubmitTime, "").ok());
 
   absl::Status again = store->PutJob("job-1", Spec("b"), Scenarios("job-1", 2), 0, kSubmitTime, "");
@@ -184,7 +180,7 @@ TEST_CASE("SqliteStore reports missing and duplicate jobs with canonical codes",
 
 TEST_CASE("SqliteStore stores each (agent, scenario, seq) event once", "[store]") {
   testing::TempDir dir;
-  auto store = OpenOrDie(dir.File("kv.db"));
+  auto store = OpenStore(dir.File("kv.db"));
   v1::Event event = MakeEvent("agent-a", "job-1", "job-1-s0", 1);
   absl::StatusOr<bool> first = store->AppendEvent(event);
   REQUIRE(first.ok());
@@ -205,7 +201,7 @@ TEST_CASE("SqliteStore stores each (agent, scenario, seq) event once", "[store]"
 
 TEST_CASE("SqliteStore lets a watcher resume events by position", "[store]") {
   testing::TempDir dir;
-  auto store = OpenOrDie(dir.File("kv.db"));
+  auto store = OpenStore(dir.File("kv.db"));
   for (int64_t seq = 1; seq <= 5; ++seq) {
     REQUIRE(*store->AppendEvent(MakeEvent("agent-a", "job-1", "s0", seq)));
     REQUIRE(*store->AppendEvent(MakeEvent("agent-a", "job-2", "t0", seq)));  // interleaved
@@ -236,7 +232,7 @@ TEST_CASE("SqliteStore lets a watcher resume events by position", "[store]") {
 
 TEST_CASE("SqliteStore pages and filters jobs", "[store]") {
   testing::TempDir dir;
-  auto store = OpenOrDie(dir.File("kv.db"));
+  auto store = OpenStore(dir.File("kv.db"));
   for (int i = 0; i < 7; ++i) {
     std::string id = "job-" + std::to_string(i);
     REQUIRE(store
@@ -284,7 +280,7 @@ TEST_CASE("SqliteStore pages and filters jobs", "[store]") {
 
 TEST_CASE("SqliteStore keeps the latest result and lists agents", "[store]") {
   testing::TempDir dir;
-  auto store = OpenOrDie(dir.File("kv.db"));
+  auto store = OpenStore(dir.File("kv.db"));
   REQUIRE(store->PutResult("job-1", "s1", Result("s1", 0.5)).ok());
   REQUIRE(store->PutResult("job-1", "s0", Result("s0", 0.1)).ok());
   REQUIRE(store->PutResult("job-1", "s1", Result("s1", 0.3)).ok());
@@ -312,10 +308,10 @@ TEST_CASE("SqliteStore keeps the latest result and lists agents", "[store]") {
 TEST_CASE("SqliteStore finds everything again after a reopen", "[store]") {
   testing::TempDir dir;
   {
-    auto store = OpenOrDie(dir.File("kv.db"));
+    auto store = OpenStore(dir.File("kv.db"));
     WriteEverything(*store);
   }
-  auto reopened = OpenOrDie(dir.File("kv.db"));
+  auto reopened = OpenStore(dir.File("kv.db"));
   CheckEverything(*reopened);
   // Stored-once holds across the reopen too.
   CHECK_FALSE(*reopened->AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", 2)));
@@ -355,7 +351,7 @@ TEST_CASE("SqliteStore keeps acknowledged writes when the process dies", "[store
     REQUIRE(WIFEXITED(wstatus));
     REQUIRE(WEXITSTATUS(wstatus) == 0);
   }
-  auto reopened = OpenOrDie(path);
+  auto reopened = OpenStore(path);
   CheckEverything(*reopened);
 }
 
