@@ -1,6 +1,7 @@
 #include "controller/controller.h"
 
 #include <filesystem>
+#include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -188,6 +189,9 @@ void Controller::Housekeeping() {
   PruneRequests();
   absl::StatusOr<std::map<v1::DeliveryState, int64_t>> deliveries = store_->CountDeliveries();
   if (deliveries.ok()) regression_gauges_.SetDeliveryCounts(*deliveries);
+  std::set<std::string> schedules;
+  for (const v1::Schedule& schedule : schedules_->List()) schedules.insert(schedule.spec().name());
+  regression_gauges_.RetainSchedules(schedules);
   const JobManager::Stats& stats = manager_->stats();
   link_gauges_.Add({{"counter", "agents_connected"}}).Set(stats.agents_connected);
   link_gauges_.Add({{"counter", "heartbeats"}}).Set(stats.heartbeats);

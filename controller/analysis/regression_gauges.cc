@@ -61,6 +61,14 @@ void RegressionGauges::RemoveSchedule(const std::string& schedule) {
   by_schedule_.erase(it);
 }
 
+void RegressionGauges::RetainSchedules(const std::set<std::string>& schedules) {
+  std::vector<std::string> gone;
+  for (const auto& [schedule, gauges] : by_schedule_) {
+    if (schedules.count(schedule) == 0) gone.push_back(schedule);
+  }
+  for (const std::string& schedule : gone) RemoveSchedule(schedule);
+}
+
 void RegressionGauges::SetLatestRun(const std::string& schedule, const v1::Job& job,
                                     const v1::RunAnalysis& analysis) {
   RemoveSchedule(schedule);

@@ -11,6 +11,7 @@
 #include <prometheus/registry.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class RegressionGauges {
                     const v1::RunAnalysis& analysis);
   // Removes a deleted schedule's series.
   void RemoveSchedule(const std::string& schedule);
+  // Removes the series of every schedule not in `schedules` (deleted ones: their regression and
+  // staleness must not alert forever).
+  void RetainSchedules(const std::set<std::string>& schedules);
   void SetDeliveryCounts(const std::map<v1::DeliveryState, int64_t>& counts);
 
   // The metric label of a regression metric key ("ttft_p95_s" -> "ttft_p95_seconds",
