@@ -5,7 +5,8 @@
 # first slow run (run 7) regresses against the five before it (a bootstrap diff, its numbers
 # recomputed here from the request rows; kvctl diff of runs 2-6 against run 7 agrees and exits 9)
 # and a later run finds the change point at it (kvctl status, kvctl history's table, JSON and
-# page): 6 + 5 runs let the permutation test reach p = 1/462, under the default alpha of 0.01. Every alert reaches a real webhook receiver signed (Standard Webhooks), exactly
+# page): 6 + 5 runs let the permutation test reach p = 1/462, under the default alpha of 0.01.
+# Run 12 is judged against run 1, pinned (kvctl baseline). Every alert reaches a real webhook receiver signed (Standard Webhooks), exactly
 # once: the receiver is down (503) while the alerts are raised, the controller is killed (-9)
 # with them pending, the receiver comes back, the controller restarts and delivers each once; a
 # second restart sends nothing again. Then a real Prometheus scrapes the controller with
@@ -144,6 +145,19 @@ expect_contains "$("$kvctl" history nightly --metric "latency.$metric" --last 11
 "$kvctl" history nightly --metric "latency.$metric" --last 11 --html "$WORK/history.html" > /dev/null
 expect_contains "$(cat "$WORK/history.html")" 'class="change-point"'
 
+# A pinned baseline: run 12 is judged against run 1 alone (the run-to-run spread still comes from
+# the runs since the last change point), then unpinned.
+set +e
+"$kvctl" baseline set no-such-schedule "${jobs[0]}" 2>"$WORK/baseline.err"; rc=$?
+set -e
+[ "$rc" = 3 ] || fail "a baseline of an unknown schedule: exit $rc, not 3 (NOT_FOUND)"
+expect_contains "$(cat "$WORK/baseline.err")" 'no schedule named "no-such-schedule"'
+expect_contains "$("$kvctl" baseline set nightly "${jobs[0]}")" "schedule nightly: baseline ${jobs[0]} (pinned "
+run_once
+expect_contains "$("$kvctl" status "${jobs[11]}")" "judged against ${jobs[0]} (pinned)"
+expect_contains "$("$kvctl" status "${jobs[11]}")" "REGRESSION nightly: TTFT p95 of gpu c16 @sim-a +"
+expect_contains "$("$kvctl" baseline clear nightly)" "schedule nightly: no pinned baseline"
+
 # The receiver was down: every alert is pending, attempted at least once, signed.
 alert_count="$("$kvctl" alerts --output json | jq '.alerts | length')"
 [ "$alert_count" -ge 2 ] || fail "expected a diff and a change point alert, got $alert_count"
@@ -208,16 +222,16 @@ wait_until 60 recorded || fail "Prometheus recorded no offload-vs-GPU ratio"
 "$KV_SOURCE/tests/tools/dashboard_queries.sh" "$prometheus_url" \
   "$KV_SOURCE/deploy/grafana/kvbench-dashboard.json" > "$WORK/panels.txt" ||
   fail "a dashboard panel has no data: $(cat "$WORK/panels.txt")"
-# The exported p95 is run 11's, recomputed from its request rows.
-"$kvctl" results "${jobs[10]}" --requests > "$WORK/requests-10.jsonl"
-"$kvctl" status "${jobs[10]}" --output json > "$WORK/job-10.json"
+# The exported p95 is run 12's, recomputed from its request rows.
+"$kvctl" results "${jobs[11]}" --requests > "$WORK/requests-11.jsonl"
+"$kvctl" status "${jobs[11]}" --output json > "$WORK/job-11.json"
 curl -sf "$metrics_url" > "$WORK/metrics.txt"
-python3 - "$WORK" <<'PY' || fail "the exported TTFT p95 is not run 11's"
+python3 - "$WORK" <<'PY' || fail "the exported TTFT p95 is not run 12's"
 import json, re, sys
 work = sys.argv[1]
-job = json.load(open(f"{work}/job-10.json"))
+job = json.load(open(f"{work}/job-11.json"))
 [gpu] = [s for s in job["scenarios"] if s["scenario"]["tier"] == "GPU"]
-rows = [json.loads(l) for l in open(f"{work}/requests-10.jsonl")]
+rows = [json.loads(l) for l in open(f"{work}/requests-11.jsonl")]
 ttfts = sorted(r["ttft_s"] / gpu["result"]["sim_time_scale"] for r in rows
                if r["scenario_id"] == gpu["scenario"]["scenario_id"] and r["error"] is None)
 rank = (len(ttfts) - 1) * 0.95; lower = int(rank)
