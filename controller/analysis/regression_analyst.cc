@@ -67,7 +67,7 @@ void RegressionAnalyst::Scan() {
     absl::StatusOr<std::vector<v1::ScheduleFire>> fires = schedules_->RecentFires(name, kScanFires);
     if (!fires.ok()) continue;
     const std::vector<std::string> ids = FiredJobs(*fires);
-    if (!restored_) RestoreLatest(name, ids);
+    if (!restored_) RestoreLatest(ids);
     std::vector<Work> found;  // newest first
     for (const std::string& id : ids) {
       if (analyzed_jobs_.count(id) > 0) continue;
@@ -87,8 +87,7 @@ void RegressionAnalyst::Scan() {
   restored_ = true;
 }
 
-void RegressionAnalyst::RestoreLatest(const std::string& schedule,
-                                      const std::vector<std::string>& ids) {
+void RegressionAnalyst::RestoreLatest(const std::vector<std::string>& ids) {
   for (const std::string& id : ids) {
     absl::StatusOr<std::optional<v1::RunAnalysis>> stored = regressions_->GetAnalysis(id);
     if (stored.ok() && stored->has_value()) {
@@ -96,7 +95,6 @@ void RegressionAnalyst::RestoreLatest(const std::string& schedule,
       return;
     }
   }
-  (void)schedule;
 }
 
 std::optional<RegressionAnalyst::Work> RegressionAnalyst::Gather(const v1::Schedule& schedule,

@@ -59,7 +59,9 @@ class RegressionAnalyst {
 
   // Loop thread: the run's history, or nullopt when it cannot be gathered now.
   std::optional<Work> Gather(const v1::Schedule& schedule, const v1::Job& run);
-  void RestoreLatest(const std::string& schedule, const std::vector<std::string>& ended_jobs);
+  // Reports the newest stored analysis among `ids` (a schedule's fired jobs, newest first) as not
+  // fresh: what /metrics shows of the schedule after a restart.
+  void RestoreLatest(const std::vector<std::string>& ids);
   void WorkerLoop();
   // Worker thread: analyzes and stores; the analysis when it was stored now.
   absl::StatusOr<std::optional<v1::RunAnalysis>> Analyze(const Work& work);
