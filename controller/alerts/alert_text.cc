@@ -7,6 +7,17 @@
 
 namespace kvbench::controller {
 
+const char* DeliveryStateName(v1::DeliveryState state) {
+  switch (state) {
+    case v1::DELIVERY_DELIVERED:
+      return "delivered";
+    case v1::DELIVERY_FAILED:
+      return "failed";
+    default:
+      return "pending";
+  }
+}
+
 std::string AlertSummary(const v1::RegressionAlert& alert) {
   const std::optional<regression::RegressionMetric> metric =
       regression::RegressionMetricFromKey(alert.metric());

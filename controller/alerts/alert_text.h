@@ -12,4 +12,7 @@ namespace kvbench::controller {
 
 std::string AlertSummary(const v1::RegressionAlert& alert);
 
+// "pending", "delivered", "failed": how kvctl and /metrics name a delivery's state.
+const char* DeliveryStateName(v1::DeliveryState state);
+
 }  // namespace kvbench::controller

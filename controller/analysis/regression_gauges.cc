@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "controller/alerts/alert_text.h"
 #include "controller/regression/job_diff.h"
 #include "controller/regression/result_metrics.h"
 #include "controller/spec/scenario_expander.h"
@@ -129,10 +130,7 @@ void RegressionGauges::SetDeliveryCounts(const std::map<v1::DeliveryState, int64
   for (v1::DeliveryState state :
        {v1::DELIVERY_PENDING, v1::DELIVERY_DELIVERED, v1::DELIVERY_FAILED}) {
     const auto it = counts.find(state);
-    const std::string name = state == v1::DELIVERY_PENDING     ? "pending"
-                             : state == v1::DELIVERY_DELIVERED ? "delivered"
-                                                               : "failed";
-    deliveries_.Add({{"state", name}})
+    deliveries_.Add({{"state", DeliveryStateName(state)}})
         .Set(it == counts.end() ? 0 : static_cast<double>(it->second));
   }
 }

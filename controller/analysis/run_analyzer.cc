@@ -82,9 +82,7 @@ v1::MetricChange ToProto(const regression::MetricDiff& diff) {
   if (diff.change) change.set_change(*diff.change);
   if (diff.low) change.set_low(*diff.low);
   if (diff.high) change.set_high(*diff.high);
-  change.set_change_kind(info.change_kind == regression::ChangeKind::kRelativePct
-                             ? "relative_pct"
-                             : "percentage_points");
+  change.set_change_kind(regression::ChangeKindName(info.change_kind));
   change.set_verdict(regression::DiffVerdictName(diff.verdict));
   change.set_note(diff.note);
   return change;
@@ -265,7 +263,7 @@ v1::RunAnalysis AnalyzeRun(const RunHistory& history,
       alert->set_before(point.mean_before());
       alert->set_after(point.mean_after());
       alert->set_change(point.magnitude_pct());
-      alert->set_change_kind("relative_pct");
+      alert->set_change_kind(regression::ChangeKindName(regression::ChangeKind::kRelativePct));
       alert->set_baseline(
           absl::StrCat("change point at ", point.job_id(), " (p = ", point.p_value(), ")"));
     }

@@ -22,11 +22,9 @@ struct AlertsFlags {
 };
 
 std::string DeliveryText(const v1::AlertDelivery& delivery) {
-  std::string state = delivery.state() == v1::DELIVERY_DELIVERED ? "delivered"
-                      : delivery.state() == v1::DELIVERY_FAILED  ? "failed"
-                                                                 : "pending";
   std::string text =
-      absl::StrCat(delivery.webhook(), " ", state, " after ", delivery.attempts(), " attempt(s)");
+      absl::StrCat(delivery.webhook(), " ", controller::DeliveryStateName(delivery.state()),
+                   " after ", delivery.attempts(), " attempt(s)");
   if (delivery.state() != v1::DELIVERY_DELIVERED && !delivery.last_detail().empty()) {
     absl::StrAppend(&text, ": ", delivery.last_detail());
   }

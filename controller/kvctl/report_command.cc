@@ -28,19 +28,20 @@ struct ReportFlags {
 };
 
 absl::Status Report(const ReportFlags& flags, KvctlContext* context) {
-  absl::StatusOr<v1::Job> job = FetchJob(flags.job, flags.connection, *context);
-  if (!job.ok()) return job.status();
-  const std::vector<v1::Validity> validity(job->validity().begin(), job->validity().end());
   std::string html;
   if (flags.baseline.empty()) {
-    html = report::RenderHtmlReport(*job, validity);
+    KV_ASSIGN_OR_RETURN(v1::Job job, FetchJob(flags.job, flags.connection, *context));
+    html = report::RenderHtmlReport(job, {job.validity().begin(), job.validity().end()});
   } else {
+    // The job with its request rows (FetchJobRequests fetches the job itself once).
     KV_ASSIGN_OR_RETURN(regression::JobRequests before,
                         FetchJobRequests(flags.baseline, flags.connection, *context));
     KV_ASSIGN_OR_RETURN(regression::JobRequests after,
                         FetchJobRequests(flags.job, flags.connection, *context));
     const regression::JobDiff diff = regression::DiffJobs({before}, {after}, flags.diff_options);
-    html = report::RenderHtmlReport(*job, validity, &diff, before.job.job_id());
+    html = report::RenderHtmlReport(after.job,
+                                    {after.job.validity().begin(), after.job.validity().end()},
+                                    &diff, before.job.job_id());
   }
   KV_RETURN_IF_ERROR(WriteFileAtomically(flags.html, html));
   *context->out << flags.html << "\n";

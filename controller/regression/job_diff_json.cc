@@ -19,8 +19,7 @@ nlohmann::ordered_json MetricDiffJson(const MetricDiff& diff) {
   json["metric"] = info.key;
   json["before"] = OrNull(diff.before);
   json["after"] = OrNull(diff.after);
-  json["change_kind"] =
-      info.change_kind == ChangeKind::kRelativePct ? "relative_pct" : "percentage_points";
+  json["change_kind"] = ChangeKindName(info.change_kind);
   json["change"] = OrNull(diff.change);
   json["interval"] = diff.low && diff.high ? nlohmann::ordered_json::array({*diff.low, *diff.high})
                                            : nlohmann::ordered_json(nullptr);

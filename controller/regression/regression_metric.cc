@@ -30,6 +30,10 @@ constexpr std::array<RegressionMetricInfo, kRegressionMetricCount> kMetrics = {{
 
 }  // namespace
 
+const char* ChangeKindName(ChangeKind kind) {
+  return kind == ChangeKind::kRelativePct ? "relative_pct" : "percentage_points";
+}
+
 const std::array<RegressionMetricInfo, kRegressionMetricCount>& AllRegressionMetrics() {
   return kMetrics;
 }

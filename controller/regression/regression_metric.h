@@ -28,6 +28,8 @@ inline constexpr int kRegressionMetricCount = 8;
 
 // How a change is expressed: relative (%) for amounts, percentage points for a percentage.
 enum class ChangeKind { kRelativePct, kPercentagePoints };
+// "relative_pct" or "percentage_points": how JSON, stored analyses and alerts name a change kind.
+const char* ChangeKindName(ChangeKind kind);
 
 struct RegressionMetricInfo {
   RegressionMetric metric;

@@ -92,15 +92,30 @@ std::unique_ptr<CurlHttpClient> Curl() {
   return *std::move(client);
 }
 
+// A receiver answering with `statuses` on a loopback server, and a sender to it over real curl.
+struct Endpoint {
+  explicit Endpoint(std::vector<int> statuses)
+      : receiver(std::move(statuses)),
+        server(StartServer()),
+        curl(Curl()),
+        sender(curl.get(), &clock) {
+    server->Handle("POST", "/hook",
+                   [this](const TestHttpServer::Request& r) { return receiver.Answer(r); });
+  }
+
+  Receiver receiver;  // outlives the server's threads
+  std::unique_ptr<TestHttpServer> server;
+  std::unique_ptr<CurlHttpClient> curl;
+  FakeClock clock;
+  const WebhookSender sender;
+};
+
 TEST_CASE("a webhook answered 200 is delivered once with a signature the receiver verifies",
           "[alerts]") {
-  Receiver receiver({200});
-  std::unique_ptr<TestHttpServer> server = StartServer();
-  server->Handle("POST", "/hook",
-                 [&receiver](const TestHttpServer::Request& r) { return receiver.Answer(r); });
-  std::unique_ptr<CurlHttpClient> curl = Curl();
-  FakeClock clock;
-  const WebhookSender sender(curl.get(), &clock);
+  Endpoint endpoint({200});
+  Receiver& receiver = endpoint.receiver;
+  TestHttpServer* server = endpoint.server.get();
+  const WebhookSender& sender = endpoint.sender;
 
   const DeliveryAttempt attempt =
       sender.Send(WebhookTarget{"ops", server->url("/hook"), Key()}, "alert_0001", kBody);
@@ -119,13 +134,11 @@ TEST_CASE("a webhook answered 200 is delivered once with a signature the receive
 }
 
 TEST_CASE("a webhook answered 503 is retried and the retry is delivered", "[alerts]") {
-  Receiver receiver({503, 200});
-  std::unique_ptr<TestHttpServer> server = StartServer();
-  server->Handle("POST", "/hook",
-                 [&receiver](const TestHttpServer::Request& r) { return receiver.Answer(r); });
-  std::unique_ptr<CurlHttpClient> curl = Curl();
-  FakeClock clock;
-  const WebhookSender sender(curl.get(), &clock);
+  Endpoint endpoint({503, 200});
+  Receiver& receiver = endpoint.receiver;
+  TestHttpServer* server = endpoint.server.get();
+  FakeClock& clock = endpoint.clock;
+  const WebhookSender& sender = endpoint.sender;
   const WebhookTarget target{"ops", server->url("/hook"), Key()};
 
   const DeliveryAttempt first = sender.Send(target, "alert_0002", kBody);
@@ -146,13 +159,10 @@ TEST_CASE("a webhook answered 503 is retried and the retry is delivered", "[aler
 }
 
 TEST_CASE("a webhook answered 400 is a permanent failure", "[alerts]") {
-  Receiver receiver({400});
-  std::unique_ptr<TestHttpServer> server = StartServer();
-  server->Handle("POST", "/hook",
-                 [&receiver](const TestHttpServer::Request& r) { return receiver.Answer(r); });
-  std::unique_ptr<CurlHttpClient> curl = Curl();
-  FakeClock clock;
-  const WebhookSender sender(curl.get(), &clock);
+  Endpoint endpoint({400});
+  Receiver& receiver = endpoint.receiver;
+  TestHttpServer* server = endpoint.server.get();
+  const WebhookSender& sender = endpoint.sender;
 
   const DeliveryAttempt attempt =
       sender.Send(WebhookTarget{"ops", server->url("/hook"), Key()}, "alert_0003", kBody);
