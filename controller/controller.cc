@@ -91,6 +91,7 @@ Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* exec
   if (!webhooks.empty()) {
     alerts_ =
         std::make_unique<AlertDispatcher>(std::move(webhooks), store_.get(), http_client, clock);
+    regression_queries_.SetWebhooks(webhook_names, [this] { alerts_->Wake(); });
   }
   analyst_ = std::make_unique<RegressionAnalyst>(
       std::move(analysis), std::move(webhook_names), store_.get(), store_.get(), store_.get(),

@@ -1,8 +1,10 @@
 #include "controller/analysis/regression_queries.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::controller {
@@ -60,6 +62,32 @@ absl::StatusOr<v1::ListAlertsResponse> RegressionQueries::ListAlerts(
                       regressions_->ListAlerts(request.schedule(), request.job_id(), limit));
   v1::ListAlertsResponse response;
   for (v1::AlertWithDeliveries& alert : alerts) *response.add_alerts() = std::move(alert);
+  return response;
+}
+
+void RegressionQueries::SetWebhooks(std::vector<std::string> names,
+                                    std::function<void()> wake_deliveries) {
+  webhooks_ = std::move(names);
+  wake_deliveries_ = std::move(wake_deliveries);
+}
+
+absl::StatusOr<v1::RedeliverAlertsResponse> RegressionQueries::RedeliverAlerts(
+    const v1::RedeliverAlertsRequest& request) {
+  if (webhooks_.empty()) {
+    return absl::FailedPreconditionError("the controller's config has no webhooks to deliver to");
+  }
+  const std::string& webhook = request.webhook();
+  if (!webhook.empty() &&
+      std::find(webhooks_.begin(), webhooks_.end(), webhook) == webhooks_.end()) {
+    return absl::NotFoundError(absl::StrCat("no webhook named \"", webhook,
+                                            "\" in the controller's config (it has ",
+                                            absl::StrJoin(webhooks_, ", "), ")"));
+  }
+  KV_ASSIGN_OR_RETURN(int due,
+                      regressions_->RedeliverNow(webhook, request.include_failed(), clock_->Now()));
+  if (due > 0 && wake_deliveries_) wake_deliveries_();
+  v1::RedeliverAlertsResponse response;
+  response.set_deliveries(due);
   return response;
 }
 

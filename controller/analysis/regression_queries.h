@@ -4,6 +4,10 @@
 // baselines, change points, alerts with their delivery states, and a job's analysis. Checks
 // what it is given: a baseline must name a schedule and a job that succeeded at least in part.
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "common/time/clock.h"
 #include "controller/core/job_manager.h"
@@ -31,6 +35,12 @@ class RegressionQueries {
   absl::StatusOr<v1::ListChangePointsResponse> ListChangePoints(
       const v1::ListChangePointsRequest& request);
   absl::StatusOr<v1::ListAlertsResponse> ListAlerts(const v1::ListAlertsRequest& request);
+  // FAILED_PRECONDITION without webhooks, NOT_FOUND for a webhook not in the config; wakes the
+  // deliveries' worker when any were made due.
+  absl::StatusOr<v1::RedeliverAlertsResponse> RedeliverAlerts(
+      const v1::RedeliverAlertsRequest& request);
+  // The configured webhooks' names, and what wakes their deliveries' worker (called on the loop).
+  void SetWebhooks(std::vector<std::string> names, std::function<void()> wake_deliveries);
   // Sets job->analysis when the job has one.
   absl::Status AttachAnalysis(v1::Job* job);
 
@@ -41,6 +51,8 @@ class RegressionQueries {
   ScheduleStore* const schedules_;
   JobManager* const jobs_;
   Clock* const clock_;
+  std::vector<std::string> webhooks_;
+  std::function<void()> wake_deliveries_;
 };
 
 }  // namespace kvbench::controller

@@ -68,6 +68,8 @@ class ControllerClient {
       const std::string& schedule) = 0;
   virtual absl::StatusOr<v1::ListAlertsResponse> ListAlerts(
       const v1::ListAlertsRequest& request) = 0;
+  virtual absl::StatusOr<v1::RedeliverAlertsResponse> RedeliverAlerts(
+      const v1::RedeliverAlertsRequest& request) = 0;
 
   // Blocks until the stream ends (the server ends it when the job is terminal) or on_event
   // returns false or a stop of `cancel` (may be null) is requested. Returns the stream's status:

@@ -169,6 +169,11 @@ absl::StatusOr<v1::ListAlertsResponse> GrpcControllerClient::ListAlerts(
   return Unary<v1::ListAlertsResponse>(&v1::Controller::Stub::ListAlerts, request);
 }
 
+absl::StatusOr<v1::RedeliverAlertsResponse> GrpcControllerClient::RedeliverAlerts(
+    const v1::RedeliverAlertsRequest& request) {
+  return Unary<v1::RedeliverAlertsResponse>(&v1::Controller::Stub::RedeliverAlerts, request);
+}
+
 absl::Status GrpcControllerClient::WatchJob(
     const v1::WatchJobRequest& request,
     const std::function<bool(const v1::WatchJobResponse&)>& on_event, StopSource* cancel) {

@@ -36,6 +36,8 @@ class GrpcControllerClient : public ControllerClient {
   absl::StatusOr<v1::ListChangePointsResponse> ListChangePoints(
       const std::string& schedule) override;
   absl::StatusOr<v1::ListAlertsResponse> ListAlerts(const v1::ListAlertsRequest& request) override;
+  absl::StatusOr<v1::RedeliverAlertsResponse> RedeliverAlerts(
+      const v1::RedeliverAlertsRequest& request) override;
   absl::Status WatchJob(const v1::WatchJobRequest& request,
                         const std::function<bool(const v1::WatchJobResponse&)>& on_event,
                         StopSource* cancel) override;

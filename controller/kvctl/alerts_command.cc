@@ -1,5 +1,7 @@
 // kvctl alerts [--schedule NAME] [--job JOB] [--limit N]: the regressions the controller found in
 // scheduled runs (issue #21), newest first, each with its delivery state per webhook.
+// kvctl alerts redeliver [--webhook NAME] [--include-failed]: the undelivered ones sent now, once a
+// receiver is fixed, rather than after the rest of their backoff.
 
 #include <memory>
 #include <string>
@@ -51,6 +53,49 @@ absl::Status Alerts(const AlertsFlags& flags, KvctlContext* context) {
   return absl::OkStatus();
 }
 
+struct RedeliverFlags {
+  v1::RedeliverAlertsRequest request;
+  bool include_failed = false;
+  OutputFormat format = OutputFormat::kTable;
+  ConnectionFlags connection;
+};
+
+absl::Status Redeliver(const RedeliverFlags& flags, KvctlContext* context) {
+  absl::StatusOr<std::unique_ptr<client::ControllerClient>> controller =
+      ConnectController(flags.connection, *context);
+  if (!controller.ok()) return controller.status();
+  absl::StatusOr<v1::RedeliverAlertsResponse> redelivered =
+      (*controller)->RedeliverAlerts(flags.request);
+  if (!redelivered.ok()) return redelivered.status();
+  if (flags.format == OutputFormat::kJson) {
+    *context->out << ProtoToJson(*redelivered, /*pretty=*/true) << "\n";
+    return absl::OkStatus();
+  }
+  const std::string webhook =
+      flags.request.webhook().empty() ? "every webhook" : "webhook " + flags.request.webhook();
+  *context->out << redelivered->deliveries() << " undelivered alert(s) of " << webhook
+                << " sent now" << (flags.request.include_failed() ? " (failed ones included)" : "")
+                << "\n";
+  return absl::OkStatus();
+}
+
+void AddRedeliverCommand(CLI::App* alerts, KvctlContext* context) {
+  CLI::App* command = alerts->add_subcommand(
+      "redeliver", "Send the undelivered alerts now rather than after their backoff");
+  auto flags = std::make_shared<RedeliverFlags>();
+  command->add_option_function<std::string>(
+      "--webhook", [flags](const std::string& value) { flags->request.set_webhook(value); },
+      "Only this webhook's (its name in the controller's config)");
+  command->add_flag("--include-failed", flags->include_failed,
+                    "Also those given up on, each from a fresh series of attempts");
+  AddOutputOption(command, &flags->format, {OutputFormat::kTable, OutputFormat::kJson});
+  AddConnectionFlags(command, &flags->connection);
+  command->callback([context, flags] {
+    flags->request.set_include_failed(flags->include_failed);
+    context->action = [context, flags] { return Redeliver(*flags, context); };
+  });
+}
+
 }  // namespace
 
 void AddAlertsCommand(CLI::App* app, KvctlContext* context) {
@@ -70,8 +115,13 @@ void AddAlertsCommand(CLI::App* app, KvctlContext* context) {
       ->check(CLI::Range(1, 1000));
   AddOutputOption(command, &flags->format, {OutputFormat::kTable, OutputFormat::kJson});
   AddConnectionFlags(command, &flags->connection);
-  command->callback(
-      [context, flags] { context->action = [context, flags] { return Alerts(*flags, context); }; });
+  AddRedeliverCommand(command, context);
+  // Runs after a subcommand's own callback: the listing only when no subcommand was given.
+  command->callback([command, context, flags] {
+    if (command->get_subcommands().empty()) {
+      context->action = [context, flags] { return Alerts(*flags, context); };
+    }
+  });
 }
 
 }  // namespace kvbench::kvctl

@@ -335,4 +335,15 @@ grpc::ServerUnaryReactor* ControllerService::ListAlerts(grpc::CallbackServerCont
   });
 }
 
+grpc::ServerUnaryReactor* ControllerService::RedeliverAlerts(
+    grpc::CallbackServerContext* context, const v1::RedeliverAlertsRequest* request,
+    v1::RedeliverAlertsResponse* response) {
+  return Unary(context, "controller.redeliver_alerts", [this, request, response]() -> absl::Status {
+    if (regressions_ == nullptr) {
+      return absl::UnimplementedError("no regression analysis here");
+    }
+    return Fill(response, regressions_->RedeliverAlerts(*request));
+  });
+}
+
 }  // namespace kvbench::controller

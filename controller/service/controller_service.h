@@ -65,7 +65,7 @@ class ControllerService final : public v1::Controller::CallbackService {
   grpc::ServerUnaryReactor* RunScheduleNow(grpc::CallbackServerContext* context,
                                            const v1::RunScheduleNowRequest* request,
                                            v1::ScheduleFire* response) override;
-  // Regressions (issue #21), answered by RegressionQueries (controller_service_regressions.cc).
+  // Regressions (issue #21), answered by RegressionQueries.
   grpc::ServerUnaryReactor* SetBaseline(grpc::CallbackServerContext* context,
                                         const v1::SetBaselineRequest* request,
                                         v1::Baseline* response) override;
@@ -78,6 +78,9 @@ class ControllerService final : public v1::Controller::CallbackService {
   grpc::ServerUnaryReactor* ListAlerts(grpc::CallbackServerContext* context,
                                        const v1::ListAlertsRequest* request,
                                        v1::ListAlertsResponse* response) override;
+  grpc::ServerUnaryReactor* RedeliverAlerts(grpc::CallbackServerContext* context,
+                                            const v1::RedeliverAlertsRequest* request,
+                                            v1::RedeliverAlertsResponse* response) override;
 
  private:
   // OK, or UNAUTHENTICATED (logged once per refused call).

@@ -50,6 +50,11 @@ class RegressionStore {
   virtual absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime() = 0;
   // Stores a delivery's new state (keyed by alert and webhook).
   virtual absl::Status UpdateDelivery(const v1::AlertDelivery& delivery) = 0;
+  // Makes the pending deliveries of `webhook` (every webhook's for "") due at `now`; with
+  // `include_failed`, the failed ones too, pending again with their attempts starting over (the
+  // last detail kept until the next attempt). Returns how many, all in one transaction.
+  virtual absl::StatusOr<int> RedeliverNow(const std::string& webhook, bool include_failed,
+                                           absl::Time now) = 0;
   virtual absl::StatusOr<std::map<v1::DeliveryState, int64_t>> CountDeliveries() = 0;
 };
 

@@ -98,6 +98,8 @@ class SqliteStore : public Store, public ScheduleStore, public RegressionStore {
   absl::StatusOr<std::vector<DueDelivery>> DueDeliveries(absl::Time now, int limit) override;
   absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime() override;
   absl::Status UpdateDelivery(const v1::AlertDelivery& delivery) override;
+  absl::StatusOr<int> RedeliverNow(const std::string& webhook, bool include_failed,
+                                   absl::Time now) override;
   absl::StatusOr<std::map<v1::DeliveryState, int64_t>> CountDeliveries() override;
 
  private:

@@ -46,6 +46,9 @@ constexpr char kSelectDueDeliveries[] =
     "WHERE d.state = ?1 AND d.next_attempt_unix_ms <= ?2 ORDER BY d.next_attempt_unix_ms LIMIT ?3";
 constexpr char kSelectNextDelivery[] =
     "SELECT MIN(next_attempt_unix_ms) FROM deliveries WHERE state = ?1";
+constexpr char kSelectUndelivered[] =
+    "SELECT delivery FROM deliveries WHERE (?1 = '' OR webhook = ?1) AND (state = ?2 OR state = "
+    "?3)";
 constexpr char kCountDeliveries[] = "SELECT state, COUNT(*) FROM deliveries GROUP BY state";
 
 void BindDelivery(SqliteStatement& statement, const v1::AlertDelivery& delivery) {
@@ -222,6 +225,43 @@ absl::Status SqliteStore::UpdateDelivery(const v1::AlertDelivery& delivery) {
   KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> upsert, PrepareOnce(kUpsertDelivery));
   BindDelivery(*upsert, delivery);
   return upsert->Run();
+}
+
+absl::StatusOr<int> SqliteStore::RedeliverNow(const std::string& webhook, bool include_failed,
+                                              absl::Time now) {
+  absl::MutexLock lock(&mu_);
+  int redelivered = 0;
+  const absl::Status written =
+      InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) -> absl::Status {
+        KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select,
+                            PrepareOnce(kSelectUndelivered));
+        select->BindText(1, webhook);
+        select->BindInt(2, v1::DELIVERY_PENDING);
+        select->BindInt(3, include_failed ? v1::DELIVERY_FAILED : v1::DELIVERY_PENDING);
+        std::vector<v1::AlertDelivery> undelivered;
+        while (true) {
+          KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
+          if (!has_row) break;
+          KV_RETURN_IF_ERROR(
+              ParseBlob(select->ColumnBlob(0), undelivered.emplace_back(), Where("deliveries")));
+        }
+        KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> upsert, PrepareOnce(kUpsertDelivery));
+        for (v1::AlertDelivery& delivery : undelivered) {
+          if (delivery.state() == v1::DELIVERY_FAILED) {
+            delivery.set_state(v1::DELIVERY_PENDING);
+            delivery.set_attempts(0);
+            delivery.set_first_attempt_unix_ms(0);
+          }
+          delivery.set_next_attempt_unix_ms(absl::ToUnixMillis(now));
+          upsert->Reset();
+          BindDelivery(*upsert, delivery);
+          KV_RETURN_IF_ERROR(upsert->Run());
+        }
+        redelivered = static_cast<int>(undelivered.size());
+        return absl::OkStatus();
+      });
+  if (!written.ok()) return written;
+  return redelivered;
 }
 
 absl::StatusOr<std::map<v1::DeliveryState, int64_t>> SqliteStore::CountDeliveries() {

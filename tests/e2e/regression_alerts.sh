@@ -6,10 +6,11 @@
 # recomputed here from the request rows; kvctl diff of runs 2-6 against run 7 agrees and exits 9)
 # and a later run finds the change point at it (kvctl status, kvctl history's table, JSON and
 # page): 6 + 5 runs let the permutation test reach p = 1/462, under the default alpha of 0.01.
-# Run 12 is judged against run 1, pinned (kvctl baseline). Every alert reaches a real webhook receiver signed (Standard Webhooks), exactly
-# once: the receiver is down (503) while the alerts are raised, the controller is killed (-9)
-# with them pending, the receiver comes back, the controller restarts and delivers each once; a
-# second restart sends nothing again. Then a real Prometheus scrapes the controller with
+# Run 12 is judged against run 1, pinned (kvctl baseline). Every alert reaches a real webhook
+# receiver signed (Standard Webhooks), exactly once: the receiver is down (503) while the alerts
+# are raised, the controller is killed (-9) with them pending, the receiver comes back, the
+# controller restarts and, asked to (kvctl alerts redeliver), delivers each once at once; a second
+# restart sends nothing again. Then a real Prometheus scrapes the controller with
 # deploy/prometheus's rules, and every panel query of deploy/grafana's dashboard returns data.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
@@ -167,9 +168,17 @@ expect_contains "$("$kvctl" alerts)" "ops pending after"
 kill -KILL "$controller_pid"
 wait "$controller_pid" 2>/dev/null || true
 
-# Back up: the restarted controller delivers each alert once.
+# Back up: the restarted controller delivers each alert once. The receiver was down long enough for
+# the backoff to reach minutes, so the operator asks for the rest now (failed ones too, should
+# any have run out of attempts); an unknown webhook is refused by name.
 rm "$WORK/hook/unavailable"
 start_controller "$controller_extra"
+set +e
+"$kvctl" alerts redeliver --webhook nope 2>"$WORK/redeliver.err"; rc=$?
+set -e
+[ "$rc" = 3 ] || fail "a redelivery to an unknown webhook: exit $rc, not 3 (NOT_FOUND)"
+expect_contains "$(cat "$WORK/redeliver.err")" 'no webhook named "nope" in the controller'"'"'s config (it has ops)'
+expect_contains "$("$kvctl" alerts redeliver --include-failed)" " undelivered alert(s) of every webhook sent now (failed ones included)"
 accepted() { jq -s '[.[] | select(.answered == 200)] | length' "$WORK/hook/deliveries.jsonl"; }
 all_accepted() { [ "$(accepted)" -ge "$alert_count" ]; }
 wait_until 60 all_accepted || fail "only $(accepted) of $alert_count alerts delivered after the restart"

@@ -2,7 +2,8 @@
 // checks the Standard Webhooks signature: a stored alert is delivered once; a receiver answering
 // 503 gets it again after the backoff; a dispatcher stopped with the delivery pending (a
 // controller killed) leaves it to the next one, which delivers it once; a webhook no longer in
-// the config fails the delivery, named.
+// the config fails the delivery, named; a delivery waiting out a long backoff is sent at once when
+// an operator asks for it again (RedeliverNow, then Wake: what kvctl alerts redeliver does).
 
 #include "controller/alerts/alert_dispatcher.h"
 
@@ -55,7 +56,10 @@ void Serve(TestHttpServer& server, Received* received, const WebhookKey& key) {
       received->ids.push_back(id);
       received->valid.push_back(valid);
     }
-    if (received->unavailable_left.fetch_sub(1) > 0) return TestHttpServer::Response{503, {}, ""};
+    if (received->unavailable_left.fetch_sub(1) > 0) {
+      // Honoured up to the policy's cap: milliseconds with FastRetries, an hour with SlowRetries.
+      return TestHttpServer::Response{503, {{"Retry-After", "3600"}}, ""};
+    }
     return TestHttpServer::Response{200, {}, ""};
   });
 }
@@ -78,6 +82,13 @@ WebhookRetryPolicy FastRetries() {
   WebhookRetryPolicy policy;
   policy.base = absl::Milliseconds(20);
   policy.cap = absl::Milliseconds(100);
+  return policy;
+}
+
+// A policy under which a refused delivery waits an hour (the receiver's Retry-After).
+WebhookRetryPolicy SlowRetries() {
+  WebhookRetryPolicy policy;
+  policy.cap = absl::Hours(1);
   return policy;
 }
 
@@ -170,6 +181,29 @@ TEST_CASE("A delivery to a webhook gone from the config fails naming it", "[aler
   CHECK(f.received.count() == 0);
   CHECK((*f.store->ListAlerts("", "", 10))[0].deliveries(0).last_detail() ==
         "webhook \"old-hook\" is no longer in the controller's config");
+}
+
+TEST_CASE("A redelivery sends a delivery waiting out its backoff now and once", "[alerts]") {
+  Fixture f;
+  f.received.unavailable_left = 1;
+  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
+  AlertDispatcher dispatcher(f.Targets(), f.store.get(), f.http.get(), &f.clock, SlowRetries());
+  REQUIRE(testing::WaitFor([&] { return f.received.count() == 1; }));
+  REQUIRE(testing::WaitFor([&] {
+    const auto alerts = *f.store->ListAlerts("", "", 10);
+    return alerts[0].deliveries(0).attempts() == 1;
+  }));
+  const absl::Time next = **f.store->NextDeliveryTime();
+  CHECK(next - f.clock.Now() > absl::Minutes(59));
+
+  REQUIRE(*f.store->RedeliverNow("ops", /*include_failed=*/false, f.clock.Now()) == 1);
+  dispatcher.Wake();
+  REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_DELIVERED] == 1; }));
+  dispatcher.Stop();
+  CHECK(f.received.count() == 2);
+  CHECK((*f.store->ListAlerts("", "", 10))[0].deliveries(0).attempts() == 2);
+  // Nothing is left to redeliver.
+  CHECK(*f.store->RedeliverNow("", /*include_failed=*/true, f.clock.Now()) == 0);
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
 // SqliteStore, what issue #21 added: a run's analysis stored once with its change points, alerts
 // and a pending delivery per alert and webhook in one transaction (a second record of the same
-// job writes nothing, also after a reopen); deliveries due by time, updated, counted; pinned
-// baselines; and a version 2 file upgraded in place.
+// job writes nothing, also after a reopen); deliveries due by time, updated, counted, made due
+// again on request; pinned baselines; and a version 2 file upgraded in place.
 
 #include <sqlite3.h>
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -83,6 +84,64 @@ TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store
   std::map<v1::DeliveryState, int64_t> counts = *store->CountDeliveries();
   CHECK(counts[v1::DELIVERY_PENDING] == 3);
   CHECK(counts[v1::DELIVERY_DELIVERED] == 1);
+}
+
+TEST_CASE("Redelivery makes undelivered deliveries due now and never touches delivered ones",
+          "[store]") {
+  testing::TempDir dir;
+  auto store = OpenStore(dir.path() + "/controller.db");
+  const absl::Time raised = absl::FromUnixMillis(5000);
+  REQUIRE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"}, raised));
+  std::vector<DueDelivery> due = *store->DueDeliveries(raised, 10);
+  REQUIRE(due.size() == 6);
+  // ops: one delivered, one failed for good, one waiting out its backoff; chat: all waiting.
+  std::map<std::string, v1::AlertDelivery> ops;
+  for (const DueDelivery& each : due) {
+    v1::AlertDelivery delivery = each.delivery;
+    delivery.set_attempts(7);
+    delivery.set_first_attempt_unix_ms(5000);
+    delivery.set_next_attempt_unix_ms(900000);
+    delivery.set_last_detail("HTTP 503");
+    if (delivery.webhook() == "ops") {
+      if (ops.empty()) delivery.set_state(v1::DELIVERY_DELIVERED);
+      if (ops.size() == 1) delivery.set_state(v1::DELIVERY_FAILED);
+      ops[delivery.alert_id()] = delivery;
+    }
+    REQUIRE(store->UpdateDelivery(delivery).ok());
+  }
+  const absl::Time asked = absl::FromUnixMillis(60000);
+  CHECK(store->DueDeliveries(asked, 10)->empty());
+
+  // Only ops's pending one.
+  CHECK(*store->RedeliverNow("ops", /*include_failed=*/false, asked) == 1);
+  due = *store->DueDeliveries(asked, 10);
+  REQUIRE(due.size() == 1);
+  CHECK(due[0].delivery.webhook() == "ops");
+  CHECK(due[0].delivery.attempts() == 7);  // the backoff goes on from where it was
+  CHECK(due[0].delivery.next_attempt_unix_ms() == 60000);
+
+  // ops's failed one too: pending again, its attempts starting over.
+  CHECK(*store->RedeliverNow("ops", /*include_failed=*/true, asked) == 2);
+  due = *store->DueDeliveries(asked, 10);
+  REQUIRE(due.size() == 2);
+  int fresh = 0;
+  for (const DueDelivery& each : due) {
+    CHECK(each.delivery.state() == v1::DELIVERY_PENDING);
+    if (each.delivery.attempts() == 0) {
+      ++fresh;
+      CHECK(each.delivery.first_attempt_unix_ms() == 0);
+      CHECK(each.delivery.last_detail() == "HTTP 503");
+    }
+  }
+  CHECK(fresh == 1);
+
+  // Every webhook: chat's three join; the delivered one never comes back.
+  CHECK(*store->RedeliverNow("", /*include_failed=*/true, asked) == 5);
+  CHECK(store->DueDeliveries(asked, 10)->size() == 5);
+  std::map<v1::DeliveryState, int64_t> counts = *store->CountDeliveries();
+  CHECK(counts[v1::DELIVERY_DELIVERED] == 1);
+  CHECK(counts[v1::DELIVERY_FAILED] == 0);
+  CHECK(*store->RedeliverNow("nobody", /*include_failed=*/true, asked) == 0);
 }
 
 TEST_CASE("A baseline is pinned and unpinned", "[store]") {
