@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::controller {
@@ -85,6 +86,10 @@ absl::StatusOr<v1::RedeliverAlertsResponse> RegressionQueries::RedeliverAlerts(
   }
   KV_ASSIGN_OR_RETURN(int due,
                       regressions_->RedeliverNow(webhook, request.include_failed(), clock_->Now()));
+  KV_LOG(INFO) << "alerts redelivered on request webhook="
+               << (webhook.empty() ? std::string("*") : webhook)
+               << " include_failed=" << (request.include_failed() ? "true" : "false")
+               << " deliveries=" << due;
   if (due > 0 && wake_deliveries_) wake_deliveries_();
   v1::RedeliverAlertsResponse response;
   response.set_deliveries(due);

@@ -179,6 +179,7 @@ set -e
 [ "$rc" = 3 ] || fail "a redelivery to an unknown webhook: exit $rc, not 3 (NOT_FOUND)"
 expect_contains "$(cat "$WORK/redeliver.err")" 'no webhook named "nope" in the controller'"'"'s config (it has ops)'
 expect_contains "$("$kvctl" alerts redeliver --include-failed)" " undelivered alert(s) of every webhook sent now (failed ones included)"
+expect_contains "$(cat "$WORK/controller.log")" "alerts redelivered on request webhook=* include_failed=true deliveries="
 accepted() { jq -s '[.[] | select(.answered == 200)] | length' "$WORK/hook/deliveries.jsonl"; }
 all_accepted() { [ "$(accepted)" -ge "$alert_count" ]; }
 wait_until 60 all_accepted || fail "only $(accepted) of $alert_count alerts delivered after the restart"
