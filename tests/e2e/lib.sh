@@ -36,7 +36,17 @@ start_controller() {
 {"listen_address": "127.0.0.1:0", "data_dir": "$WORK/controller", "insecure": true,
  "metrics_listen": "127.0.0.1:0", $1}
 JSON
-  "$KV_BIN/kv-controller" --config "$WORK/controller.json" 2>"$WORK/controller.log" &
+  # A restart keeps the last controller's log beside (controller.log.1, .2, ...) and starts from an
+  # empty file here, before the launch: truncated by the child's redirection, the old file's
+  # "started" lines could pass the wait below and then vanish under sed (an empty address, seen on
+  # CI as kvctl's "no controller" after a restart).
+  if [ -e "$WORK/controller.log" ]; then
+    local rotated=1
+    while [ -e "$WORK/controller.log.$rotated" ]; do rotated=$((rotated + 1)); done
+    mv "$WORK/controller.log" "$WORK/controller.log.$rotated"
+  fi
+  : >"$WORK/controller.log"
+  "$KV_BIN/kv-controller" --config "$WORK/controller.json" 2>>"$WORK/controller.log" &
   PIDS+=($!)
   # Both lines: "metrics url=" comes first, "controller started listen=" once it serves (reading
   # the address after the first alone gave an empty one on a loaded machine).

@@ -65,39 +65,57 @@ for run in 1 2 3 4 5 6; do run_once; done
 for run in 7 8 9 10 11; do run_once; done
 
 # Run 7 regressed against runs 2-6 (the last five), pooled; its numbers are the request rows' own.
+# Which TTFT percentile of which tier crosses the band in one noisy run varies with the machine
+# (a quarter of the blocks slows both tiers; CI has seen GPU p95 or CPU_RAM p95 alone flagged): the
+# checks below follow the first TTFT regression the controller found, and there must be one.
 "$kvctl" status "${jobs[6]}" > "$WORK/status7.txt"
+grep -E "judged against|REGRESSION|IMPROVEMENT" "$WORK/status7.txt" || true
 expect_contains "$(cat "$WORK/status7.txt")" "judged against ${jobs[1]} + ${jobs[2]} + ${jobs[3]} + ${jobs[4]} + ${jobs[5]} (segment)"
-expect_contains "$(cat "$WORK/status7.txt")" "REGRESSION nightly: TTFT p95 of gpu c16 @sim-a +"
 for i in 1 2 3 4 5 6; do
   "$kvctl" results "${jobs[$i]}" --requests > "$WORK/requests-$i.jsonl"
   "$kvctl" status "${jobs[$i]}" --output json > "$WORK/job-$i.json"
 done
-python3 - "$WORK" <<'PY' || fail "run 7's diff does not match its request rows"
+read -r tier metric label < <(python3 - "$WORK/job-6.json" <<'PY'
 import json, sys
-work = sys.argv[1]
+job = json.load(open(sys.argv[1]))
+found = [(s["tier"], m["metric"]) for s in job["analysis"]["scenarios"] for m in s["metrics"]
+         if m["metric"] in ("ttft_p50_s", "ttft_p95_s", "ttft_p99_s") and m["verdict"] == "regression"]
+found.sort(key=lambda f: (f[0] != "GPU", f[1] != "ttft_p95_s"))
+if found:
+    tier, metric = found[0]
+    print(tier, metric, metric.split("_")[1])
+PY
+)
+[ -n "${tier:-}" ] || fail "run 7 (a quarter of the KV blocks) shows no TTFT regression: $(cat "$WORK/status7.txt")"
+tier_name="$(tr 'A-Z_' 'a-z-' <<<"$tier")"
+expect_contains "$(cat "$WORK/status7.txt")" "REGRESSION nightly: TTFT $label of $tier_name c16 @sim-a +"
+python3 - "$WORK" "$tier" "$metric" <<'PY' || fail "run 7's diff does not match its request rows"
+import json, sys
+work, tier, metric = sys.argv[1:]
+p = float(metric.split("_")[1][1:])
 def percentile(values, p):  # kvbench's definition (common/stats/percentiles.h)
     values = sorted(values); rank = (len(values) - 1) * p / 100; lower = int(rank)
     if lower + 1 >= len(values): return values[-1]
     return values[lower] + (rank - lower) * (values[lower + 1] - values[lower])
-def gpu_ttfts(i):
+def ttfts(i):
     job = json.load(open(f"{work}/job-{i}.json"))
-    [gpu] = [s for s in job["scenarios"] if s["scenario"]["tier"] == "GPU"]
-    scale = gpu["result"]["sim_time_scale"]
+    [scenario] = [s for s in job["scenarios"] if s["scenario"]["tier"] == tier]
+    scale = scenario["result"]["sim_time_scale"]
     rows = [json.loads(l) for l in open(f"{work}/requests-{i}.jsonl")]
     return [r["ttft_s"] / scale for r in rows
-            if r["scenario_id"] == gpu["scenario"]["scenario_id"] and r["error"] is None
+            if r["scenario_id"] == scenario["scenario"]["scenario_id"] and r["error"] is None
             and r["ttft_s"] is not None], job
-before = sum((gpu_ttfts(i)[0] for i in range(1, 6)), [])
-after, job7 = gpu_ttfts(6)
-[change] = [s for s in job7["analysis"]["scenarios"] if s["tier"] == "GPU"]
-[p95] = [m for m in change["metrics"] if m["metric"] == "ttft_p95_s"]
-want_before, want_after = percentile(before, 95), percentile(after, 95)
-assert abs(p95["before"] - want_before) < 1e-9 * want_before, (p95["before"], want_before)
-assert abs(p95["after"] - want_after) < 1e-9 * want_after, (p95["after"], want_after)
-assert abs(p95["change"] - (want_after / want_before - 1) * 100) < 1e-6, p95
-assert p95["verdict"] == "regression" and p95["low"] > 0 and p95["low"] <= p95["change"] <= p95["high"], p95
-print(f"run 7 GPU TTFT p95 {want_before * 1e3:.1f} -> {want_after * 1e3:.1f} ms (+{p95['change']:.1f}%, "
-      f"[{p95['low']:+.1f}, {p95['high']:+.1f}])")
+before = sum((ttfts(i)[0] for i in range(1, 6)), [])
+after, job7 = ttfts(6)
+[change] = [s for s in job7["analysis"]["scenarios"] if s["tier"] == tier]
+[got] = [m for m in change["metrics"] if m["metric"] == metric]
+want_before, want_after = percentile(before, p), percentile(after, p)
+assert abs(got["before"] - want_before) < 1e-9 * want_before, (got["before"], want_before)
+assert abs(got["after"] - want_after) < 1e-9 * want_after, (got["after"], want_after)
+assert abs(got["change"] - (want_after / want_before - 1) * 100) < 1e-6, got
+assert got["verdict"] == "regression" and got["low"] > 0 and got["low"] <= got["change"] <= got["high"], got
+print(f"run 7 {tier} {metric} {want_before * 1e3:.1f} -> {want_after * 1e3:.1f} ms (+{got['change']:.1f}%, "
+      f"[{got['low']:+.1f}, {got['high']:+.1f}])")
 PY
 
 # kvctl diff of runs 2-6 against run 7 says what the controller said, exits 9 and writes the
@@ -111,22 +129,22 @@ rc=$?
 set -e
 [ "$rc" = 9 ] || fail "kvctl diff exit $rc, not 9: $(cat "$WORK/diff.txt" "$WORK/diff.err")"
 expect_contains "$(cat "$WORK/diff.txt")" "before ${jobs[1]} + 4 more, after ${jobs[6]}"
-grep -Eq "^TTFT p95 \(ms\) .* regression$" "$WORK/diff.txt" || fail "no TTFT p95 regression: $(cat "$WORK/diff.txt")"
+grep -Eq "^TTFT $label \(ms\) .* regression$" "$WORK/diff.txt" || fail "no TTFT $label regression: $(cat "$WORK/diff.txt")"
 expect_contains "$(cat "$WORK/diff.html")" "REGRESSION:"
 "$kvctl" diff "${jobs[1]}" "${jobs[6]}" --baseline-also "${jobs[2]}" --baseline-also "${jobs[3]}" \
   --baseline-also "${jobs[4]}" --baseline-also "${jobs[5]}" --output json > "$WORK/diff.json" || true
-python3 - "$WORK" <<'PY' || fail "kvctl diff's TTFT p95 is not the controller's"
+python3 - "$WORK" "$tier" "$tier_name" "$metric" <<'PY' || fail "kvctl diff's TTFT $label is not the controller's"
 import json, sys
-work = sys.argv[1]
+work, tier, tier_name, metric = sys.argv[1:]
 diff = json.load(open(f"{work}/diff.json"))
-[gpu] = [s for s in diff["scenarios"] if s["tier"] == "gpu"]
-[p95] = [m for m in gpu["metrics"] if m["metric"] == "ttft_p95_s"]
+[scenario] = [s for s in diff["scenarios"] if s["tier"] == tier_name]
+[got] = [m for m in scenario["metrics"] if m["metric"] == metric]
 job7 = json.load(open(f"{work}/job-6.json"))
-[change] = [s for s in job7["analysis"]["scenarios"] if s["tier"] == "GPU"]
-[want] = [m for m in change["metrics"] if m["metric"] == "ttft_p95_s"]
+[change] = [s for s in job7["analysis"]["scenarios"] if s["tier"] == tier]
+[want] = [m for m in change["metrics"] if m["metric"] == metric]
 for side in ("before", "after", "change"):
-    assert abs(p95[side] - want[side]) <= 1e-9 * abs(want[side]), (side, p95[side], want[side])
-assert p95["verdict"] == "regression", p95
+    assert abs(got[side] - want[side]) <= 1e-9 * abs(want[side]), (side, got[side], want[side])
+assert got["verdict"] == "regression", got
 PY
 "$kvctl" diff "${jobs[1]}" "${jobs[6]}" > "$WORK/diff-alone.txt" || fail "a withheld diff exits non-zero"
 expect_contains "$(cat "$WORK/diff-alone.txt")" "note: verdicts withheld"
@@ -156,7 +174,7 @@ expect_contains "$(cat "$WORK/baseline.err")" 'no schedule named "no-such-schedu
 expect_contains "$("$kvctl" baseline set nightly "${jobs[0]}")" "schedule nightly: baseline ${jobs[0]} (pinned "
 run_once
 expect_contains "$("$kvctl" status "${jobs[11]}")" "judged against ${jobs[0]} (pinned)"
-expect_contains "$("$kvctl" status "${jobs[11]}")" "REGRESSION nightly: TTFT p95 of gpu c16 @sim-a +"
+expect_contains "$("$kvctl" status "${jobs[11]}")" "REGRESSION nightly: "
 expect_contains "$("$kvctl" baseline clear nightly)" "schedule nightly: no pinned baseline"
 
 # The receiver was down: every alert is pending, attempted at least once, signed.
@@ -176,7 +194,7 @@ start_controller "$controller_extra"
 set +e
 "$kvctl" alerts redeliver --webhook nope 2>"$WORK/redeliver.err"; rc=$?
 set -e
-[ "$rc" = 3 ] || fail "a redelivery to an unknown webhook: exit $rc, not 3 (NOT_FOUND)"
+[ "$rc" = 3 ] || fail "a redelivery to an unknown webhook: exit $rc, not 3 (NOT_FOUND): $(cat "$WORK/redeliver.err")"
 expect_contains "$(cat "$WORK/redeliver.err")" 'no webhook named "nope" in the controller'"'"'s config (it has ops)'
 expect_contains "$("$kvctl" alerts redeliver --include-failed)" " undelivered alert(s) of every webhook sent now (failed ones included)"
 expect_contains "$(cat "$WORK/controller.log")" "alerts redelivered on request webhook=* include_failed=true deliveries="
