@@ -151,14 +151,17 @@ expect_contains "$(cat "$WORK/diff-alone.txt")" "note: verdicts withheld"
 expect_contains "$(cat "$WORK/diff-alone.txt")" "inconclusive (would be regression, but only 1 run(s) show how whole runs vary (3 needed))"
 
 # A later run found change points at run 7 (which metrics and tiers cross alpha in 6 + 5 noisy
-# runs varies; at least one does), each with an alert; kvctl history marks run 7.
+# runs varies; at least one does), each with an alert; kvctl history marks run 7. On a loaded
+# machine a tier's run 6 can already be slow and its change point land there (seen here with
+# Chromium tests beside this one): the history must include run 7's, not only it.
 for i in 8 9 10; do "$kvctl" status "${jobs[$i]}"; done > "$WORK/status-late.txt"
 expect_contains "$(cat "$WORK/status-late.txt")" "from job ${jobs[6]} (p = "
 metric="$("$kvctl" alerts --output json | jq -r --arg job "${jobs[6]}" '[.alerts[].alert
   | select(.kind == "ALERT_CHANGE_POINT" and (.alert_id | endswith("/" + $job))) | .metric] | first')"
 [ -n "$metric" ] && [ "$metric" != null ] || fail "no change point alert at run 7: $("$kvctl" alerts)"
 "$kvctl" history nightly --metric "latency.$metric" --last 11 --output json > "$WORK/history.json"
-[ "$(jq -r '[.change_points[] | .run] | unique | first' "$WORK/history.json")" = 7 ] ||
+jq -e --arg job "${jobs[6]}" 'any(.change_points[]; .run == 7 and .job_id == $job)' \
+  "$WORK/history.json" > /dev/null ||
   fail "history of $metric shows no change point at run 7: $(jq -c .change_points "$WORK/history.json")"
 expect_contains "$("$kvctl" history nightly --metric "latency.$metric" --last 11)" "run #7 ${jobs[6]}: sim-a "
 "$kvctl" history nightly --metric "latency.$metric" --last 11 --html "$WORK/history.html" > /dev/null
