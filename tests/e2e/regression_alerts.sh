@@ -2,10 +2,11 @@
 # Issue #21 through the real processes: a schedule's runs judged by the controller with its
 # default settings. Six runs of one spec, then the spec replaced by one with a quarter of the
 # GPU's KV blocks (kvctl schedule create --replace: the history goes on) and five more runs. The
-# first slow run (run 7) regresses against the five before it (a bootstrap diff, its numbers
-# recomputed here from the request rows; kvctl diff of runs 2-6 against run 7 agrees and exits 9)
-# and a later run finds the change point at it (kvctl status, kvctl history's table, JSON and
-# page): 6 + 5 runs let the permutation test reach p = 1/462, under the default alpha of 0.01.
+# first slow run (run 7) regresses against the (up to) five before it (a bootstrap diff, its
+# numbers recomputed here from the request rows; kvctl diff of the same runs against run 7
+# agrees, exit 9) and a later run finds the change point at it, or a run beside it (kvctl status,
+# kvctl history's table, JSON and page): 6 + 5 runs let the permutation test reach p = 1/462,
+# under the default alpha of 0.01.
 # Run 12 is judged against run 1, pinned (kvctl baseline). Every alert reaches a real webhook
 # receiver signed (Standard Webhooks), exactly once: the receiver is down (503) while the alerts
 # are raised, the controller is killed (-9) with them pending, the receiver comes back, the
@@ -64,17 +65,27 @@ for run in 1 2 3 4 5 6; do run_once; done
   --replace > /dev/null || fail "schedule replace failed"
 for run in 7 8 9 10 11; do run_once; done
 
-# Run 7 regressed against runs 2-6 (the last five), pooled; its numbers are the request rows' own.
-# Which TTFT percentile of which tier crosses the band in one noisy run varies with the machine
-# (a quarter of the blocks slows both tiers; CI has seen GPU p95 or CPU_RAM p95 alone flagged): the
-# checks below follow the first TTFT regression the controller found, and there must be one.
+# Run 7 regressed against the runs since the last change point (at most five: runs 2-6), pooled;
+# its numbers are the request rows' own. Which TTFT percentile of which tier crosses the band in
+# one noisy run varies with the machine (a quarter of the blocks slows both tiers; CI has seen
+# GPU p95 or CPU_RAM p95 alone flagged): the checks below follow the first TTFT regression the
+# controller found, and there must be one. The sanitized build on a busy machine once found a
+# change point among the fast runs (at run 4): the baseline is then runs 4-6, still >= 3 runs.
 "$kvctl" status "${jobs[6]}" > "$WORK/status7.txt"
 grep -E "judged against|REGRESSION|IMPROVEMENT" "$WORK/status7.txt" || true
-expect_contains "$(cat "$WORK/status7.txt")" "judged against ${jobs[1]} + ${jobs[2]} + ${jobs[3]} + ${jobs[4]} + ${jobs[5]} (segment)"
 for i in 1 2 3 4 5 6; do
   "$kvctl" results "${jobs[$i]}" --requests > "$WORK/requests-$i.jsonl"
   "$kvctl" status "${jobs[$i]}" --output json > "$WORK/job-$i.json"
 done
+mapfile -t baseline < <(jq -r '.analysis.baseline_jobs[]' "$WORK/job-6.json")
+first=$((6 - ${#baseline[@]}))
+[ "$(jq -r .analysis.baseline_kind "$WORK/job-6.json")" = segment ] && [ "${#baseline[@]}" -ge 3 ] &&
+  [ "${#baseline[@]}" -le 5 ] && [ "${baseline[*]}" = "${jobs[*]:$first:${#baseline[@]}}" ] ||
+  fail "run 7's baseline is not 3-5 runs ending at run 6: ${baseline[*]} (runs ${jobs[*]:0:6})"
+joined="$(printf ' + %s' "${baseline[@]}")"
+expect_contains "$(cat "$WORK/status7.txt")" "judged against ${joined:3} (segment)"
+also=()
+for job in "${baseline[@]:1}"; do also+=(--baseline-also "$job"); done
 read -r tier metric label < <(python3 - "$WORK/job-6.json" <<'PY'
 import json, sys
 job = json.load(open(sys.argv[1]))
@@ -89,9 +100,9 @@ PY
 [ -n "${tier:-}" ] || fail "run 7 (a quarter of the KV blocks) shows no TTFT regression: $(cat "$WORK/status7.txt")"
 tier_name="$(tr 'A-Z_' 'a-z-' <<<"$tier")"
 expect_contains "$(cat "$WORK/status7.txt")" "REGRESSION nightly: TTFT $label of $tier_name c16 @sim-a +"
-python3 - "$WORK" "$tier" "$metric" <<'PY' || fail "run 7's diff does not match its request rows"
+python3 - "$WORK" "$tier" "$metric" "$first" <<'PY' || fail "run 7's diff does not match its request rows"
 import json, sys
-work, tier, metric = sys.argv[1:]
+work, tier, metric, first = sys.argv[1:]
 p = float(metric.split("_")[1][1:])
 def percentile(values, p):  # kvbench's definition (common/stats/percentiles.h)
     values = sorted(values); rank = (len(values) - 1) * p / 100; lower = int(rank)
@@ -105,7 +116,7 @@ def ttfts(i):
     return [r["ttft_s"] / scale for r in rows
             if r["scenario_id"] == scenario["scenario"]["scenario_id"] and r["error"] is None
             and r["ttft_s"] is not None], job
-before = sum((ttfts(i)[0] for i in range(1, 6)), [])
+before = sum((ttfts(i)[0] for i in range(int(first), 6)), [])
 after, job7 = ttfts(6)
 [change] = [s for s in job7["analysis"]["scenarios"] if s["tier"] == tier]
 [got] = [m for m in change["metrics"] if m["metric"] == metric]
@@ -118,21 +129,19 @@ print(f"run 7 {tier} {metric} {want_before * 1e3:.1f} -> {want_after * 1e3:.1f} 
       f"[{got['low']:+.1f}, {got['high']:+.1f}])")
 PY
 
-# kvctl diff of runs 2-6 against run 7 says what the controller said, exits 9 and writes the
-# report; of run 2 alone against run 7 it withholds the verdict (one run cannot show how whole
+# kvctl diff of the same baseline runs against run 7 says what the controller said, exits 9 and
+# writes the report; of run 2 alone against run 7 it withholds the verdict (one run cannot show how whole
 # runs vary) and says so.
 set +e
-"$kvctl" diff "${jobs[1]}" "${jobs[6]}" --baseline-also "${jobs[2]}" --baseline-also "${jobs[3]}" \
-  --baseline-also "${jobs[4]}" --baseline-also "${jobs[5]}" --html "$WORK/diff.html" \
+"$kvctl" diff "${baseline[0]}" "${jobs[6]}" "${also[@]}" --html "$WORK/diff.html" \
   > "$WORK/diff.txt" 2>"$WORK/diff.err"
 rc=$?
 set -e
 [ "$rc" = 9 ] || fail "kvctl diff exit $rc, not 9: $(cat "$WORK/diff.txt" "$WORK/diff.err")"
-expect_contains "$(cat "$WORK/diff.txt")" "before ${jobs[1]} + 4 more, after ${jobs[6]}"
+expect_contains "$(cat "$WORK/diff.txt")" "before ${baseline[0]} + $((${#baseline[@]} - 1)) more, after ${jobs[6]}"
 grep -Eq "^TTFT $label \(ms\) .* regression$" "$WORK/diff.txt" || fail "no TTFT $label regression: $(cat "$WORK/diff.txt")"
 expect_contains "$(cat "$WORK/diff.html")" "REGRESSION:"
-"$kvctl" diff "${jobs[1]}" "${jobs[6]}" --baseline-also "${jobs[2]}" --baseline-also "${jobs[3]}" \
-  --baseline-also "${jobs[4]}" --baseline-also "${jobs[5]}" --output json > "$WORK/diff.json" || true
+"$kvctl" diff "${baseline[0]}" "${jobs[6]}" "${also[@]}" --output json > "$WORK/diff.json" || true
 python3 - "$WORK" "$tier" "$tier_name" "$metric" <<'PY' || fail "kvctl diff's TTFT $label is not the controller's"
 import json, sys
 work, tier, tier_name, metric = sys.argv[1:]
@@ -150,20 +159,37 @@ PY
 expect_contains "$(cat "$WORK/diff-alone.txt")" "note: verdicts withheld"
 expect_contains "$(cat "$WORK/diff-alone.txt")" "inconclusive (would be regression, but only 1 run(s) show how whole runs vary (3 needed))"
 
-# A later run found change points at run 7 (which metrics and tiers cross alpha in 6 + 5 noisy
-# runs varies; at least one does), each with an alert; kvctl history marks run 7. On a loaded
-# machine a tier's run 6 can already be slow and its change point land there (seen here with
-# Chromium tests beside this one): the history must include run 7's, not only it.
-for i in 8 9 10; do "$kvctl" status "${jobs[$i]}"; done > "$WORK/status-late.txt"
-expect_contains "$(cat "$WORK/status-late.txt")" "from job ${jobs[6]} (p = "
-metric="$("$kvctl" alerts --output json | jq -r --arg job "${jobs[6]}" '[.alerts[].alert
-  | select(.kind == "ALERT_CHANGE_POINT" and (.alert_id | endswith("/" + $job))) | .metric] | first')"
-[ -n "$metric" ] && [ "$metric" != null ] || fail "no change point alert at run 7: $("$kvctl" alerts)"
+# A later run found a change point where the spec changed, with an alert; kvctl status of the run
+# that found it, and kvctl history's table, JSON and page mark it. Which metrics and tiers cross
+# alpha in 6 + 5 noisy runs varies, and so, by a run, does where: on a loaded machine or the
+# sanitized build a neighbour of run 7 can be slow or fast enough that the split lands at run 6 or
+# 8 (seen on the ASan+UBSan build: run 7's GPU TTFT p95 only +31%, the points at runs 6 and 8).
+# The checks follow the alerted point nearest run 7, within one run of it.
+"$kvctl" alerts --output json --limit 1000 > "$WORK/alerts.json"
+read -r finder point_job point_run metric < <(python3 - "$WORK/alerts.json" "${jobs[@]}" <<'PY'
+import json, sys
+alerts, jobs = json.load(open(sys.argv[1]))["alerts"], sys.argv[2:]
+points = []
+for entry in alerts:
+    alert = entry["alert"]
+    if alert["kind"] != "ALERT_CHANGE_POINT": continue
+    finder, point_job = alert["alert_id"].split("/")[0], alert["alert_id"].split("/")[-1]
+    if point_job not in jobs: continue
+    run = jobs.index(point_job) + 1
+    if abs(run - 7) <= 1: points.append((abs(run - 7), run, finder, point_job, alert["metric"]))
+if points:
+    _, run, finder, point_job, metric = min(points)
+    print(finder, point_job, run, metric)
+PY
+)
+[ -n "${metric:-}" ] || fail "no change point alert within a run of run 7: $("$kvctl" alerts)"
+echo "change point of $metric at run $point_run, found by $finder"
+expect_contains "$("$kvctl" status "$finder")" "from job $point_job (p = "
 "$kvctl" history nightly --metric "latency.$metric" --last 11 --output json > "$WORK/history.json"
-jq -e --arg job "${jobs[6]}" 'any(.change_points[]; .run == 7 and .job_id == $job)' \
-  "$WORK/history.json" > /dev/null ||
-  fail "history of $metric shows no change point at run 7: $(jq -c .change_points "$WORK/history.json")"
-expect_contains "$("$kvctl" history nightly --metric "latency.$metric" --last 11)" "run #7 ${jobs[6]}: sim-a "
+jq -e --arg job "$point_job" --argjson run "$point_run" \
+  'any(.change_points[]; .run == $run and .job_id == $job)' "$WORK/history.json" > /dev/null ||
+  fail "history of $metric shows no change point at run $point_run: $(jq -c .change_points "$WORK/history.json")"
+expect_contains "$("$kvctl" history nightly --metric "latency.$metric" --last 11)" "run #$point_run $point_job: sim-a "
 "$kvctl" history nightly --metric "latency.$metric" --last 11 --html "$WORK/history.html" > /dev/null
 expect_contains "$(cat "$WORK/history.html")" 'class="change-point"'
 
@@ -181,7 +207,7 @@ expect_contains "$("$kvctl" status "${jobs[11]}")" "REGRESSION nightly: "
 expect_contains "$("$kvctl" baseline clear nightly)" "schedule nightly: no pinned baseline"
 
 # The receiver was down: every alert is pending, attempted at least once, signed.
-alert_count="$("$kvctl" alerts --output json | jq '.alerts | length')"
+alert_count="$("$kvctl" alerts --output json --limit 1000 | jq '.alerts | length')"
 [ "$alert_count" -ge 2 ] || fail "expected a diff and a change point alert, got $alert_count"
 attempted() { [ -s "$WORK/hook/deliveries.jsonl" ]; }
 wait_until 20 attempted || fail "no delivery was attempted"
@@ -204,7 +230,7 @@ expect_contains "$(cat "$WORK/controller.log")" "alerts redelivered on request w
 accepted() { jq -s '[.[] | select(.answered == 200)] | length' "$WORK/hook/deliveries.jsonl"; }
 all_accepted() { [ "$(accepted)" -ge "$alert_count" ]; }
 wait_until 60 all_accepted || fail "only $(accepted) of $alert_count alerts delivered after the restart"
-delivered_all() { [ "$("$kvctl" alerts --output json | jq '[.alerts[].deliveries[] | select(.state == "DELIVERY_DELIVERED")] | length')" = "$alert_count" ]; }
+delivered_all() { [ "$("$kvctl" alerts --output json --limit 1000 | jq '[.alerts[].deliveries[] | select(.state == "DELIVERY_DELIVERED")] | length')" = "$alert_count" ]; }
 wait_until 20 delivered_all || fail "the controller does not record every delivery: $("$kvctl" alerts)"
 # A second restart (graceful) sends nothing again: the gauges restored from the store show it ran.
 kill -TERM "${PIDS[-1]}"
