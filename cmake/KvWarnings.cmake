@@ -15,8 +15,15 @@ if(KV_SANITIZE)
   set(KV_SANITIZER_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_compile_options(${KV_SANITIZER_FLAGS})
   add_link_options(-fsanitize=address,undefined)
+  # -O1, as the sanitizers' authors advise: reports as good, compiles ~25% faster than -O2.
+  set(CMAKE_CXX_FLAGS_RELWITHDEBINFO "-O1 ${KV_DEBUG_INFO} -DNDEBUG")
 endif()
 
 function(kv_target_defaults target)
   target_link_libraries(${target} PRIVATE kv_build_flags)
+  if(KV_UNITY)
+    # At the end of the folder that declared the target, when all its sources are known (EVAL:
+    # a deferred call reads its variables when it runs, so the name goes in now).
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL kv_unity_batches [[${target}]])")
+  endif()
 endfunction()

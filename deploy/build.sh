@@ -4,6 +4,7 @@
 #   KV_BUILD_DIR    build directory (default build, or build-asan)
 #   KV_BUILD_TYPE   CMake build type (default RelWithDebInfo)
 #   KV_JOBS         parallel compile jobs (default: number of cores)
+#   KV_TARGETS      what to build (default: everything; `demo`: what deploy/quickstart.sh runs)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sanitize="${KV_SANITIZE:-0}"
@@ -23,4 +24,5 @@ cmake -S "$root" -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE="${KV_BUILD_TYPE:-RelWithDebInfo}" -DKV_SANITIZE="$sanitize_flag" \
   -DKV_WERROR=ON >/dev/null
 # --quiet: no progress lines, only compiler output (warnings are errors, so normally nothing).
-ninja -C "$build_dir" -j "$jobs" --quiet
+# shellcheck disable=SC2086 # KV_TARGETS is a list of target names
+ninja -C "$build_dir" -j "$jobs" --quiet ${KV_TARGETS:-}

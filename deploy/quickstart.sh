@@ -6,7 +6,8 @@
 # `kvctl run`.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/deploy/setup.sh"
-"$root/deploy/build.sh"
+"$root/deploy/setup.sh" demo
+# Only the programs the demo runs (the `demo` target): kvctl, kv-runner and the two simulators.
+KV_TARGETS=demo "$root/deploy/build.sh"
 exec "$root/build/bin/kvctl" run "$root/deploy/examples/demo-sim.json" \
   --out "${KV_RESULTS_DIR:-kvbench-results}" "$@"

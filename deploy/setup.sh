@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Installs what kvbench needs to build and test on Debian 12, and nothing when it is all there.
-# Idempotent and quiet: prints a line only when it installs something. Runs as root (or with
-# sudo when available).
+# Installs what kvbench needs on Debian 12, and nothing when it is all there. Idempotent and
+# quiet: prints a line only when it installs something. Runs as root (or with sudo when available).
+#   deploy/setup.sh demo   what the build and the demo need (deploy/quickstart.sh)
+#   deploy/setup.sh        that and what the tests and benchmarks need (deploy/test.sh)
 set -euo pipefail
+purpose="${1:-test}"
+case "$purpose" in
+  demo | test) ;;
+  *) echo "setup: unknown purpose '$purpose' (demo or test)" >&2; exit 2 ;;
+esac
 
-PACKAGES=(
+# The build and the demo: the toolchain, the libraries, Caddy.
+DEMO_PACKAGES=(
   # toolchain
   cmake ninja-build g++ pkg-config ccache git
   # libraries fixed by the design
@@ -20,13 +27,16 @@ PACKAGES=(
   openssl
   # IANA time zones of schedules (absl::LoadTimeZone reads /usr/share/zoneinfo)
   tzdata
+  # the load balancer in front of 2+ replicas (agent/tiers)
+  caddy
+)
+# The tests and benchmarks, on top.
+TEST_PACKAGES=(
   # used by the end-to-end tests (jq: to recompute figures from result.json and requests.jsonl)
   curl jq
   # Prometheus 2.42 + promtool: e2e.prometheus_crosscheck checks our rate math against PromQL on
   # its own instance (a host with systemd also gets the package's service on :9090)
   prometheus
-  # the load balancer in front of 2+ replicas (agent/tiers)
-  caddy
   # used by the benchmarks (tests/bench)
   wrk
   # headless browser of e2e.report_chromium: renders kvctl report's HTML, checks its DOM, screenshots it
@@ -37,16 +47,20 @@ PACKAGES=(
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
+packages=("${DEMO_PACKAGES[@]}")
+[ "$purpose" = test ] && packages+=("${TEST_PACKAGES[@]}")
 missing=()
-for package in "${PACKAGES[@]}"; do
+for package in "${packages[@]}"; do
   if [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" != "install ok installed" ]; then
     missing+=("$package")
   fi
 done
 # node and npm run the independent Parquet writer of e2e.sammshen_parquet. Checked by command, not
 # by package: a NodeSource nodejs (which bundles npm and conflicts with Debian's npm) serves too.
-command -v node >/dev/null || missing+=(nodejs)
-command -v npm >/dev/null || missing+=(npm)
+if [ "$purpose" = test ]; then
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
+fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
   sudo_cmd=()
@@ -59,6 +73,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get update -qq
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+[ "$purpose" = test ] || exit 0
 
 # The writer's npm packages, exactly as package-lock.json pins them (versions and integrity
 # hashes), into the clone's tests/tools/parquet-writer/node_modules (git-ignored). Reinstalled only

@@ -138,7 +138,8 @@ std::optional<double> BeforeAfterRatio(const std::vector<ReplicaCounters>& repli
 }
 
 // The earliest and latest scrape of any replica's counters; nullopt when there is none.
-std::optional<std::pair<double, double>> ScrapeSpan(const std::vector<ReplicaCounters>& replicas) {
+std::optional<std::pair<double, double>> ScrapeTimeRange(
+    const std::vector<ReplicaCounters>& replicas) {
   std::optional<std::pair<double, double>> span;
   for (const ReplicaCounters& replica : replicas) {
     for (const std::vector<Point>* points : {&replica.hits, &replica.queries}) {
@@ -158,7 +159,7 @@ HitRate ComputeHitRate(const std::vector<ReplicaCounters>& replicas, double step
   KV_CHECK(step_s > 0) << "ComputeHitRate: step_s=" << step_s;
   HitRate result;
   result.before_after = BeforeAfterRatio(replicas);
-  const auto span = ScrapeSpan(replicas);
+  const auto span = ScrapeTimeRange(replicas);
   if (!span) return result;
   std::vector<std::vector<Point>> hits;
   std::vector<std::vector<Point>> queries;

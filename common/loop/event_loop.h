@@ -1,18 +1,13 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/executor_work_guard.hpp>
 
 #include "common/loop/executor.h"
 
@@ -58,21 +53,19 @@ class EventLoop : public Executor {
   std::map<std::string, TaskStats> Stats() const;
 
  private:
+  // The io_context, its timers and signal set (event_loop.cc): Boost.Asio stays out of this
+  // header, which daemons, the embedded controller and their tests include (issue #29).
+  struct Impl;
   struct Timer;
 
   void RunNamed(const std::string& name, const Task& task);
   void Schedule(std::shared_ptr<Timer> timer);
 
   const std::string name_;
-  boost::asio::io_context io_;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
-  std::unique_ptr<boost::asio::signal_set> signals_;
-  std::shared_ptr<std::function<void()>> signal_wait_;  // re-arms signals_ after each signal
+  const std::unique_ptr<Impl> impl_;
   std::atomic<bool> stopped_{false};
   std::atomic<std::thread::id> loop_thread_{};
   std::atomic<uint64_t> next_id_{1};
-  // Owned by the loop thread.
-  std::unordered_map<uint64_t, std::shared_ptr<Timer>> timers_;
   mutable std::mutex stats_mu_;
   std::map<std::string, TaskStats> stats_;
 };

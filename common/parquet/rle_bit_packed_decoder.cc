@@ -3,7 +3,7 @@
 namespace kvbench::parquet {
 namespace {
 
-absl::Status Corrupt(const char* what) {
+absl::Status CorruptRle(const char* what) {
   return absl::InvalidArgumentError(std::string("corrupt RLE/bit-packed data: ") + what);
 }
 
@@ -21,8 +21,8 @@ int BitWidth(uint32_t max_value) {
 absl::Status RleBitPackedDecoder::NextRun() {
   uint64_t header = 0;
   for (int shift = 0;; shift += 7) {
-    if (shift >= 64) return Corrupt("run header varint too long");
-    if (position_ >= data_.size()) return Corrupt("data ends before all values");
+    if (shift >= 64) return CorruptRle("run header varint too long");
+    if (position_ >= data_.size()) return CorruptRle("data ends before all values");
     const uint8_t byte = static_cast<uint8_t>(data_[position_++]);
     header |= static_cast<uint64_t>(byte & 0x7f) << shift;
     if ((byte & 0x80) == 0) break;
@@ -38,20 +38,20 @@ absl::Status RleBitPackedDecoder::NextRun() {
     packed_next_ = 0;
     remaining_ = bit_width_ == 0 ? static_cast<size_t>(groups * 8)
                                  : taken * 8 / static_cast<size_t>(bit_width_);
-    if (groups > (uint64_t{1} << 40)) return Corrupt("bit-packed run too long");
+    if (groups > (uint64_t{1} << 40)) return CorruptRle("bit-packed run too long");
     position_ += taken;
     return absl::OkStatus();
   }
   packed_ = false;
   remaining_ = static_cast<size_t>(header >> 1);
   const size_t value_bytes = (static_cast<size_t>(bit_width_) + 7) / 8;
-  if (value_bytes > data_.size() - position_) return Corrupt("run value past the end");
+  if (value_bytes > data_.size() - position_) return CorruptRle("run value past the end");
   run_value_ = 0;
   for (size_t i = 0; i < value_bytes; ++i) {
     run_value_ |= static_cast<uint32_t>(static_cast<uint8_t>(data_[position_ + i])) << (8 * i);
   }
   position_ += value_bytes;
-  if (bit_width_ < 32 && (run_value_ >> bit_width_) != 0) return Corrupt("run value too wide");
+  if (bit_width_ < 32 && (run_value_ >> bit_width_) != 0) return CorruptRle("run value too wide");
   return absl::OkStatus();
 }
 
@@ -66,7 +66,7 @@ uint32_t RleBitPackedDecoder::ReadPacked(size_t index) const {
 }
 
 absl::Status RleBitPackedDecoder::Decode(size_t count, std::vector<uint32_t>* out) {
-  if (bit_width_ < 0 || bit_width_ > 32) return Corrupt("bit width out of range");
+  if (bit_width_ < 0 || bit_width_ > 32) return CorruptRle("bit width out of range");
   while (count > 0) {
     if (remaining_ == 0) {
       absl::Status status = NextRun();

@@ -6,7 +6,7 @@
 namespace kvbench::parquet {
 namespace {
 
-absl::Status Corrupt(const SchemaNode& node, absl::string_view what) {
+absl::Status CorruptLevels(const SchemaNode& node, absl::string_view what) {
   return absl::InvalidArgumentError(
       absl::StrCat("corrupt levels under ", node.path.empty() ? "the root" : node.path, ": ", what));
 }
@@ -24,11 +24,11 @@ absl::StatusOr<RowAssembler> RowAssembler::Create(const Schema* schema,
       if (column.repetition_levels[i] == 0) starts.push_back(i);
     }
     if (!column.repetition_levels.empty() && column.repetition_levels[0] != 0) {
-      return Corrupt(schema->leaf(static_cast<int>(leaf)), "first repetition level is not 0");
+      return CorruptLevels(schema->leaf(static_cast<int>(leaf)), "first repetition level is not 0");
     }
     if (static_cast<int64_t>(starts.size()) != num_rows) {
-      return Corrupt(schema->leaf(static_cast<int>(leaf)),
-                     absl::StrCat(starts.size(), " rows where the row group has ", num_rows));
+      return CorruptLevels(schema->leaf(static_cast<int>(leaf)),
+                           absl::StrCat(starts.size(), " rows where the row group has ", num_rows));
     }
     starts.push_back(column.repetition_levels.size());
     assembler.row_starts_.push_back(std::move(starts));
@@ -52,9 +52,9 @@ absl::StatusOr<Json> RowAssembler::Assemble(int64_t row) const {
 
 absl::StatusOr<int16_t> RowAssembler::FirstDefinition(int node, const Ranges& ranges) const {
   const SchemaNode& n = schema_->node(node);
-  if (n.num_leaves == 0) return Corrupt(n, "group without leaf columns");
+  if (n.num_leaves == 0) return CorruptLevels(n, "group without leaf columns");
   const Range& range = ranges[n.first_leaf];
-  if (range.begin >= range.end) return Corrupt(n, "no level entry where one is due");
+  if (range.begin >= range.end) return CorruptLevels(n, "no level entry where one is due");
   return columns_[n.first_leaf].definition_levels[range.begin];
 }
 
@@ -83,7 +83,7 @@ absl::Status RowAssembler::BuildInstance(int node, const Ranges& ranges, Json* o
   const SchemaNode& n = schema_->node(node);
   if (n.is_leaf) {
     const Range& range = ranges[n.leaf_index];
-    if (range.end - range.begin != 1) return Corrupt(n, "repeated entries in a single value");
+    if (range.end - range.begin != 1) return CorruptLevels(n, "repeated entries in a single value");
     *out = columns_[n.leaf_index].values[range.begin];
     return absl::OkStatus();
   }
@@ -162,7 +162,7 @@ absl::Status RowAssembler::SplitRepeated(int node, const Ranges& ranges,
   for (int leaf = n.first_leaf; leaf < n.first_leaf + n.num_leaves; ++leaf) {
     const Range& range = ranges[leaf];
     const ColumnData& column = columns_[leaf];
-    if (range.begin >= range.end) return Corrupt(n, "no level entry where one is due");
+    if (range.begin >= range.end) return CorruptLevels(n, "no level entry where one is due");
     size_t instance = 0;
     size_t start = range.begin;
     for (size_t i = range.begin + 1; i <= range.end; ++i) {
@@ -170,15 +170,16 @@ absl::Status RowAssembler::SplitRepeated(int node, const Ranges& ranges,
       if (leaf == n.first_leaf) {
         out->emplace_back(ranges);
       } else if (instance >= out->size()) {
-        return Corrupt(n, "columns disagree on the number of repeated values");
+        return CorruptLevels(n, "columns disagree on the number of repeated values");
       }
       if (column.definition_levels[start] < n.max_definition_level) {
-        return Corrupt(n, "undefined entry inside a repeated field");
+        return CorruptLevels(n, "undefined entry inside a repeated field");
       }
       (*out)[instance++][leaf] = {start, i};
       start = i;
     }
-    if (instance != out->size()) return Corrupt(n, "columns disagree on the number of values");
+    if (instance != out->size())
+      return CorruptLevels(n, "columns disagree on the number of values");
   }
   return absl::OkStatus();
 }

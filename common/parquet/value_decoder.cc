@@ -12,7 +12,7 @@
 namespace kvbench::parquet {
 namespace {
 
-absl::Status Corrupt(const SchemaNode& leaf, absl::string_view what) {
+absl::Status CorruptValues(const SchemaNode& leaf, absl::string_view what) {
   return absl::InvalidArgumentError(
       absl::StrCat("corrupt values in column ", leaf.path, ": ", what));
 }
@@ -64,8 +64,9 @@ absl::Status DecodeFixed(const SchemaNode& leaf, absl::string_view data, size_t 
       width = static_cast<size_t>(leaf.type_length);
       break;
   }
-  if (width != 0 && count > data.size() / width) return Corrupt(leaf, "fewer bytes than values");
-  if (width == 0 && count > (size_t{1} << 26)) return Corrupt(leaf, "too many empty values");
+  if (width != 0 && count > data.size() / width)
+    return CorruptValues(leaf, "fewer bytes than values");
+  if (width == 0 && count > (size_t{1} << 26)) return CorruptValues(leaf, "too many empty values");
   out->reserve(out->size() + count);
   for (size_t i = 0; i < count; ++i) {
     const char* p = data.data() + i * width;
@@ -96,7 +97,7 @@ absl::Status DecodeFixed(const SchemaNode& leaf, absl::string_view data, size_t 
 absl::Status DecodePlain(const SchemaNode& leaf, absl::string_view data, size_t count,
                          std::vector<Json>* out) {
   if (leaf.physical_type == kBoolean) {
-    if (count > data.size() * 8) return Corrupt(leaf, "fewer bits than booleans");
+    if (count > data.size() * 8) return CorruptValues(leaf, "fewer bits than booleans");
     for (size_t i = 0; i < count; ++i) {
       out->emplace_back(((static_cast<uint8_t>(data[i / 8]) >> (i % 8)) & 1) != 0);
     }
@@ -105,10 +106,10 @@ absl::Status DecodePlain(const SchemaNode& leaf, absl::string_view data, size_t 
   if (leaf.physical_type != kByteArray) return DecodeFixed(leaf, data, count, out);
   size_t position = 0;
   for (size_t i = 0; i < count; ++i) {
-    if (data.size() - position < 4) return Corrupt(leaf, "byte array length past the end");
+    if (data.size() - position < 4) return CorruptValues(leaf, "byte array length past the end");
     const uint32_t length = Load<uint32_t>(data.data() + position);
     position += 4;
-    if (length > data.size() - position) return Corrupt(leaf, "byte array past the end");
+    if (length > data.size() - position) return CorruptValues(leaf, "byte array past the end");
     out->emplace_back(std::string(data.data() + position, length));
     position += length;
   }
@@ -117,10 +118,11 @@ absl::Status DecodePlain(const SchemaNode& leaf, absl::string_view data, size_t 
 
 absl::Status DecodeRleBooleans(const SchemaNode& leaf, absl::string_view data, size_t count,
                                std::vector<Json>* out) {
-  if (leaf.physical_type != kBoolean) return Corrupt(leaf, "RLE values of a non-boolean column");
-  if (data.size() < 4) return Corrupt(leaf, "RLE length past the end");
+  if (leaf.physical_type != kBoolean)
+    return CorruptValues(leaf, "RLE values of a non-boolean column");
+  if (data.size() < 4) return CorruptValues(leaf, "RLE length past the end");
   const uint32_t length = Load<uint32_t>(data.data());
-  if (length > data.size() - 4) return Corrupt(leaf, "RLE data past the end");
+  if (length > data.size() - 4) return CorruptValues(leaf, "RLE data past the end");
   std::vector<uint32_t> bits;
   RleBitPackedDecoder decoder(data.substr(4, length), 1);
   KV_RETURN_IF_ERROR(decoder.Decode(count, &bits));
@@ -130,18 +132,19 @@ absl::Status DecodeRleBooleans(const SchemaNode& leaf, absl::string_view data, s
 
 absl::Status DecodeDictionaryIndices(const SchemaNode& leaf, absl::string_view data, size_t count,
                                      const std::vector<Json>* dictionary, std::vector<Json>* out) {
-  if (dictionary == nullptr) return Corrupt(leaf, "dictionary-encoded page without a dictionary");
+  if (dictionary == nullptr)
+    return CorruptValues(leaf, "dictionary-encoded page without a dictionary");
   if (count == 0) return absl::OkStatus();
-  if (data.empty()) return Corrupt(leaf, "no bit width for dictionary indices");
+  if (data.empty()) return CorruptValues(leaf, "no bit width for dictionary indices");
   const int bit_width = static_cast<uint8_t>(data[0]);
-  if (bit_width > 32) return Corrupt(leaf, "dictionary index bit width over 32");
+  if (bit_width > 32) return CorruptValues(leaf, "dictionary index bit width over 32");
   std::vector<uint32_t> indices;
   RleBitPackedDecoder decoder(data.substr(1), bit_width);
   KV_RETURN_IF_ERROR(decoder.Decode(count, &indices));
   out->reserve(out->size() + count);
   size_t bytes = 0;
   for (uint32_t index : indices) {
-    if (index >= dictionary->size()) return Corrupt(leaf, "dictionary index out of range");
+    if (index >= dictionary->size()) return CorruptValues(leaf, "dictionary index out of range");
     const Json& value = (*dictionary)[index];
     bytes += value.is_string() ? value.get_ref<const std::string&>().size() : 0;
     if (bytes > kMaxExpandedPageBytes) return TooLarge(leaf);
@@ -153,12 +156,12 @@ absl::Status DecodeDictionaryIndices(const SchemaNode& leaf, absl::string_view d
 absl::Status DecodeDeltaIntegers(const SchemaNode& leaf, absl::string_view data, size_t count,
                                  std::vector<Json>* out) {
   if (leaf.physical_type != kInt32 && leaf.physical_type != kInt64) {
-    return Corrupt(leaf, "DELTA_BINARY_PACKED values of a non-integer column");
+    return CorruptValues(leaf, "DELTA_BINARY_PACKED values of a non-integer column");
   }
   std::vector<int64_t> values;
   DeltaBinaryPackedDecoder decoder(data);
   absl::Status status = decoder.Decode(count, &values);
-  if (!status.ok()) return Corrupt(leaf, status.message());
+  if (!status.ok()) return CorruptValues(leaf, status.message());
   for (int64_t v : values) {
     if (leaf.physical_type == kInt32) {
       out->emplace_back(static_cast<int32_t>(static_cast<uint32_t>(v)));
@@ -175,11 +178,11 @@ absl::Status DecodeDeltaLengths(const SchemaNode& leaf, absl::string_view data, 
   std::vector<int64_t> lengths;
   DeltaBinaryPackedDecoder decoder(data);
   absl::Status status = decoder.Decode(count, &lengths);
-  if (!status.ok()) return Corrupt(leaf, status.message());
+  if (!status.ok()) return CorruptValues(leaf, status.message());
   size_t position = decoder.consumed();
   for (int64_t length : lengths) {
     if (length < 0 || static_cast<uint64_t>(length) > data.size() - position) {
-      return Corrupt(leaf, "byte array length past the end");
+      return CorruptValues(leaf, "byte array length past the end");
     }
     out->emplace_back(data.substr(position, static_cast<size_t>(length)));
     position += static_cast<size_t>(length);
@@ -191,7 +194,7 @@ absl::Status DecodeDeltaLengths(const SchemaNode& leaf, absl::string_view data, 
 absl::Status DecodeDeltaLengthByteArray(const SchemaNode& leaf, absl::string_view data,
                                         size_t count, std::vector<Json>* out) {
   if (leaf.physical_type != kByteArray)
-    return Corrupt(leaf, "DELTA_LENGTH_BYTE_ARRAY of non-bytes");
+    return CorruptValues(leaf, "DELTA_LENGTH_BYTE_ARRAY of non-bytes");
   std::vector<std::string> values;
   size_t consumed = 0;
   KV_RETURN_IF_ERROR(DecodeDeltaLengths(leaf, data, count, &values, &consumed));
@@ -203,12 +206,12 @@ absl::Status DecodeDeltaLengthByteArray(const SchemaNode& leaf, absl::string_vie
 absl::Status DecodeDeltaByteArray(const SchemaNode& leaf, absl::string_view data, size_t count,
                                   std::vector<Json>* out) {
   if (leaf.physical_type != kByteArray && leaf.physical_type != kFixedLenByteArray) {
-    return Corrupt(leaf, "DELTA_BYTE_ARRAY of non-bytes");
+    return CorruptValues(leaf, "DELTA_BYTE_ARRAY of non-bytes");
   }
   std::vector<int64_t> prefixes;
   DeltaBinaryPackedDecoder decoder(data);
   absl::Status status = decoder.Decode(count, &prefixes);
-  if (!status.ok()) return Corrupt(leaf, status.message());
+  if (!status.ok()) return CorruptValues(leaf, status.message());
   std::vector<std::string> suffixes;
   size_t consumed = 0;
   KV_RETURN_IF_ERROR(
@@ -217,7 +220,7 @@ absl::Status DecodeDeltaByteArray(const SchemaNode& leaf, absl::string_view data
   size_t bytes = 0;
   for (size_t i = 0; i < count; ++i) {
     if (prefixes[i] < 0 || static_cast<uint64_t>(prefixes[i]) > previous.size()) {
-      return Corrupt(leaf, "prefix longer than the previous value");
+      return CorruptValues(leaf, "prefix longer than the previous value");
     }
     bytes += static_cast<size_t>(prefixes[i]) + suffixes[i].size();
     if (bytes > kMaxExpandedPageBytes) return TooLarge(leaf);
@@ -243,9 +246,10 @@ absl::Status DecodeByteStreamSplit(const SchemaNode& leaf, absl::string_view dat
       width = static_cast<size_t>(leaf.type_length);
       break;
     default:
-      return Corrupt(leaf, "BYTE_STREAM_SPLIT of an unsupported type");
+      return CorruptValues(leaf, "BYTE_STREAM_SPLIT of an unsupported type");
   }
-  if (width == 0 || count > data.size() / width) return Corrupt(leaf, "fewer bytes than values");
+  if (width == 0 || count > data.size() / width)
+    return CorruptValues(leaf, "fewer bytes than values");
   std::string joined(count * width, '\0');
   for (size_t i = 0; i < count; ++i) {
     for (size_t b = 0; b < width; ++b) joined[i * width + b] = data[b * count + i];

@@ -66,7 +66,7 @@ absl::StatusOr<v1::ListJobsRequest> MakeRequest(const JobsFlags& flags) {
   return request;
 }
 
-std::string UnixMs(int64_t ms) {
+std::string SubmitTimeText(int64_t ms) {
   if (ms <= 0) return "-";
   return absl::FormatTime("%Y-%m-%d %H:%M:%S", absl::FromUnixMillis(ms), absl::UTCTimeZone());
 }
@@ -80,7 +80,7 @@ std::vector<std::string> JobCells(const v1::Job& job) {
           job.spec().name(),
           JobStateName(job.state()),
           absl::StrCat(succeeded, "/", job.scenarios_size()),
-          UnixMs(job.submit_unix_ms()),
+          SubmitTimeText(job.submit_unix_ms()),
           job.error()};
 }
 

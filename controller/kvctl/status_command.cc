@@ -26,7 +26,7 @@ struct StatusFlags {
   ConnectionFlags connection;
 };
 
-std::string UnixMs(int64_t ms) {
+std::string UtcTimeText(int64_t ms) {
   if (ms <= 0) return "-";
   return absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", absl::FromUnixMillis(ms), absl::UTCTimeZone());
 }
@@ -87,8 +87,8 @@ void PrintAnalysis(const v1::Job& job, std::ostream& out) {
 void PrintTable(const v1::Job& job, std::ostream& out) {
   out << "job " << job.job_id() << " (" << job.spec().name() << "): " << JobStateName(job.state())
       << "\n"
-      << "  submitted " << UnixMs(job.submit_unix_ms()) << ", started "
-      << UnixMs(job.start_unix_ms()) << ", ended " << UnixMs(job.end_unix_ms()) << "\n";
+      << "  submitted " << UtcTimeText(job.submit_unix_ms()) << ", started "
+      << UtcTimeText(job.start_unix_ms()) << ", ended " << UtcTimeText(job.end_unix_ms()) << "\n";
   if (!job.error().empty()) out << "  error: " << job.error() << "\n";
   out << "\n";
   TablePrinter table(Headers());

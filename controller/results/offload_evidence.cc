@@ -5,13 +5,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "controller/results/validity_text.h"
+#include "controller/spec/job_spec_defaults.h"
 
 namespace kvbench::results {
 namespace {
 
 using Finding = GpuPressure::Finding;
-
-constexpr int kDefaultReplicas = 1;
 
 // The GPU tier's own prefix-cache hits against the reuse there was to get.
 struct ReuseComparison {
@@ -60,7 +59,7 @@ std::optional<std::string> WorkingSetFact(const ScenarioRun& gpu, bool* exceeds)
       !engine.has_block_size() || engine.block_size() <= 0) {
     return std::nullopt;
   }
-  const int replicas = gpu.spec.has_replicas() ? gpu.spec.replicas() : kDefaultReplicas;
+  const int replicas = gpu.spec.has_replicas() ? gpu.spec.replicas() : spec::kDefaultReplicas;
   const int64_t capacity = int64_t{replicas} * engine.num_gpu_blocks() * engine.block_size();
   *exceeds = result.peak_concurrent_tokens() > capacity;
   return absl::StrCat("working set peak ", WithCommas(result.peak_concurrent_tokens()), " tokens ",

@@ -13,13 +13,14 @@
 #include "absl/strings/str_join.h"
 #include "controller/results/validity.h"
 #include "controller/results/validity_text.h"
+#include "controller/spec/job_spec_defaults.h"
 
 namespace kvbench::results {
 namespace {
 
 // The documented defaults of the optional spec fields that are held fixed (job.proto).
-constexpr int kDefaultReplicas = 1;
-constexpr int kDefaultTensorParallelSize = 1;
+using spec::kDefaultReplicas;
+using spec::kDefaultTensorParallelSize;
 
 std::string Quoted(const std::string& text) { return absl::StrCat("\"", text, "\""); }
 

@@ -10,7 +10,7 @@
 namespace kvbench::sim {
 namespace {
 
-using Json = nlohmann::json;
+using RequestJson = nlohmann::json;
 
 ApiError Make(int status, const char* type, std::string message) {
   ApiError error;
@@ -21,10 +21,11 @@ ApiError Make(int status, const char* type, std::string message) {
 }
 
 // The prompt of a completions request: a string, a list with one string, or token ids.
-std::optional<ApiError> ReadCompletionPrompt(const Json& body, std::vector<uint32_t>* prompt) {
+std::optional<ApiError> ReadCompletionPrompt(const RequestJson& body,
+                                             std::vector<uint32_t>* prompt) {
   auto it = body.find("prompt");
   if (it == body.end()) return ApiError::BadRequest("prompt: Field required");
-  const Json& value = *it;
+  const RequestJson& value = *it;
   if (value.is_string()) {
     *prompt = SimTokenizer::Encode(value.get_ref<const std::string&>());
     return std::nullopt;
@@ -35,15 +36,15 @@ std::optional<ApiError> ReadCompletionPrompt(const Json& body, std::vector<uint3
   }
   if (value.is_array() && !value.empty() &&
       std::all_of(value.begin(), value.end(),
-                  [](const Json& t) { return t.is_number_unsigned(); })) {
-    for (const Json& token : value) prompt->push_back(token.get<uint32_t>());
+                  [](const RequestJson& t) { return t.is_number_unsigned(); })) {
+    for (const RequestJson& token : value) prompt->push_back(token.get<uint32_t>());
     return std::nullopt;
   }
   return ApiError::BadRequest(
       "prompt: must be a string, a list of one string, or a list of token ids");
 }
 
-std::optional<ApiError> ReadChatPrompt(const Json& body, std::vector<uint32_t>* prompt) {
+std::optional<ApiError> ReadChatPrompt(const RequestJson& body, std::vector<uint32_t>* prompt) {
   auto it = body.find("messages");
   if (it == body.end()) return ApiError::BadRequest("messages: Field required");
   if (!it->is_array() || it->empty()) {
@@ -57,7 +58,7 @@ std::optional<ApiError> ReadChatPrompt(const Json& body, std::vector<uint32_t>* 
 
 // vLLM's check before rendering: tool_choice other than "none" needs tool parsing, which a
 // harmony model does itself and any other model only with --enable-auto-tool-choice and a parser.
-std::optional<ApiError> CheckToolChoice(const Json& body, const ApiContext& context) {
+std::optional<ApiError> CheckToolChoice(const RequestJson& body, const ApiContext& context) {
   auto it = body.find("tool_choice");
   if (it == body.end() || it->is_null() || *it == "none") return std::nullopt;
   if (context.harmony || context.auto_tool_choice) return std::nullopt;
@@ -72,7 +73,8 @@ std::optional<ApiError> CheckToolChoice(const Json& body, const ApiContext& cont
 }
 
 // Reads an optional integer field; 400 when present with another type.
-std::optional<ApiError> ReadInt(const Json& body, const char* field, std::optional<int64_t>* out) {
+std::optional<ApiError> ReadInt(const RequestJson& body, const char* field,
+                                std::optional<int64_t>* out) {
   auto it = body.find(field);
   if (it == body.end() || it->is_null()) return std::nullopt;
   if (!it->is_number_integer()) {
@@ -82,7 +84,7 @@ std::optional<ApiError> ReadInt(const Json& body, const char* field, std::option
   return std::nullopt;
 }
 
-std::optional<ApiError> ReadBool(const Json& body, const char* field, bool* out) {
+std::optional<ApiError> ReadBool(const RequestJson& body, const char* field, bool* out) {
   auto it = body.find(field);
   if (it == body.end() || it->is_null()) return std::nullopt;
   if (!it->is_boolean()) {
@@ -92,7 +94,7 @@ std::optional<ApiError> ReadBool(const Json& body, const char* field, bool* out)
   return std::nullopt;
 }
 
-std::optional<ApiError> ReadStreamOptions(const Json& body, ParsedRequest* request) {
+std::optional<ApiError> ReadStreamOptions(const RequestJson& body, ParsedRequest* request) {
   auto it = body.find("stream_options");
   if (it == body.end() || it->is_null()) return std::nullopt;  // no usage chunk
   if (!it->is_object()) return ApiError::BadRequest("stream_options: Input should be an object");
@@ -105,7 +107,7 @@ std::optional<ApiError> ReadStreamOptions(const Json& body, ParsedRequest* reque
   return std::nullopt;
 }
 
-std::optional<ApiError> ResolveModel(const Json& body, const ApiContext& context,
+std::optional<ApiError> ResolveModel(const RequestJson& body, const ApiContext& context,
                                      ParsedRequest* request) {
   auto it = body.find("model");
   if (it == body.end() || it->is_null()) {
@@ -122,7 +124,7 @@ std::optional<ApiError> ResolveModel(const Json& body, const ApiContext& context
   return std::nullopt;
 }
 
-std::optional<ApiError> ApplyLengths(const Json& body, const ApiContext& context,
+std::optional<ApiError> ApplyLengths(const RequestJson& body, const ApiContext& context,
                                      ParsedRequest* request) {
   std::optional<int64_t> max_tokens, max_completion_tokens, n;
   if (auto error = ReadInt(body, "max_tokens", &max_tokens)) return error;
@@ -174,7 +176,8 @@ ApiError ApiError::Internal(std::string message) {
 
 std::optional<ApiError> ParseApiRequest(ApiKind kind, absl::string_view body,
                                         const ApiContext& context, ParsedRequest* request) {
-  Json json = Json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  RequestJson json =
+      RequestJson::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded()) return ApiError::BadRequest("JSON decode error: the body is not JSON");
   if (!json.is_object()) return ApiError::BadRequest("the body must be a JSON object");
   request->kind = kind;

@@ -3,15 +3,16 @@
 #include "agent/sim/engine/tokenizer.h"
 
 namespace kvbench::sim {
+
+const HttpHeaders& JsonHeaders() {
+  static const HttpHeaders headers = {{"Content-Type", "application/json"}};
+  return headers;
+}
+
 namespace {
 
 const HttpHeaders& SseHeaders() {
   static const HttpHeaders headers = {{"Content-Type", "text/event-stream; charset=utf-8"}};
-  return headers;
-}
-
-const HttpHeaders& JsonHeaders() {
-  static const HttpHeaders headers = {{"Content-Type", "application/json"}};
   return headers;
 }
 

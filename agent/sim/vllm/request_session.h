@@ -10,6 +10,9 @@
 
 namespace kvbench::sim {
 
+// Content-Type: application/json, the headers of every JSON body the server answers.
+const HttpHeaders& JsonHeaders();
+
 // One API request in flight: submits it to the engine and turns the engine's outputs into the
 // HTTP response (an SSE stream or one JSON body). Streams start (status and headers) at once, as
 // vLLM's do; an engine failure after that arrives as an in-stream error event. A client that goes

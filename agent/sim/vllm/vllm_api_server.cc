@@ -15,11 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const HttpHeaders& JsonHeaders() {
-  static const HttpHeaders headers = {{"Content-Type", "application/json"}};
-  return headers;
-}
-
 void RespondError(HttpResponder& responder, const ApiError& error) {
   responder.Respond(error.status, JsonHeaders(), error.ToJson());
 }

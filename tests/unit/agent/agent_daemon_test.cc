@@ -8,15 +8,14 @@
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_executor.h"
 #include "tests/fakes/fake_sleeper.h"
+#include "tests/support/registry_exposition.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
 
 namespace kvbench {
 namespace {
 
-std::string Exposition(prometheus::Registry& registry) {
-  return prometheus::TextSerializer().Serialize(registry.Collect());
-}
+using testing::Exposition;
 
 TEST_CASE("The agent lays out its work dir and keeps its gauges on the loop") {
   testing::TempDir dir;

@@ -7,15 +7,14 @@
 #include "controller/controller.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_executor.h"
+#include "tests/support/registry_exposition.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
 
 namespace kvbench {
 namespace {
 
-std::string Exposition(prometheus::Registry& registry) {
-  return prometheus::TextSerializer().Serialize(registry.Collect());
-}
+using testing::Exposition;
 
 TEST_CASE("The controller creates its data dir and store, serves, and stops cleanly") {
   testing::TempDir dir;

@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "agent/runner/request_record.h"
 #include "common/process/posix_process_launcher.h"
+#include "tests/component/agent/runner/runner_process.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/temp_dir.h"
 
@@ -20,15 +21,13 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr char kModel[] = "meta-llama/Llama-3.1-8B-Instruct";
-constexpr char kAirline[] = KV_DEMO_DATASETS "/tau2_airline_gpt-4.1_results.json";
 constexpr int kSessions = 4;
 constexpr int kRounds = 5;
 
 std::unique_ptr<SimProcess> StartVllm(std::vector<std::string> extra = {}) {
   std::vector<std::string> argv = {KV_SIM_VLLM_PATH,
                                    "serve",
-                                   kModel,
+                                   kRunnerTestModel,
                                    "--host",
                                    "127.0.0.1",
                                    "--port",
@@ -51,7 +50,7 @@ std::vector<std::string> RunnerArgs(const std::string& base_url, const TempDir& 
                                    "--base-url",
                                    base_url,
                                    "--model",
-                                   kModel,
+                                   kRunnerTestModel,
                                    "--num-users",
                                    "4",
                                    "--num-rounds",
@@ -59,7 +58,7 @@ std::vector<std::string> RunnerArgs(const std::string& base_url, const TempDir& 
                                    "--dataset",
                                    "tau2-bench-v1",
                                    "--dataset-path",
-                                   kAirline,
+                                   kAirlineDataset,
                                    "--agentic-traces",
                                    "--sessions",
                                    std::to_string(kSessions),
@@ -71,45 +70,15 @@ std::vector<std::string> RunnerArgs(const std::string& base_url, const TempDir& 
   return argv;
 }
 
-struct Run {
-  ExitStatus exit;
-  std::string log;  // its stderr
-};
-
-Run RunToExit(const std::vector<std::string>& argv, const TempDir& dir) {
-  PosixProcessLauncher launcher;
-  ProcessSpec spec;
-  spec.name = "kv-runner";
-  spec.argv = argv;
-  spec.stdout_path = dir.File("runner.out");
-  spec.stderr_path = dir.File("runner.err");
-  auto process = launcher.Launch(spec);
-  REQUIRE(process.ok());
-  auto exit = (*process)->Wait(absl::Seconds(120));
-  REQUIRE(exit.ok());
-  return Run{*exit, dir.ReadFile("runner.err")};
-}
-
-std::vector<runner::RequestRecord> Records(const TempDir& dir) {
-  std::vector<runner::RequestRecord> records;
-  for (absl::string_view line :
-       absl::StrSplit(dir.ReadFile("requests.jsonl"), '\n', absl::SkipEmpty())) {
-    auto record = runner::ParseJsonLine(line);
-    REQUIRE(record.ok());
-    records.push_back(*record);
-  }
-  return records;
-}
-
 TEST_CASE("kv-runner takes the OpenAI base URL ending in /v1", "[Runner][Contract]") {
   auto sim = StartVllm();
   const std::string base = GENERATE(as<std::string>{}, "/v1", "/v1/", "/", "");
   INFO("--base-url <server>" << base);
   TempDir dir;
-  const Run run = RunToExit(RunnerArgs(sim->url() + base, dir), dir);
+  const RunnerRun run = RunRunnerToExit(RunnerArgs(sim->url() + base, dir), dir);
   INFO(run.log);
   REQUIRE(run.exit.success());
-  const std::vector<runner::RequestRecord> records = Records(dir);
+  const std::vector<runner::RequestRecord> records = ReadRunnerRecords(dir);
   CHECK(records.size() == kSessions * kRounds);
   for (const runner::RequestRecord& record : records) {
     CHECK(record.ok());
@@ -125,7 +94,7 @@ TEST_CASE("kv-runner refuses a base URL with another path before any request",
           "[Runner][Contract]") {
   auto sim = StartVllm();
   TempDir dir;
-  const Run run = RunToExit(RunnerArgs(sim->url() + "/api/v1", dir), dir);
+  const RunnerRun run = RunRunnerToExit(RunnerArgs(sim->url() + "/api/v1", dir), dir);
   CHECK(run.exit.code == 2);
   CHECK_THAT(run.log, Catch::Contains("--base-url \"" + sim->url() + "/api/v1\"") &&
                           Catch::Contains("path \"/api/v1\" is neither empty nor /v1"));
@@ -139,8 +108,8 @@ TEST_CASE(
   SECTION("refused up front, exit 2, no request sent") {
     auto sim = StartVllm();
     TempDir dir;
-    const Run run =
-        RunToExit(RunnerArgs(sim->url(), dir, {"--enable-agentic-tools", "--ask-mode"}), dir);
+    const RunnerRun run =
+        RunRunnerToExit(RunnerArgs(sim->url(), dir, {"--enable-agentic-tools", "--ask-mode"}), dir);
     CHECK(run.exit.code == 2);
     CHECK_THAT(run.log, Catch::Contains("--ask-mode sends tool_choice \"auto\"") &&
                             Catch::Contains("--server-auto-tool-choice"));
@@ -149,12 +118,12 @@ TEST_CASE(
   SECTION("the server really refuses it: every round is a 400 with vLLM's message") {
     auto sim = StartVllm();
     TempDir dir;
-    const Run run =
-        RunToExit(RunnerArgs(sim->url(), dir,
-                             {"--enable-agentic-tools", "--ask-mode", "--server-auto-tool-choice"}),
-                  dir);
+    const RunnerRun run = RunRunnerToExit(
+        RunnerArgs(sim->url(), dir,
+                   {"--enable-agentic-tools", "--ask-mode", "--server-auto-tool-choice"}),
+        dir);
     INFO(run.log);
-    const std::vector<runner::RequestRecord> records = Records(dir);
+    const std::vector<runner::RequestRecord> records = ReadRunnerRecords(dir);
     REQUIRE_FALSE(records.empty());
     for (const runner::RequestRecord& record : records) {
       CHECK(record.http_status == 400);
@@ -164,13 +133,13 @@ TEST_CASE(
   SECTION("a server with --enable-auto-tool-choice and a parser takes it") {
     auto sim = StartVllm({"--enable-auto-tool-choice", "--tool-call-parser", "hermes"});
     TempDir dir;
-    const Run run =
-        RunToExit(RunnerArgs(sim->url(), dir,
-                             {"--enable-agentic-tools", "--ask-mode", "--server-auto-tool-choice"}),
-                  dir);
+    const RunnerRun run = RunRunnerToExit(
+        RunnerArgs(sim->url(), dir,
+                   {"--enable-agentic-tools", "--ask-mode", "--server-auto-tool-choice"}),
+        dir);
     INFO(run.log);
     REQUIRE(run.exit.success());
-    const std::vector<runner::RequestRecord> records = Records(dir);
+    const std::vector<runner::RequestRecord> records = ReadRunnerRecords(dir);
     CHECK(records.size() == kSessions * kRounds);
     for (const runner::RequestRecord& record : records) CHECK(record.http_status == 200);
   }

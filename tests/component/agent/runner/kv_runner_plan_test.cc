@@ -27,15 +27,15 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr char kModel[] = "meta-llama/Llama-3.1-8B-Instruct";
 constexpr char kAgentTraces[] = KV_TEST_DATASETS "/lmcache-agent-trace";
 constexpr char kSammshen[] = KV_TEST_DATASETS "/tau2_airline_gpt-4.1_lmcache_format.jsonl";
 
-std::unique_ptr<SimProcess> StartVllm() {
+std::unique_ptr<SimProcess> StartPlainVllm() {
   auto sim = std::make_unique<SimProcess>(
       "kvsim-vllm",
-      std::vector<std::string>{KV_SIM_VLLM_PATH, "serve", kModel, "--host", "127.0.0.1", "--port",
-                               "0", "--sim-time-scale", "0.005", "--sim-load-seconds", "0"},
+      std::vector<std::string>{KV_SIM_VLLM_PATH, "serve", kRunnerTestModel, "--host", "127.0.0.1",
+                               "--port", "0", "--sim-time-scale", "0.005", "--sim-load-seconds",
+                               "0"},
       "Starting vLLM API server on ");
   INFO(sim->error());
   REQUIRE(sim->Start());
@@ -48,7 +48,7 @@ std::vector<std::string> Args(const std::string& url, const TempDir& dir, const 
           "--base-url",
           url,
           "--model",
-          kModel,
+          kRunnerTestModel,
           "--num-users",
           "2",
           "--num-rounds",
@@ -69,7 +69,7 @@ std::vector<std::string> Args(const std::string& url, const TempDir& dir, const 
           dir.File("prompts.jsonl")};
 }
 
-void RunToExit(const std::vector<std::string>& argv, const TempDir& dir) {
+void RunRunnerToSuccess(const std::vector<std::string>& argv, const TempDir& dir) {
   auto process = LaunchRunner(argv, dir);
   auto exit = process->Wait(absl::Seconds(100));
   REQUIRE(exit.ok());
@@ -120,11 +120,11 @@ TEST_CASE("kv-runner below the ceiling runs a seeded spread over the agent-trace
     kind_of[session.id] =
         std::filesystem::path(session.rounds.front().origin).parent_path().filename().string();
   }
-  auto sim = StartVllm();
+  auto sim = StartPlainVllm();
   TempDir first, again, other;
-  RunToExit(Args(sim->url(), first, "lmcache-agent-trace", kAgentTraces, 4, 0), first);
-  RunToExit(Args(sim->url(), again, "lmcache-agent-trace", kAgentTraces, 4, 0), again);
-  RunToExit(Args(sim->url(), other, "lmcache-agent-trace", kAgentTraces, 4, 11), other);
+  RunRunnerToSuccess(Args(sim->url(), first, "lmcache-agent-trace", kAgentTraces, 4, 0), first);
+  RunRunnerToSuccess(Args(sim->url(), again, "lmcache-agent-trace", kAgentTraces, 4, 0), again);
+  RunRunnerToSuccess(Args(sim->url(), other, "lmcache-agent-trace", kAgentTraces, 4, 11), other);
 
   // Both kinds of trace were replayed (requests.jsonl), not the first 4 users in folder order
   // (all magagent).
@@ -148,7 +148,7 @@ TEST_CASE("kv-runner below the ceiling runs a seeded spread over the agent-trace
 }
 
 TEST_CASE("kv-runner with --ready-file waits after its warm-up until SIGUSR1", "[Runner][Replay]") {
-  auto sim = StartVllm();
+  auto sim = StartPlainVllm();
   TempDir dir;
   std::vector<std::string> args = Args(sim->url(), dir, "sammshen", kSammshen, 2, 0);
   args.insert(args.end(), {"--ready-file", dir.File("ready")});
@@ -173,7 +173,7 @@ TEST_CASE("kv-runner with --ready-file waits after its warm-up until SIGUSR1", "
 }
 
 TEST_CASE("kv-runner with --ready-file stops cleanly on SIGTERM at the gate", "[Runner][Replay]") {
-  auto sim = StartVllm();
+  auto sim = StartPlainVllm();
   TempDir dir;
   std::vector<std::string> args = Args(sim->url(), dir, "sammshen", kSammshen, 2, 0);
   args.insert(args.end(), {"--ready-file", dir.File("ready")});

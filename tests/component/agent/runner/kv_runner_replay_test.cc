@@ -24,16 +24,15 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr char kModel[] = "meta-llama/Llama-3.1-8B-Instruct";
-constexpr char kAirline[] = KV_DEMO_DATASETS "/tau2_airline_gpt-4.1_results.json";
 // The airline file at num_rounds 5 (pinned by the loader tests too).
 constexpr int kAirlineUsers = 32;
 
 std::unique_ptr<SimProcess> StartVllm(const std::string& time_scale) {
   auto sim = std::make_unique<SimProcess>(
       "kvsim-vllm",
-      std::vector<std::string>{KV_SIM_VLLM_PATH, "serve", kModel, "--host", "127.0.0.1", "--port",
-                               "0", "--sim-time-scale", time_scale, "--sim-load-seconds", "0"},
+      std::vector<std::string>{KV_SIM_VLLM_PATH, "serve", kRunnerTestModel, "--host", "127.0.0.1",
+                               "--port", "0", "--sim-time-scale", time_scale, "--sim-load-seconds",
+                               "0"},
       "Starting vLLM API server on ");
   INFO(sim->error());
   REQUIRE(sim->Start());
@@ -45,7 +44,7 @@ std::vector<std::string> RunnerArgs(const std::string& url, const TempDir& dir, 
           "--base-url",
           url,
           "--model",
-          kModel,
+          kRunnerTestModel,
           "--num-users",
           "4",
           "--num-rounds",
@@ -53,7 +52,7 @@ std::vector<std::string> RunnerArgs(const std::string& url, const TempDir& dir, 
           "--dataset",
           "tau2-bench-v1",
           "--dataset-path",
-          kAirline,
+          kAirlineDataset,
           "--agentic-traces",
           "--sessions",
           std::to_string(sessions),
@@ -61,33 +60,6 @@ std::vector<std::string> RunnerArgs(const std::string& url, const TempDir& dir, 
           dir.File("requests.jsonl"),
           "--summary",
           dir.File("summary.json")};
-}
-
-// How one kv-runner process ended.
-struct Run {
-  ExitStatus exit;
-  std::string log;  // its stderr
-};
-
-// Launches kv-runner with `argv` and waits (up to `timeout`) for it to exit on its own.
-Run RunToExit(const std::vector<std::string>& argv, const TempDir& dir, absl::Duration timeout) {
-  auto process = LaunchRunner(argv, dir);
-  auto exit = process->Wait(timeout);
-  REQUIRE(exit.ok());
-  return Run{*exit, dir.ReadFile("runner.err")};
-}
-
-std::vector<runner::RequestRecord> Records(const TempDir& dir) {
-  std::vector<runner::RequestRecord> records;
-  std::string text = dir.ReadFile("requests.jsonl");
-  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
-    auto record = runner::ParseJsonLine(line);
-    INFO(std::string(line));
-    REQUIRE(record.ok());
-    records.push_back(*record);
-  }
-  CHECK((text.empty() || text.back() == '\n'));  // whole lines only
-  return records;
 }
 
 // Rounds of each user are 1, 2, ... in finishing order, each scheduled after the previous ended.
@@ -107,9 +79,10 @@ void CheckRoundOrder(const std::vector<runner::RequestRecord>& records) {
 
 TEST_CASE("Runner inspect prints the airline ceiling as JSON", "[Runner][Replay]") {
   TempDir dir;
-  const Run run = RunToExit({KV_RUNNER_PATH, "inspect", "--dataset", "tau2-bench-v1",
-                             "--dataset-path", kAirline, "--num-rounds", "5", "--json"},
-                            dir, absl::Seconds(60));
+  const RunnerRun run =
+      RunRunnerToExit({KV_RUNNER_PATH, "inspect", "--dataset", "tau2-bench-v1", "--dataset-path",
+                       kAirlineDataset, "--num-rounds", "5", "--json"},
+                      dir, absl::Seconds(60));
   CHECK(run.exit.success());
   Json stats = Json::parse(dir.ReadFile("runner.out"));
   CHECK(stats["sessions"] == 20);
@@ -124,11 +97,11 @@ TEST_CASE("Runner replays the airline sessions with achieved below requested", "
   TempDir dir;
   std::vector<std::string> args = RunnerArgs(sim->url(), dir, 40);
   args.insert(args.end(), {"--http-client", client});
-  const Run run = RunToExit(args, dir, absl::Seconds(100));
+  const RunnerRun run = RunRunnerToExit(args, dir, absl::Seconds(100));
   INFO(run.log);
   REQUIRE(run.exit.success());
 
-  std::vector<runner::RequestRecord> records = Records(dir);
+  std::vector<runner::RequestRecord> records = ReadRunnerRecords(dir);
   CHECK(records.size() == kAirlineUsers * 5);  // one line per request
   std::set<std::string> users;
   for (const auto& record : records) {
@@ -166,10 +139,10 @@ TEST_CASE("Runner ISL is a depth limit: deeper rounds are never sent", "[Runner]
   constexpr int kIsl = 6000;
   std::vector<std::string> args = RunnerArgs(sim->url(), dir, 40);
   args.insert(args.end(), {"--isl", std::to_string(kIsl)});
-  const Run run = RunToExit(args, dir, absl::Seconds(100));
+  const RunnerRun run = RunRunnerToExit(args, dir, absl::Seconds(100));
   INFO(run.log);
   REQUIRE(run.exit.success());
-  std::vector<runner::RequestRecord> records = Records(dir);
+  std::vector<runner::RequestRecord> records = ReadRunnerRecords(dir);
   REQUIRE_FALSE(records.empty());
   for (const auto& record : records) {
     CHECK(record.ok());
@@ -191,11 +164,11 @@ TEST_CASE("Runner sends x-user-id on every request: the server sees each user's 
   REQUIRE(target.Start());
   TempDir dir;
   // The null target has no /tokenize: prompts go uncounted (a warning), the replay goes on.
-  const Run run = RunToExit(RunnerArgs(target.url(), dir, 8), dir, absl::Seconds(60));
+  const RunnerRun run = RunRunnerToExit(RunnerArgs(target.url(), dir, 8), dir, absl::Seconds(60));
   INFO(run.log);
   REQUIRE(run.exit.success());
   std::map<std::string, int> sent;
-  for (const auto& record : Records(dir)) ++sent[record.user_id];
+  for (const auto& record : ReadRunnerRecords(dir)) ++sent[record.user_id];
   CHECK(sent.size() == 8);
 
   auto client = CurlHttpClient::Create();
@@ -231,7 +204,7 @@ TEST_CASE("Runner on SIGTERM leaves valid JSONL and a summary with incomplete us
   CHECK_FALSE(exit->signaled);
   CHECK(exit->code == 7);  // CANCELLED: stopped, output complete
 
-  std::vector<runner::RequestRecord> records = Records(dir);
+  std::vector<runner::RequestRecord> records = ReadRunnerRecords(dir);
   CHECK(records.size() >= 1);
   CHECK(records.size() < 12 * 5);
   CheckRoundOrder(records);

@@ -48,18 +48,6 @@ std::string FailedRecords(const ScenarioHarness& harness, const v1::Scenario& sc
   return failed;
 }
 
-// Waits until the scenario's requests.jsonl has `lines` lines (the replay is under way).
-bool WaitForRecords(const ScenarioHarness& harness, const v1::Scenario& scenario, long lines) {
-  const std::string records = harness.ScenarioDir(scenario) + "/requests.jsonl";
-  return WaitFor(
-      [&] {
-        std::ifstream in(records);
-        return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(),
-                          '\n') >= lines;
-      },
-      absl::Seconds(90));
-}
-
 std::string LmcacheAddress(const std::string& log) {
   size_t at = log.find("connected to the LMCache server address=");
   if (at == std::string::npos) return "";
@@ -168,7 +156,7 @@ TEST_CASE("A replica killed mid-run: Caddy routes around it, the run finishes an
   absl::StatusOr<v1::ScenarioResult> result;
   std::thread run([&] { result = executor.Run(); });
   bool killed = false;
-  if (WaitForRecords(harness, scenario, 4)) {
+  if (harness.WaitForRecords(scenario, 4)) {
     std::ifstream pid_file(harness.run_dir() + "/replica-1.pid");
     int pid = 0;
     pid_file >> pid;
@@ -212,7 +200,7 @@ TEST_CASE("The cache server killed mid-replay fails the scenario at once, naming
   absl::StatusOr<v1::ScenarioResult> result;
   std::thread run([&] { result = executor.Run(); });
   bool killed = false;
-  if (WaitForRecords(harness, scenario, 1)) {
+  if (harness.WaitForRecords(scenario, 1)) {
     const int pid = ChildPid(harness, "cache-server");
     killed = pid > 1 && ::kill(-pid, SIGKILL) == 0;
   }
@@ -239,7 +227,7 @@ TEST_CASE("A stopped replica: the progress watchdog fails the scenario, naming i
   absl::StatusOr<v1::ScenarioResult> result;
   std::thread run([&] { result = executor.Run(); });
   int stopped = 0;
-  if (WaitForRecords(harness, scenario, 2)) {
+  if (harness.WaitForRecords(scenario, 2)) {
     const int pid = ChildPid(harness, "replica-0");
     if (pid > 1 && ::kill(-pid, SIGSTOP) == 0) stopped = pid;
   }
@@ -261,7 +249,7 @@ TEST_CASE("Cancel during the replay tears everything down and keeps what was mea
                             scenario, harness.Sink());
   absl::StatusOr<v1::ScenarioResult> result;
   std::thread run([&] { result = executor.Run(); });
-  const bool replaying = WaitForRecords(harness, scenario, 1);
+  const bool replaying = harness.WaitForRecords(scenario, 1);
   executor.Cancel();
   run.join();
   REQUIRE(replaying);

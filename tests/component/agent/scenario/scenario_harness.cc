@@ -3,13 +3,17 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "tests/support/wait_for.h"
 
 namespace kvbench::testing {
 namespace {
@@ -96,6 +100,17 @@ v1::Scenario ScenarioHarness::MakeScenario(v1::Tier tier, int concurrency, int s
 
 std::string ScenarioHarness::ScenarioDir(const v1::Scenario& scenario) const {
   return dir_.File(scenario.scenario_id());
+}
+
+bool ScenarioHarness::WaitForRecords(const v1::Scenario& scenario, long lines) const {
+  const std::string records = ScenarioDir(scenario) + "/requests.jsonl";
+  return WaitFor(
+      [&] {
+        std::ifstream in(records);
+        return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(),
+                          '\n') >= lines;
+      },
+      absl::Seconds(90));
 }
 
 agent::ScenarioEnvironment ScenarioHarness::Environment(const v1::Scenario& scenario) {

@@ -36,6 +36,9 @@ class ScenarioHarness {
   std::vector<v1::Event> events() const;
 
   std::string ScenarioDir(const v1::Scenario& scenario) const;
+  // Waits (up to 90 s) until the scenario's requests.jsonl has `lines` lines (the replay is under
+  // way); false when it did not.
+  bool WaitForRecords(const v1::Scenario& scenario, long lines) const;
   std::string ReadLog(const v1::Scenario& scenario, const std::string& process) const;
   std::string run_dir() const { return dir_.File("run"); }
 

@@ -116,17 +116,6 @@ double ReplicaIncrease(const std::string& samples_path, const char* key) {
   return total;
 }
 
-bool WaitForRecords(const ScenarioHarness& harness, const v1::Scenario& scenario, long lines) {
-  const std::string records = harness.ScenarioDir(scenario) + "/requests.jsonl";
-  return WaitFor(
-      [&] {
-        std::ifstream in(records);
-        return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(),
-                          '\n') >= lines;
-      },
-      absl::Seconds(90));
-}
-
 results::ScenarioRun Run(const v1::JobSpec& job, const v1::Scenario& scenario,
                          const v1::ScenarioResult& result) {
   results::ScenarioRun run;
@@ -153,7 +142,7 @@ TEST_CASE("A replica killed mid-run: hit rate as PromQL's sum(rate) / sum(rate),
   absl::StatusOr<v1::ScenarioResult> result;
   std::thread run([&] { result = executor.Run(); });
   bool killed = false;
-  if (WaitForRecords(harness, scenario, 107)) {  // of 32 users x 5 rounds
+  if (harness.WaitForRecords(scenario, 107)) {  // of 32 users x 5 rounds
     std::ifstream pid_file(harness.run_dir() + "/replica-1.pid");
     int pid = 0;
     pid_file >> pid;

@@ -14,8 +14,8 @@ namespace {
 
 using agent::ScenarioExecutor;
 
-absl::StatusOr<v1::ScenarioResult> RunTier(ScenarioHarness& harness, v1::Tier tier,
-                                           v1::Scenario* scenario) {
+absl::StatusOr<v1::ScenarioResult> RunSampledTier(ScenarioHarness& harness, v1::Tier tier,
+                                                  v1::Scenario* scenario) {
   *scenario = ScenarioHarness::MakeScenario(tier, 4, 8);
   v1::JobSpec job = ScenarioHarness::SimJob(1, 0.02);
   // 1 s and 40 s simulated at scale 0.02: a scrape every 20 ms real, a 0.8 s window. The GPU
@@ -40,7 +40,7 @@ TEST_CASE("Each tier's result carries its sampled metrics, and only its own", "[
   const v1::Tier tier = GENERATE(v1::GPU, v1::CPU_RAM, v1::NVME);
   INFO(v1::Tier_Name(tier));
   v1::Scenario scenario;
-  absl::StatusOr<v1::ScenarioResult> result = RunTier(harness, tier, &scenario);
+  absl::StatusOr<v1::ScenarioResult> result = RunSampledTier(harness, tier, &scenario);
   INFO(result.status());
   REQUIRE(result.ok());
   const v1::EngineMetrics& engine = result->engine();
@@ -100,7 +100,7 @@ TEST_CASE("Without vLLM's histograms, prefill and queue times are null, not zero
   }
   ScenarioHarness harness(profiles);
   v1::Scenario scenario;
-  absl::StatusOr<v1::ScenarioResult> result = RunTier(harness, v1::GPU, &scenario);
+  absl::StatusOr<v1::ScenarioResult> result = RunSampledTier(harness, v1::GPU, &scenario);
   INFO(result.status());
   REQUIRE(result.ok());
   CHECK_FALSE(result->engine().has_mean_prefill_time_s());

@@ -29,7 +29,7 @@ using testing::kHttpTestTimeout;
 using testing::WaitFor;
 using Recorder = testing::RecordingHttpObserver;
 
-std::unique_ptr<BeastHttpClient> MakeClient() {
+std::unique_ptr<BeastHttpClient> MakeSingleThreadClient() {
   return testing::RequireValue(BeastHttpClient::Create(BeastHttpClient::Options{}));
 }
 
@@ -125,7 +125,7 @@ TEST_CASE("BeastHttpClient: a kept-alive connection the server closed is replace
     ScriptedServer::Send(fd, kFirstResponse);
     if (!close_when_idle) ScriptedServer::ReadHead(fd);
   });
-  auto client = MakeClient();
+  auto client = MakeSingleThreadClient();
 
   Recorder first;
   client->Start(AsyncGet(server.url("/a")), &first);
@@ -146,7 +146,7 @@ TEST_CASE("BeastHttpClient: a kept-alive connection the server closed is replace
 
 TEST_CASE("BeastHttpClient: a new connection closed before any response is UNAVAILABLE", "[http]") {
   ScriptedServer server([](int fd, int) { ScriptedServer::ReadHead(fd); });
-  auto client = MakeClient();
+  auto client = MakeSingleThreadClient();
   Recorder recorder;
 
   client->Start(AsyncGet(server.url("/x")), &recorder);
@@ -161,7 +161,7 @@ TEST_CASE("BeastHttpClient: a body delimited by the connection's end completes O
     if (!ScriptedServer::ReadHead(fd)) return;
     ScriptedServer::Send(fd, "HTTP/1.1 200 OK\r\n\r\nuntil the end");
   });
-  auto client = MakeClient();
+  auto client = MakeSingleThreadClient();
   Recorder recorder;
 
   client->Start(AsyncGet(server.url("/x")), &recorder);

@@ -23,15 +23,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "common/log/logging.h"
+#include "tests/support/exit_status_string_maker.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
-
-namespace Catch {
-template <>
-struct StringMaker<kvbench::ExitStatus> {
-  static std::string convert(const kvbench::ExitStatus& status) { return status.ToString(); }
-};
-}  // namespace Catch
 
 namespace kvbench {
 namespace {

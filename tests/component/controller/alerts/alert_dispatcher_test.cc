@@ -28,7 +28,7 @@ namespace {
 
 using testing::TestHttpServer;
 
-constexpr char kSecret[] = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+constexpr char kDispatcherSecret[] = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 // What the receiver saw: each request's webhook-id and whether its signature verified.
 struct Received {
@@ -103,7 +103,7 @@ struct Fixture {
     auto http_client = CurlHttpClient::Create();
     REQUIRE(http_client.ok());
     http = *std::move(http_client);
-    key = *WebhookKey::FromSecret(kSecret);
+    key = *WebhookKey::FromSecret(kDispatcherSecret);
     Serve(*server, &received, key);
   }
 
@@ -117,7 +117,7 @@ struct Fixture {
   std::unique_ptr<SqliteStore> store;
   std::unique_ptr<TestHttpServer> server;
   std::unique_ptr<CurlHttpClient> http;
-  WebhookKey key = *WebhookKey::FromSecret(kSecret);
+  WebhookKey key = *WebhookKey::FromSecret(kDispatcherSecret);
   RealClock clock;
 };
 

@@ -9,13 +9,14 @@
 #include "agent/datasets/registry/file_digest.h"
 #include "tests/component/agent/datasets/registry/dataset_file_server.h"
 #include "tests/component/controller/kvctl/kvctl_test_helpers.h"
+#include "tests/support/demo_dataset_file.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::testing {
 namespace {
 
-constexpr char kTau2File[] = "tau2_airline_gpt-4.1_results.json";
-constexpr char kTau2Sha256[] = "57f7bba1fd0366019867f5c0af877e73b98e68040e36d0e7b064df7f7bb1c289";
+using ::kvbench::testing::kTau2File;
+using ::kvbench::testing::kTau2Sha256;
 
 std::string SharedFile(const std::string& name) {
   return std::string(KV_DEMO_DATASETS) + "/" + name;

@@ -13,7 +13,7 @@
 namespace kvbench::testing {
 namespace {
 
-std::map<std::string, std::string> EnvFor(const FakeController& controller) {
+std::map<std::string, std::string> EnvWithToken(const FakeController& controller) {
   return {{"KV_CONTROLLER", controller.address()}, {"KV_INSECURE", "1"}, {"KV_TOKEN", "t0k"}};
 }
 
@@ -81,7 +81,7 @@ TEST_CASE("kvctl watch resumes a cut stream after the last position, printing no
   controller.AddWatchScript(cut);
   controller.AddWatchScript(rest);
 
-  KvctlRun run = RunKvctl({"watch", "job-1"}, EnvFor(controller));
+  KvctlRun run = RunKvctl({"watch", "job-1"}, EnvWithToken(controller));
   INFO(run.out << run.err);
   CHECK(run.exit_code == 0);
   std::vector<v1::WatchJobRequest> watches = controller.watches();
@@ -115,7 +115,7 @@ TEST_CASE("kvctl watch exits non-zero when the job fails or is cancelled") {
   done.set_error("1 scenario failed");
   script.job_when_done = done;
   controller.AddWatchScript(script);
-  KvctlRun run = RunKvctl({"watch", "job-1"}, EnvFor(controller));
+  KvctlRun run = RunKvctl({"watch", "job-1"}, EnvWithToken(controller));
   CHECK(run.out.find("00-gpu-c2      failed: replica-0 died") != std::string::npos);
   if (final_state == v1::JOB_STATE_FAILED) {
     CHECK(run.exit_code == 5);  // ABORTED
@@ -140,7 +140,7 @@ TEST_CASE("kvctl watch exits 8 when the job succeeded but a comparison is invali
   valid->set_verdict(v1::VERDICT_VALID);
   script.job_when_done = done;
   controller.AddWatchScript(script);
-  KvctlRun run = RunKvctl({"watch", "job-1"}, EnvFor(controller));
+  KvctlRun run = RunKvctl({"watch", "job-1"}, EnvWithToken(controller));
   CHECK(run.exit_code == 8);
   CHECK(run.err.find("job job-1 ended but comparison c16 is invalid (the verdict says why)") !=
         std::string::npos);
@@ -171,7 +171,7 @@ TEST_CASE("kvctl watch gives up after a bounded number of resumes") {
 
 TEST_CASE("kvctl watch of an unknown job exits 3") {
   FakeController controller;
-  CHECK(RunKvctl({"watch", "nope"}, EnvFor(controller)).exit_code == 3);
+  CHECK(RunKvctl({"watch", "nope"}, EnvWithToken(controller)).exit_code == 3);
 }
 
 TEST_CASE("kvctl submit --watch follows the job it submitted") {
@@ -188,7 +188,7 @@ TEST_CASE("kvctl submit --watch follows the job it submitted") {
   script.responses = {StateAt(1, v1::SCENARIO_STATE_SUCCEEDED, v1::JOB_STATE_SUCCEEDED)};
   script.job_when_done = MakeJob(v1::JOB_STATE_SUCCEEDED);
   controller.AddWatchScript(script);
-  KvctlRun run = RunKvctl({"submit", spec, "--watch"}, EnvFor(controller));
+  KvctlRun run = RunKvctl({"submit", spec, "--watch"}, EnvWithToken(controller));
   CHECK(run.exit_code == 0);
   CHECK(run.out.find("job job-1: 0 scenarios") == 0);
   CHECK(run.out.find("job job-1 succeeded") != std::string::npos);

@@ -10,13 +10,14 @@
 namespace kvbench::datasets {
 namespace {
 
-const std::string kData = KV_TEST_DATASETS;
-const std::string kDemoData = KV_DEMO_DATASETS;
+const std::string kTestData = KV_TEST_DATASETS;
+const std::string kDemoDataDir = KV_DEMO_DATASETS;
 
 TEST_CASE("Tau2 rounds equal the derived sammshen rows of the first 8 sessions") {
-  absl::StatusOr<Dataset> tau2 = LoadDataset("tau2-bench-v1", kDemoData + "/tau2_airline_gpt-4.1_results.json");
+  absl::StatusOr<Dataset> tau2 =
+      LoadDataset("tau2-bench-v1", kDemoDataDir + "/tau2_airline_gpt-4.1_results.json");
   absl::StatusOr<Dataset> rows =
-      LoadDataset("sammshen", kData + "/tau2_airline_gpt-4.1_lmcache_format.jsonl");
+      LoadDataset("sammshen", kTestData + "/tau2_airline_gpt-4.1_lmcache_format.jsonl");
   REQUIRE(tau2.ok());
   REQUIRE(rows.ok());
   REQUIRE(rows->sessions.size() == 8);
@@ -39,7 +40,8 @@ TEST_CASE("Tau2 rounds equal the derived sammshen rows of the first 8 sessions")
 }
 
 TEST_CASE("Tau2 greeting is context and not a round") {
-  absl::StatusOr<Dataset> tau2 = LoadDataset("tau2-bench-v1", kDemoData + "/tau2_airline_gpt-4.1_results.json");
+  absl::StatusOr<Dataset> tau2 =
+      LoadDataset("tau2-bench-v1", kDemoDataDir + "/tau2_airline_gpt-4.1_results.json");
   REQUIRE(tau2.ok());
   for (const Session& session : tau2->sessions) {
     const nlohmann::json& first = session.rounds.front().messages;
@@ -53,7 +55,8 @@ TEST_CASE("Tau2 greeting is context and not a round") {
 }
 
 TEST_CASE("Tau2 tool calls are converted to OpenAI form") {
-  absl::StatusOr<Dataset> tau2 = LoadDataset("tau2-bench-v1", kDemoData + "/tau2_airline_gpt-4.1_results.json");
+  absl::StatusOr<Dataset> tau2 =
+      LoadDataset("tau2-bench-v1", kDemoDataDir + "/tau2_airline_gpt-4.1_results.json");
   REQUIRE(tau2.ok());
   const nlohmann::json& messages = tau2->sessions[0].rounds.back().messages;
   int calls = 0;

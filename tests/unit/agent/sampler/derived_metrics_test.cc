@@ -6,14 +6,12 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "tests/unit/agent/sampler/rate_math_test_helpers.h"
 
 namespace kvbench::sampler {
 namespace {
 
-void CheckOptional(const std::optional<double>& got, const std::optional<double>& expected) {
-  REQUIRE(got.has_value() == expected.has_value());
-  if (expected) CHECK(*got == Approx(*expected).margin(1e-12));
-}
+using testing::CheckOptional;
 
 // A busy NVMe device before a 2 s interval.
 DiskStatsReading DiskBefore() {

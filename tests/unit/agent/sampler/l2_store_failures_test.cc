@@ -17,7 +17,7 @@ using Values = std::map<std::string, double>;
 
 // One scrape of the l2.py@0b5897e9 generation: tasks submitted / completed, chunks submitted /
 // stored.
-Values Scrape(double tasks, double completed, double chunks, double stored) {
+Values ScrapeValues(double tasks, double completed, double chunks, double stored) {
   return {{keys::kL2SubmittedRequests, tasks},
           {keys::kL2CompletedRequests, completed},
           {keys::kL2SubmittedChunks, chunks},
@@ -35,24 +35,27 @@ TEST_CASE("L2 store failures: submitted minus stored chunks at the last scrape w
   SECTION("every store succeeded, one task in flight at the end") {
     // before: 2 tasks done (10 chunks); mid: 6 tasks, 30 chunks, all stored; after: 7 submitted,
     // 6 completed (5 chunks in flight).
-    auto counts = Count({Scrape(2, 2, 10, 10), Scrape(6, 6, 30, 30), Scrape(7, 6, 35, 30)});
+    auto counts =
+        Count({ScrapeValues(2, 2, 10, 10), ScrapeValues(6, 6, 30, 30), ScrapeValues(7, 6, 35, 30)});
     REQUIRE(counts.has_value());
     CHECK(counts->submitted_chunks == 25);
     CHECK(counts->failed_chunks == 0);  // in flight is not failed
   }
   SECTION("the disk filled: tasks complete, chunks do not") {
-    auto counts = Count({Scrape(2, 2, 10, 10), Scrape(6, 6, 30, 22), Scrape(9, 9, 45, 22)});
+    auto counts =
+        Count({ScrapeValues(2, 2, 10, 10), ScrapeValues(6, 6, 30, 22), ScrapeValues(9, 9, 45, 22)});
     REQUIRE(counts.has_value());
     CHECK(counts->submitted_chunks == 35);
     CHECK(counts->failed_chunks == 23);  // (45 - 10) - (22 - 10)
   }
   SECTION("failures up to the last settled scrape are counted when the end is in flight") {
-    auto counts = Count({Scrape(0, 0, 0, 0), Scrape(4, 4, 20, 12), Scrape(6, 5, 30, 17)});
+    auto counts =
+        Count({ScrapeValues(0, 0, 0, 0), ScrapeValues(4, 4, 20, 12), ScrapeValues(6, 5, 30, 17)});
     REQUIRE(counts.has_value());
     CHECK(counts->failed_chunks == 8);  // at the second scrape: 20 submitted, 12 stored
   }
   SECTION("counters without a series before the first store count as 0") {
-    auto counts = Count({Values{}, Scrape(3, 3, 12, 12)});
+    auto counts = Count({Values{}, ScrapeValues(3, 3, 12, 12)});
     REQUIRE(counts.has_value());
     CHECK(counts->submitted_chunks == 12);
     CHECK(counts->failed_chunks == 0);
@@ -82,7 +85,7 @@ TEST_CASE("L2 store failures: a 'before' scrape filled with zeros says nothing o
                    {keys::kL2SubmittedRequests, 0},
                    {keys::kL2CompletedRequests, 0},
                    {keys::kL2StoreFailedChunks, 0}};
-  auto counts = Count({before, Scrape(27, 27, 88, 8)});
+  auto counts = Count({before, ScrapeValues(27, 27, 88, 8)});
   REQUIRE(counts.has_value());
   CHECK(counts->submitted_chunks == 88);
   CHECK(counts->failed_chunks == 80);
@@ -93,7 +96,7 @@ TEST_CASE("L2 store failures: a 'before' scrape filled with zeros says nothing o
 TEST_CASE("L2 store failures: unknown without a submit counter or a second scrape",
           "[l2_store_failures]") {
   CHECK_FALSE(Count({Values{{keys::kL2StoredChunks, 5}}, Values{{keys::kL2StoredChunks, 9}}}));
-  CHECK_FALSE(Count({Scrape(1, 1, 5, 5)}));
+  CHECK_FALSE(Count({ScrapeValues(1, 1, 5, 5)}));
   CHECK_FALSE(Count({}));
 }
 

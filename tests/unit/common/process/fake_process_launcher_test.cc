@@ -11,13 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-
-namespace Catch {
-template <>
-struct StringMaker<kvbench::ExitStatus> {
-  static std::string convert(const kvbench::ExitStatus& status) { return status.ToString(); }
-};
-}  // namespace Catch
+#include "tests/support/exit_status_string_maker.h"
 
 namespace kvbench::testing {
 namespace {

@@ -18,7 +18,7 @@ using testing::Codes;
 using testing::OnlyVerdict;
 
 v1::SessionCounts& Sessions(ScenarioRun& run) { return *run.result->mutable_sessions(); }
-v1::LatencyMetrics& Latency(ScenarioRun& run) { return *run.result->mutable_latency(); }
+v1::LatencyMetrics& MutableLatency(ScenarioRun& run) { return *run.result->mutable_latency(); }
 
 TEST_CASE("Validity: lost sessions and unequal work, one table row each", "[validity]") {
   struct Row {
@@ -68,18 +68,18 @@ TEST_CASE("Validity: lost sessions and unequal work, one table row each", "[vali
         "CPU_RAM: 6 of 8 virtual users complete (2 not started)"}},
       {"CPU_RAM decoded 8.4% less (osl 0 without ignore_eos)",
        [](auto& runs) {
-         Latency(runs[0]).set_output_tokens_total(6202);
-         Latency(runs[1]).set_output_tokens_total(5680);
+         MutableLatency(runs[0]).set_output_tokens_total(6202);
+         MutableLatency(runs[1]).set_output_tokens_total(5680);
        },
        kWorkDiffers,
        {"output tokens differ beyond ±1.0%: GPU 6,202, CPU_RAM 5,680 (-8.4%): the tiers did "
         "different work"}},
       {"prompt tokens differ",
-       [](auto& runs) { Latency(runs[1]).set_prompt_tokens_total(90000); },
+       [](auto& runs) { MutableLatency(runs[1]).set_prompt_tokens_total(90000); },
        kWorkDiffers,
        {"prompt tokens differ beyond ±1.0%: GPU 100,000, CPU_RAM 90,000 (-10.0%)"}},
       {"a GPU tier that produced nothing, an offload tier that did",
-       [](auto& runs) { Latency(runs[0]).set_output_tokens_total(0); },
+       [](auto& runs) { MutableLatency(runs[0]).set_output_tokens_total(0); },
        kWorkDiffers,
        {"output tokens differ beyond ±1.0%: GPU 0, CPU_RAM 5,000"}},
   };
@@ -121,10 +121,10 @@ TEST_CASE("Validity: fewer users fit under the ISL than were requested", "[valid
 
 TEST_CASE("Validity: work within the tolerance is equal work", "[validity]") {
   std::vector<ScenarioRun> runs = RunsOfJob(CleanJob({v1::GPU, v1::CPU_RAM, v1::NVME}, {8}));
-  Latency(runs[1]).set_output_tokens_total(testing::kOutputTokens + 50);  // +1.0%
-  Latency(runs[2]).set_output_tokens_total(testing::kOutputTokens - 50);  // -1.0%
+  MutableLatency(runs[1]).set_output_tokens_total(testing::kOutputTokens + 50);  // +1.0%
+  MutableLatency(runs[2]).set_output_tokens_total(testing::kOutputTokens - 50);  // -1.0%
   CHECK(OnlyVerdict(runs).verdict() == v1::VERDICT_VALID);
-  Latency(runs[2]).set_output_tokens_total(testing::kOutputTokens - 51);
+  MutableLatency(runs[2]).set_output_tokens_total(testing::kOutputTokens - 51);
   const v1::Validity validity = OnlyVerdict(runs);
   CHECK(Codes(validity) == std::vector<std::string>{kWorkDiffers});
   CHECK_THAT(validity.reasons(0).message(),

@@ -14,6 +14,7 @@
 #include "agent/datasets/registry/dataset_registry.h"
 #include "agent/datasets/registry/file_digest.h"
 #include "tests/component/agent/datasets/registry/dataset_file_server.h"
+#include "tests/support/demo_dataset_file.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::datasets {
@@ -22,8 +23,8 @@ namespace {
 using testing::DatasetFileServer;
 using testing::TempDir;
 
-constexpr char kTau2File[] = "tau2_airline_gpt-4.1_results.json";
-constexpr char kTau2Sha256[] = "57f7bba1fd0366019867f5c0af877e73b98e68040e36d0e7b064df7f7bb1c289";
+using ::kvbench::testing::kTau2File;
+using ::kvbench::testing::kTau2Sha256;
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

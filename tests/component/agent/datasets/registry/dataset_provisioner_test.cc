@@ -9,14 +9,15 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/support/demo_dataset_file.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::datasets {
 namespace {
 
-constexpr char kTau2File[] = "tau2_airline_gpt-4.1_results.json";
+using ::kvbench::testing::kTau2File;
 
-v1::DatasetRef Tau2() {
+v1::DatasetRef Tau2Ref() {
   v1::DatasetRef ref;
   ref.set_code("tau2-bench-v1");
   ref.set_path(kTau2File);
@@ -27,13 +28,13 @@ TEST_CASE("a registry dataset is pulled from the mirror into the cache and verif
   testing::TempDir dir;
   const std::string cache = dir.path() + "/cache";
   DatasetProvisioner provisioner(cache, KV_DEMO_DATASETS);
-  absl::Status first = provisioner.Provision(Tau2());
+  absl::Status first = provisioner.Provision(Tau2Ref());
   INFO(first.ToString());
   REQUIRE(first.ok());
   CHECK(std::filesystem::file_size(cache + "/" + kTau2File) == 796333);
   CHECK(std::filesystem::exists(cache + "/" + kTau2File + ".meta"));
   // Cached and verified: again is a no-op (and still OK).
-  CHECK(provisioner.Provision(Tau2()).ok());
+  CHECK(provisioner.Provision(Tau2Ref()).ok());
 }
 
 TEST_CASE("a corrupt dataset fails up front with the file and the checksum mismatch") {
@@ -47,7 +48,7 @@ TEST_CASE("a corrupt dataset fails up front with the file and the checksum misma
   corrupt[1000] ^= 0x20;
   std::ofstream(mirror + "/" + kTau2File, std::ios::binary) << corrupt;
   const std::string cache = dir.path() + "/cache";
-  absl::Status status = DatasetProvisioner(cache, mirror).Provision(Tau2());
+  absl::Status status = DatasetProvisioner(cache, mirror).Provision(Tau2Ref());
   CHECK(absl::IsDataLoss(status));
   CHECK_THAT(
       std::string(status.message()),
@@ -62,11 +63,11 @@ TEST_CASE("what the registry does not know is left to the resolver") {
   own.set_code("openai-messages");
   own.set_path("my-conversations.jsonl");
   CHECK(DatasetProvisioner(dir.path() + "/cache", "/nonexistent").Provision(own).ok());
-  v1::DatasetRef other_file = Tau2();
+  v1::DatasetRef other_file = Tau2Ref();
   other_file.set_path("my-own-tau2-run.json");
   CHECK(DatasetProvisioner(dir.path() + "/cache", "/nonexistent").Provision(other_file).ok());
   // No cache dir: provisioning is off.
-  CHECK(DatasetProvisioner("", "/nonexistent").Provision(Tau2()).ok());
+  CHECK(DatasetProvisioner("", "/nonexistent").Provision(Tau2Ref()).ok());
 }
 
 }  // namespace

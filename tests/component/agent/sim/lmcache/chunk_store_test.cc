@@ -20,9 +20,9 @@ namespace {
 using ::kvbench::sim::lmcache::testing::Series;
 using ::kvbench::sim::lmcache::testing::ValueOr0;
 
-constexpr int64_t kChunkBytes = 100;
+constexpr int64_t kTinyChunkBytes = 100;
 
-// A store of `capacity_chunks` x kChunkBytes with LMCache's default watermark and ratio.
+// A store of `capacity_chunks` x kTinyChunkBytes with LMCache's default watermark and ratio.
 struct Fixture {
   explicit Fixture(int capacity_chunks, bool evict = true)
       : metrics(LmcacheMetrics::Options{}),
@@ -31,14 +31,14 @@ struct Fixture {
   static ChunkStoreOptions Options(int capacity_chunks, bool evict) {
     ChunkStoreOptions options;
     options.chunk_size = 256;
-    options.l1_capacity_bytes = capacity_chunks * kChunkBytes;
+    options.l1_capacity_bytes = capacity_chunks * kTinyChunkBytes;
     options.evict = evict;
     options.trigger_watermark = 0.8;
     options.eviction_ratio = 0.2;
     return options;
   }
   StoreResult Store(const std::vector<uint64_t>& hashes, const std::string& model = "m") {
-    absl::StatusOr<StoreResult> result = store.Store(model, hashes, kChunkBytes);
+    absl::StatusOr<StoreResult> result = store.Store(model, hashes, kTinyChunkBytes);
     REQUIRE(result.ok());
     return *result;
   }

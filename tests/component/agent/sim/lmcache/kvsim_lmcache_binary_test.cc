@@ -14,6 +14,7 @@
 #include "agent/sim/lmcache/lmcache_client.h"
 #include "common/http/curl_http_client.h"
 #include "common/process/posix_process_launcher.h"
+#include "tests/component/agent/sim/lmcache/chunk_geometry.h"
 #include "tests/component/agent/sim/lmcache/metrics_text.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/temp_dir.h"
@@ -30,7 +31,7 @@ using ::kvbench::testing::TempDir;
 using ::kvbench::testing::WaitFor;
 
 constexpr absl::Duration kLongWait = absl::Seconds(20);
-constexpr int64_t kChunkBytes = int64_t{256} * 131072;
+using ::kvbench::sim::lmcache::testing::kLlamaChunkBytes;
 
 struct Exit {
   ExitStatus status;
@@ -109,7 +110,7 @@ TEST_CASE("Lmcache binary: serves health, metrics and clients, writes L2 files, 
   absl::StatusOr<std::unique_ptr<LmcacheClient>> client =
       LmcacheClient::Connect("tcp://127.0.0.1", zmq_port, kLongWait, "test-model");
   REQUIRE(client.ok());
-  REQUIRE((*client)->Store({1, 2, 3, 4}, kChunkBytes).ok());
+  REQUIRE((*client)->Store({1, 2, 3, 4}, kLlamaChunkBytes).ok());
   CHECK((*client)->Lookup({1, 2, 3, 4, 5})->hit_chunks == 4);
   // Write-through to L2: four chunk files appear under base_path.
   auto file_count = [&] {
@@ -149,7 +150,7 @@ TEST_CASE("Lmcache binary: serves health, metrics and clients, writes L2 files, 
   CHECK_FALSE(HasFamily(metrics, "lmcache_mp_l1_evicted_chunks_total"));
   CHECK_FALSE(HasFamily(metrics, "lmcache_mp_l1_eviction_loop_triggered_total"));
   CHECK(ValueOr0(metrics, "lmcache_mp_lookup_hit_tokens_total{model_name=\"test-model\"}") == 1024);
-  CHECK(ValueOr0(metrics, "lmcache_mp_l1_memory_usage_bytes") == 4 * kChunkBytes);
+  CHECK(ValueOr0(metrics, "lmcache_mp_l1_memory_usage_bytes") == 4 * kLlamaChunkBytes);
 
   // clear-cache empties L1; the chunks are still L2 hits.
   absl::StatusOr<HttpResponse> cleared = (*http)->PostJson(server.url() + "/clear-cache", "");
@@ -269,9 +270,10 @@ TEST_CASE("Lmcache binary: the fs L2 stays bounded only with an eviction block")
   }
   adapter += "}";
   Running r({"--l2-adapter", adapter});
-  const double capacity = 2.0 * kChunkBytes;
+  const double capacity = 2.0 * kLlamaChunkBytes;
   const std::string usage = "lmcache_mp_l2_usage_bytes{l2_name=\"fs\"}";
-  for (uint64_t hash = 1; hash <= 10; ++hash) REQUIRE(r.client->Store({hash}, kChunkBytes).ok());
+  for (uint64_t hash = 1; hash <= 10; ++hash)
+    REQUIRE(r.client->Store({hash}, kLlamaChunkBytes).ok());
   CHECK(WaitFor(
       [&] {
         return ValueOr0(r.Metrics(),
@@ -292,7 +294,7 @@ TEST_CASE("Lmcache binary: the fs L2 stays bounded only with an eviction block")
         },
         kLongWait));
     CHECK(DataFiles(l2_path) == 10);
-    CHECK(ValueOr0(r.Metrics(), usage) == 10 * kChunkBytes);
+    CHECK(ValueOr0(r.Metrics(), usage) == 10 * kLlamaChunkBytes);
   }
 }
 
@@ -348,8 +350,8 @@ TEST_CASE("Lmcache binary: older names, the duplicate usage family, dropped even
   CHECK(text.find("lmcache_mp_l1_evicted_chunks_total") == std::string::npos);
   // An L1 eviction under the older name.
   Running small({"--sim-l1-evicted-keys-name"}, "0.03125");  // one chunk
-  REQUIRE(small.client->Store({1}, kChunkBytes).ok());
-  REQUIRE(small.client->Store({2}, kChunkBytes).ok());
+  REQUIRE(small.client->Store({1}, kLlamaChunkBytes).ok());
+  REQUIRE(small.client->Store({2}, kLlamaChunkBytes).ok());
   CHECK(WaitFor([&] { return ValueOr0(small.Metrics(), "lmcache_mp_l1_evicted_keys_total") >= 1; },
                 kLongWait));
 }

@@ -15,6 +15,7 @@
 #include "agent/sim/lmcache/chunk_store.h"
 #include "agent/sim/lmcache/lmcache_metrics.h"
 #include "common/time/clock.h"
+#include "tests/component/agent/sim/lmcache/chunk_geometry.h"
 #include "tests/component/agent/sim/lmcache/metrics_text.h"
 #include "tests/support/temp_dir.h"
 
@@ -25,8 +26,7 @@ using ::kvbench::sim::lmcache::testing::Series;
 using ::kvbench::sim::lmcache::testing::ValueOr0;
 using ::kvbench::testing::TempDir;
 
-// 256 tokens x 128 KiB (Llama-3.1-8B): 32 MiB per chunk, a 33,554-byte file at scale 1e-3.
-constexpr int64_t kChunkBytes = int64_t{256} * 131072;
+using ::kvbench::sim::lmcache::testing::kLlamaChunkBytes;
 const std::string kFs = "{l2_name=\"fs\"}";
 
 struct L2Fixture {
@@ -36,7 +36,7 @@ struct L2Fixture {
       : metrics(LmcacheMetrics::Options{"fs", 1.0, 0}) {
     L2FsOptions options;
     options.base_path = dir.File("l2");
-    options.max_capacity_bytes = l2_capacity_chunks * kChunkBytes;
+    options.max_capacity_bytes = l2_capacity_chunks * kLlamaChunkBytes;
     options.eviction = eviction;
     options.bytes_scale = kDefaultL2BytesScale;
     options.device_bytes = device_bytes;
@@ -46,11 +46,11 @@ struct L2Fixture {
     l2 = std::move(*created);
     ChunkStoreOptions store_options;
     store_options.chunk_size = 256;
-    store_options.l1_capacity_bytes = l1_chunks * kChunkBytes;
+    store_options.l1_capacity_bytes = l1_chunks * kLlamaChunkBytes;
     store = std::make_unique<ChunkStore>(store_options, l2.get(), &metrics);
   }
   void Store(const std::vector<uint64_t>& hashes) {
-    REQUIRE(store->Store("m", hashes, kChunkBytes).ok());
+    REQUIRE(store->Store("m", hashes, kLlamaChunkBytes).ok());
     l2->WaitIdle();
   }
   // Chunk files under base_path, and their sizes.
@@ -75,12 +75,12 @@ struct L2Fixture {
 TEST_CASE("Lmcache L2 fs: stored chunks really become files under base_path") {
   L2Fixture f(/*l1_chunks=*/10);
   f.Store({1, 2, 0xABCDEF0123456789ull});
-  const int64_t file_bytes = f.l2->FileBytes(kChunkBytes);
+  const int64_t file_bytes = f.l2->FileBytes(kLlamaChunkBytes);
   CHECK(file_bytes == 33554);
   CHECK(f.FileSizes() == std::vector<int64_t>{file_bytes, file_bytes, file_bytes});
   CHECK(std::filesystem::exists(f.dir.File("l2/ab/abcdef0123456789.data")));
   CHECK(f.l2->Contains(1));
-  CHECK(f.l2->usage_bytes() == 3 * kChunkBytes);
+  CHECK(f.l2->usage_bytes() == 3 * kLlamaChunkBytes);
 
   // Dedup reaches L2 too: storing the same chunks again writes nothing.
   f.Store({1, 2});
@@ -89,7 +89,7 @@ TEST_CASE("Lmcache L2 fs: stored chunks really become files under base_path") {
   const std::string text = f.metrics.Render();
   CHECK(Series(text, "lmcache_mp_l2_store_completed_requests_total" + kFs) == 1);
   CHECK(Series(text, "lmcache_mp_l2_store_completed_objects_chunks_total" + kFs) == 3);
-  CHECK(Series(text, "lmcache_mp_l2_usage_bytes" + kFs) == 3 * kChunkBytes);
+  CHECK(Series(text, "lmcache_mp_l2_usage_bytes" + kFs) == 3 * kLlamaChunkBytes);
   CHECK(Series(text, "lmcache_mp_l2_store_throughput_GB_per_second_count" + kFs) == 1);
   CHECK(Series(text, "lmcache_mp_l2_store_throughput_GB_per_second_sum" + kFs) > 0);
 }
@@ -101,7 +101,7 @@ TEST_CASE("Lmcache L2 fs: a full disk fails stores with ENOSPC, counted as submi
   CHECK(f.FileSizes().size() == 2);
   CHECK(f.l2->Contains(1));
   CHECK_FALSE(f.l2->Contains(3));
-  CHECK(f.l2->usage_bytes() == 2 * kChunkBytes);
+  CHECK(f.l2->usage_bytes() == 2 * kLlamaChunkBytes);
   const std::string text = f.metrics.Render();
   // Upstream's L2_STORE_COMPLETED of a failed store carries no key counts: the batch completes,
   // its failed chunks are stored nowhere (subscribers/metrics/l2.py@0b5897e9).
@@ -163,8 +163,8 @@ TEST_CASE("Lmcache L2 fs: without an eviction block the pool grows past max_capa
   CHECK_FALSE(f.l2->evicts());
   CHECK(f.l2->EvictionTick() == 0);
   CHECK(f.FileSizes().size() == 5);
-  CHECK(f.l2->usage_bytes() == 5 * kChunkBytes);
-  CHECK(f.Metric("lmcache_mp_l2_usage_bytes" + kFs) == 5 * kChunkBytes);
+  CHECK(f.l2->usage_bytes() == 5 * kLlamaChunkBytes);
+  CHECK(f.Metric("lmcache_mp_l2_usage_bytes" + kFs) == 5 * kLlamaChunkBytes);
   CHECK(f.Metric("lmcache_mp_l2_evicted_objects_chunks_total" + kFs) == 0);
 }
 
@@ -186,9 +186,9 @@ TEST_CASE("Lmcache L2 fs: an eviction block with a capacity evicts LRU files at 
   CHECK_FALSE(std::filesystem::exists(f.l2->PathOf(2)));
   CHECK(f.l2->EvictionTick() == 1);  // 3/4 is still at the watermark: at least one
   CHECK(f.l2->EvictionTick() == 0);  // 2/4
-  CHECK(f.l2->usage_bytes() == 2 * kChunkBytes);
+  CHECK(f.l2->usage_bytes() == 2 * kLlamaChunkBytes);
   CHECK(f.Metric("lmcache_mp_l2_evicted_objects_chunks_total" + kFs) == 3);
-  CHECK(f.Metric("lmcache_mp_l2_usage_bytes" + kFs) == 2 * kChunkBytes);
+  CHECK(f.Metric("lmcache_mp_l2_usage_bytes" + kFs) == 2 * kLlamaChunkBytes);
 }
 
 TEST_CASE("Lmcache L2 fs: an eviction block without a capacity, or with noop, never evicts") {

@@ -20,6 +20,7 @@
 #include "agent/sim/lmcache/lmcache_metrics.h"
 #include "agent/sim/lmcache/request_handler.h"
 #include "agent/sim/lmcache/zmq_service.h"
+#include "tests/component/agent/sim/lmcache/chunk_geometry.h"
 #include "tests/component/agent/sim/lmcache/metrics_text.h"
 #include "tests/support/unused_port.h"
 
@@ -28,7 +29,7 @@ namespace {
 
 using ::kvbench::sim::lmcache::testing::Series;
 
-constexpr int64_t kChunkBytes = int64_t{256} * 131072;
+using ::kvbench::sim::lmcache::testing::kLlamaChunkBytes;
 // Long enough never to expire in a passing test.
 constexpr absl::Duration kTimeout = absl::Seconds(10);
 
@@ -37,7 +38,7 @@ struct TestServer {
   explicit TestServer(int workers = 2, int chunk_size = 256) : metrics(LmcacheMetrics::Options{}) {
     ChunkStoreOptions options;
     options.chunk_size = chunk_size;
-    options.l1_capacity_bytes = 10000 * kChunkBytes;
+    options.l1_capacity_bytes = 10000 * kLlamaChunkBytes;
     store = std::make_unique<ChunkStore>(options, nullptr, &metrics);
     handler = std::make_unique<RequestHandler>(store.get());
     absl::StatusOr<std::unique_ptr<ZmqService>> created =
@@ -67,7 +68,7 @@ TEST_CASE("Lmcache client: the handshake learns the chunk size, then store, look
   CHECK(client->chunk_size() == 128);
   CHECK(client->address() == absl::StrCat("tcp://127.0.0.1:", server.service->port()));
 
-  REQUIRE(client->Store({11, 12, 13}, kChunkBytes).ok());
+  REQUIRE(client->Store({11, 12, 13}, kLlamaChunkBytes).ok());
   absl::StatusOr<ExternalLookup> lookup = client->Lookup({11, 12, 13, 14});
   REQUIRE(lookup.ok());
   CHECK(lookup->hit_chunks == 3);
@@ -77,7 +78,7 @@ TEST_CASE("Lmcache client: the handshake learns the chunk size, then store, look
   CHECK(load->l1_chunks == 3);
   CHECK(load->l2_chunks == 0);
   CHECK(client->Load({})->l1_chunks == 0);
-  CHECK(client->Store({}, kChunkBytes).ok());
+  CHECK(client->Store({}, kLlamaChunkBytes).ok());
   const std::string text = server.metrics.Render();
   CHECK(Series(text, "lmcache_mp_lookup_requested_tokens_total{model_name=\"bare-host-model\"}") ==
         4 * 128);
@@ -96,7 +97,7 @@ TEST_CASE("Lmcache client: two clients share one server") {
   TestServer server;
   std::unique_ptr<LmcacheClient> replica_a = server.Connect();
   std::unique_ptr<LmcacheClient> replica_b = server.Connect();
-  REQUIRE(replica_a->Store({1, 2, 3, 4}, kChunkBytes).ok());
+  REQUIRE(replica_a->Store({1, 2, 3, 4}, kLlamaChunkBytes).ok());
   absl::StatusOr<ExternalLookup> lookup = replica_b->Lookup({1, 2, 3, 4, 5});
   REQUIRE(lookup.ok());
   CHECK(lookup->hit_chunks == 4);
@@ -104,7 +105,7 @@ TEST_CASE("Lmcache client: two clients share one server") {
   REQUIRE(load.ok());
   CHECK(load->l1_chunks == 4);
   // B's store of the same prefix plus one more chunk adds one.
-  REQUIRE(replica_b->Store({1, 2, 3, 4, 5}, kChunkBytes).ok());
+  REQUIRE(replica_b->Store({1, 2, 3, 4, 5}, kLlamaChunkBytes).ok());
   CHECK(server.store->l1_chunk_count() == 5);
   CHECK(replica_a->Lookup({1, 2, 3, 4, 5})->hit_chunks == 5);
 }
@@ -127,7 +128,7 @@ TEST_CASE("Lmcache client: a server that comes up within mq_timeout is reached")
       [&] { client = LmcacheClient::Connect("tcp://127.0.0.1", port, kTimeout, "m"); });
   LmcacheMetrics metrics(LmcacheMetrics::Options{});
   ChunkStoreOptions options;
-  options.l1_capacity_bytes = 10 * kChunkBytes;
+  options.l1_capacity_bytes = 10 * kLlamaChunkBytes;
   ChunkStore store(options, nullptr, &metrics);
   RequestHandler handler(&store);
   absl::StatusOr<std::unique_ptr<ZmqService>> service =
@@ -168,7 +169,7 @@ TEST_CASE("Lmcache client: a request the server refuses keeps the connection usa
   absl::Status status = client->Store({1}, 0);
   CHECK(status.code() == absl::StatusCode::kInvalidArgument);
   CHECK_THAT(std::string(status.message()), Catch::Contains("bytes_per_chunk"));
-  CHECK(client->Store({1}, kChunkBytes).ok());
+  CHECK(client->Store({1}, kLlamaChunkBytes).ok());
   CHECK(client->Lookup({1})->hit_chunks == 1);
 }
 
@@ -233,7 +234,7 @@ TEST_CASE("Lmcache server: many clients at once on several workers") {
       for (int round = 0; round < kRounds; ++round) {
         const uint64_t base = static_cast<uint64_t>(c) * 1000000 + round * 10;
         std::vector<uint64_t> hashes = {base, base + 1, base + 2};
-        if (!(*client)->Store(hashes, kChunkBytes).ok()) ++failures;
+        if (!(*client)->Store(hashes, kLlamaChunkBytes).ok()) ++failures;
         absl::StatusOr<ExternalLookup> lookup = (*client)->Lookup(hashes);
         if (!lookup.ok() || lookup->hit_chunks != 3) ++failures;
       }

@@ -23,9 +23,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr char kModel[] = "meta-llama/Llama-3.1-8B-Instruct";
+constexpr char kOffloadModel[] = "meta-llama/Llama-3.1-8B-Instruct";
 
-std::unique_ptr<HttpClient> Client() {
+std::unique_ptr<HttpClient> OffloadClient() {
   auto client = CurlHttpClient::Create();
   REQUIRE(client.ok());
   return std::move(*client);
@@ -73,14 +73,14 @@ struct CacheServer {
 struct Replica {
   Replica(int gpu_blocks, const CacheServer* cache)
       : process("kvsim-vllm", Argv(gpu_blocks, cache), "Starting vLLM API server on "),
-        client(Client()) {
+        client(OffloadClient()) {
     INFO(process.error());
     REQUIRE(process.Start());
   }
   static std::vector<std::string> Argv(int gpu_blocks, const CacheServer* cache) {
     std::vector<std::string> argv = {KV_SIM_VLLM_PATH,
                                      "serve",
-                                     kModel,
+                                     kOffloadModel,
                                      "--host",
                                      "127.0.0.1",
                                      "--port",
@@ -176,7 +176,7 @@ TEST_CASE("Offload: a small GPU pool loses hits, kvsim-lmcache brings most of th
   CHECK(SumOfSamples(big_metrics, prefill) < SumOfSamples(offload_metrics, prefill));
   CHECK(SumOfSamples(offload_metrics, prefill) < SumOfSamples(small_metrics, prefill));
   // The cache server saw the same hits from its side.
-  auto client = Client();
+  auto client = OffloadClient();
   std::string cache_metrics = cache.Metrics(*client);
   CHECK(SumOfSamples(cache_metrics, "lmcache_mp_lookup_hit_tokens_total") >= external_hits);
 }
@@ -188,7 +188,7 @@ TEST_CASE("Offload: with a tiny L1 the chunks go to disk files and come back fro
   CacheServer cache(/*l1_gb=*/0.1, l2);  // ~3 chunks of 32 MiB (256 tokens x 128 KiB)
   Replica replica(/*gpu_blocks=*/160, &cache);
   const auto conversations = Conversations(/*users=*/4, /*rounds=*/2);
-  auto client = Client();
+  auto client = OffloadClient();
   for (const auto& user : conversations) replica.Chat(user[0]);
   // L2 stores complete asynchronously after the responses. A user's next turn comes seconds
   // later; here it must wait until every chunk written into L1 has reached L2, or a loaded
@@ -258,14 +258,14 @@ TEST_CASE("Offload: a request queued for KV blocks is looked up in LMCache once,
                          {"max_tokens", 64},
                          {"ignore_eos", true}};
       auto response =
-          Client()->PostJson(replica.process.url() + "/v1/chat/completions", body.dump());
+          OffloadClient()->PostJson(replica.process.url() + "/v1/chat/completions", body.dump());
       statuses[i] = response.ok() ? response->status : -1;
     });
   }
   for (std::thread& sender : senders) sender.join();
   CHECK(statuses == std::vector<int>(kRequests, 200));
   const std::string metrics = replica.Metrics();
-  auto client = Client();
+  auto client = OffloadClient();
   const std::string cache_metrics = cache.Metrics(*client);
   const double prompt_tokens = SumOfSamples(metrics, "vllm:prompt_tokens_total");
   const double requested = SumOfSamples(cache_metrics, "lmcache_mp_lookup_requested_tokens_total");
@@ -284,7 +284,7 @@ TEST_CASE("Offload: a request queued for KV blocks is looked up in LMCache once,
 TEST_CASE("Offload: kvsim-vllm fails start-up clearly when the cache server is not there") {
   SimProcess sim(
       "kvsim-vllm",
-      {KV_SIM_VLLM_PATH, "serve", kModel, "--port", "0", "--kv-transfer-config",
+      {KV_SIM_VLLM_PATH, "serve", kOffloadModel, "--port", "0", "--kv-transfer-config",
        R"({"kv_connector":"LMCacheMPConnector","kv_role":"kv_both",)"
        R"("kv_connector_extra_config":{"lmcache.mp.port":1,"lmcache.mp.mq_timeout":0.3}})"},
       "Starting vLLM API server on ");
@@ -298,7 +298,7 @@ TEST_CASE("Offload: kvsim-vllm fails start-up clearly when the cache server is n
 
 TEST_CASE("Offload: kv_role other than kv_both is refused with exit code 2") {
   SimProcess sim("kvsim-vllm",
-                 {KV_SIM_VLLM_PATH, "serve", kModel, "--port", "0", "--kv-transfer-config",
+                 {KV_SIM_VLLM_PATH, "serve", kOffloadModel, "--port", "0", "--kv-transfer-config",
                   R"({"kv_connector":"LMCacheMPConnector","kv_role":"kv_producer"})"},
                  "Starting vLLM API server on ");
   CHECK_FALSE(sim.Start(absl::Seconds(15)));
