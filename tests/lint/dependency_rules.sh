@@ -8,6 +8,13 @@
 #   - proto/ (generated kvbench/v1/*.pb.h) is free to all.
 # Reads `#include "..."` lines and the CMakeLists' add_library/target_link_libraries; every
 # violation is printed as FILE:LINE: what; exit 1 when there is one.
+#
+# How it works: one pass. A single awk program reads every source file and CMakeLists.txt under
+# common/, agent/ and controller/ once: it checks each `#include "agent/..."`/`"controller/..."`
+# line as it goes, notes which folder defines each library (add_library/add_executable) and
+# collects each target_link_libraries call (multi-line calls joined); at the end it checks the
+# calls against those folders. No per-file or per-line processes, so it runs in well under a
+# second.
 set -euo pipefail
 root="${KV_SOURCE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 cd "$root"
@@ -31,77 +38,102 @@ kvctl_agent_libraries=(
   "kv_local_run|the embedded agent of kvctl run (LocalAgent, with the agent's link), and DatasetCeiling (the headers above)"
   "kv_dataset_registry|kvctl dataset: the agent's dataset registry, cache and fetcher"
 )
-kvctl_targets=" kv_kvctl_lib kvctl "
+kvctl_targets="kv_kvctl_lib kvctl"
 
-violations=0
-violation() { echo "$1" >&2; violations=$((violations + 1)); }
-in_list() {  # NAME "entry|why"...: whether NAME is the key of one entry
-  local name=$1; shift
-  local entry
-  for entry in "$@"; do [ "${entry%%|*}" = "$name" ] && return 0; done
-  return 1
-}
+# Every file the rules read, in a stable order: the sources (#include lines) and the CMakeLists.
+mapfile -t files < <(find common agent controller -type f \( -name '*.h' -o -name '*.cc' \
+  -o -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt \) | sort)
 
-# --- includes
-while IFS=: read -r file line text; do
-  included="$(sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/p' <<<"$text")"
-  [ -n "$included" ] || continue
-  from="${file%%/*}"
-  to="${included%%/*}"
-  case "$from:$to" in
-    common:agent | common:controller | agent:controller)
-      violation "$file:$line: $from/ includes \"$included\" ($from/ may not include $to/)" ;;
-    controller:agent)
-      if [[ "$file" == controller/kvctl/* ]]; then
-        in_list "$included" "${kvctl_agent_headers[@]}" ||
-          violation "$file:$line: kvctl includes \"$included\", not in the kvctl allowlist of tests/lint/dependency_rules.sh"
-      else
-        violation "$file:$line: controller/ includes \"$included\" (only controller/kvctl/ may, from its allowlist)"
-      fi ;;
-  esac
-done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(agent|controller)/' \
-  --include='*.h' --include='*.cc' --include='*.cpp' --include='*.hpp' common agent controller || true)
+# The allowlists go to awk as space-separated keys (the part before each "|").
+awk -v kvctl_headers="${kvctl_agent_headers[*]%%|*}" \
+  -v kvctl_libraries="${kvctl_agent_libraries[*]%%|*}" \
+  -v kvctl_targets="$kvctl_targets" '
+  function as_set(words, set,   list, n, i) {
+    n = split(words, list, " ")
+    for (i = 1; i <= n; i++) set[list[i]] = 1
+  }
+  function violation(message) {
+    print message > "/dev/stderr"
+    violations++
+  }
+  BEGIN {
+    as_set(kvctl_headers, kvctl_header_ok)
+    as_set(kvctl_libraries, kvctl_library_ok)
+    as_set(kvctl_targets, is_kvctl_target)
+    allowlist = "not in the kvctl allowlist of tests/lint/dependency_rules.sh"
+  }
+  FNR == 1 {
+    top = FILENAME; sub(/\/.*/, "", top)  # common, agent or controller
+    is_cmake = (FILENAME ~ /(^|\/)CMakeLists\.txt$/)
+    in_link_call = 0
+  }
 
-# --- CMake: which folder defines each library, then what each folder's targets link.
-declare -A library_folder
-while IFS=: read -r file _ text; do
-  name="$(sed -nE 's/^[[:space:]]*add_(library|executable)\(([A-Za-z0-9_.-]+).*/\2/p' <<<"$text")"
-  [ -n "$name" ] && library_folder[$name]="${file%%/*}"
-done < <(grep -rnE '^[[:space:]]*add_(library|executable)\(' --include=CMakeLists.txt \
-  common agent controller || true)
+  # --- includes: `#include "agent/..."` or `#include "controller/..."` in a source file.
+  !is_cmake && /^[[:space:]]*#[[:space:]]*include[[:space:]]*"(agent|controller)\// {
+    rest = $0; sub(/^[^"]*"/, "", rest)          # after the opening quote
+    if (!index(rest, "\"")) next                  # no closing quote: not an include
+    included = substr(rest, 1, index(rest, "\"") - 1)
+    to = included; sub(/\/.*/, "", to)
+    where = FILENAME ":" FNR
+    if ((top == "common" && (to == "agent" || to == "controller")) ||
+        (top == "agent" && to == "controller"))
+      violation(where ": " top "/ includes \"" included "\" (" top "/ may not include " to "/)")
+    else if (top == "controller" && to == "agent") {
+      if (FILENAME ~ /^controller\/kvctl\//) {
+        if (!(included in kvctl_header_ok))
+          violation(where ": kvctl includes \"" included "\", " allowlist)
+      } else
+        violation(where ": controller/ includes \"" included "\" (only controller/kvctl/ may, from its allowlist)")
+    }
+    next
+  }
 
-# One line per target_link_libraries call: FILE:LINE TARGET LIBRARY... (multi-line calls joined).
-link_calls() {
-  local file
-  while IFS= read -r file; do
-    awk -v file="$file" '
-      !open && /^[[:space:]]*target_link_libraries\(/ { open = 1; start = FNR; text = "" }
-      open { text = text " " $0; if (index($0, ")")) { open = 0
-        sub(/^[[:space:]]*target_link_libraries\(/, "", text); sub(/\).*/, "", text)
-        gsub(/[[:space:]]+/, " ", text); print file ":" start " " text } }' "$file"
-  done < <(find common agent controller -name CMakeLists.txt | sort)
-}
-while read -r where target libraries; do
-  from="${where%%/*}"
-  for library in $libraries; do
-    to="${library_folder[$library]:-}"
-    [ -n "$to" ] || continue
-    case "$from:$to" in
-      common:agent | common:controller | agent:controller)
-        violation "$where: $target ($from/) links $library ($to/)" ;;
-      controller:agent)
-        if [[ "$kvctl_targets" == *" $target "* ]]; then
-          in_list "$library" "${kvctl_agent_libraries[@]}" ||
-            violation "$where: $target links $library (agent/), not in the kvctl allowlist of tests/lint/dependency_rules.sh"
-        else
-          violation "$where: $target (controller/) links $library (agent/); only kvctl may, from its allowlist"
-        fi ;;
-    esac
-  done
-done < <(link_calls)
+  # --- CMake: which folder defines each library (the name right after the parenthesis).
+  is_cmake && /^[[:space:]]*add_(library|executable)\(/ {
+    name = $0; sub(/^[[:space:]]*add_(library|executable)\(/, "", name)
+    if (match(name, /^[A-Za-z0-9_.-]+/)) library_folder[substr(name, 1, RLENGTH)] = top
+  }
+  # One target_link_libraries call, from its line to the first line with a ")", joined.
+  is_cmake && !in_link_call && /^[[:space:]]*target_link_libraries\(/ {
+    in_link_call = 1; call_line = FNR; call_text = ""
+  }
+  is_cmake && in_link_call {
+    call_text = call_text " " $0
+    if (index($0, ")")) {
+      in_link_call = 0
+      sub(/^[[:space:]]*target_link_libraries\(/, "", call_text); sub(/\).*/, "", call_text)
+      calls++
+      call_where[calls] = FILENAME ":" call_line
+      call_from[calls] = top
+      call_words[calls] = call_text  # TARGET LIBRARY...
+    }
+  }
 
-if [ "$violations" -gt 0 ]; then
-  echo "FAIL: $violations dependency rule violation(s) (rules: tests/lint/dependency_rules.sh)" >&2
-  exit 1
-fi
-echo "PASS"
+  # The links, once every library folder is known.
+  END {
+    for (c = 1; c <= calls; c++) {
+      n = split(call_words[c], words, " ")
+      target = words[1]; from = call_from[c]; where = call_where[c]
+      for (i = 2; i <= n; i++) {
+        library = words[i]
+        if (!(library in library_folder)) continue  # PUBLIC, absl::..., a system library
+        to = library_folder[library]
+        if ((from == "common" && (to == "agent" || to == "controller")) ||
+            (from == "agent" && to == "controller"))
+          violation(where ": " target " (" from "/) links " library " (" to "/)")
+        else if (from == "controller" && to == "agent") {
+          if (target in is_kvctl_target) {
+            if (!(library in kvctl_library_ok))
+              violation(where ": " target " links " library " (agent/), " allowlist)
+          } else
+            violation(where ": " target " (controller/) links " library " (agent/); only kvctl may, from its allowlist")
+        }
+      }
+    }
+    if (violations > 0) {
+      print "FAIL: " violations " dependency rule violation(s) (rules: tests/lint/dependency_rules.sh)" > "/dev/stderr"
+      exit 1
+    }
+    print "PASS"
+  }
+' "${files[@]}" </dev/null

@@ -7,31 +7,43 @@
 # tests/cluster, e2e, bench, lint, support, fakes, tools and data, the fuzz corpora and the
 # shared standalone_fuzz_driver.cc and fuzz_temp_dir.h are free. Offenders are printed as
 # `path: why`; exit 1 when there is one.
+#
+# How it works: one pass. One find lists the product's folders, one the test sources (sorted);
+# a single awk program checks every source's folder against the folder list. No per-file
+# processes.
 set -euo pipefail
 root="${KV_SOURCE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 cd "$root"
 
-offenders=0
-checked=0
-while read -r path; do
-  checked=$((checked + 1))
-  rest="${path#tests/*/}"  # agent/results/percentiles_test.cc
-  folder="$(dirname "$rest")"
-  case "$folder" in
-    agent | agent/* | controller | controller/* | common/*)
-      [ -d "$folder" ] && continue
-      echo "$path: $folder/ is not a folder of the product" >&2 ;;
-    *) echo "$path: not in tests/<layer>/<product folder>/ (agent/..., controller/..., common/...)" >&2 ;;
-  esac
-  offenders=$((offenders + 1))
-done < <({
+# One awk program over the sorted list of test sources (fed at the bottom).
+awk '
+  BEGIN {
+    list_folders = "find agent controller common -type d"
+    while ((list_folders | getline folder) > 0) product_folder[folder] = 1
+    close(list_folders)
+  }
+  {
+    path = $0
+    checked++
+    rest = path; sub(/^tests\/[^\/]*\//, "", rest)  # agent/results/percentiles_test.cc
+    folder = rest
+    if (!sub(/\/[^\/]*$/, "", folder)) folder = "."  # dirname
+    if (folder == "agent" || folder ~ /^agent\// || folder == "controller" ||
+        folder ~ /^controller\// || folder ~ /^common\//) {
+      if (folder in product_folder) next
+      print path ": " folder "/ is not a folder of the product" > "/dev/stderr"
+    } else
+      print path ": not in tests/<layer>/<product folder>/ (agent/..., controller/..., common/...)" > "/dev/stderr"
+    offenders++
+  }
+  END {
+    if (checked == 0) { print "FAIL: no test sources found under tests/" > "/dev/stderr"; exit 1 }
+    if (offenders > 0) {
+      print "FAIL: " offenders " test source(s) outside a mirrored product folder" > "/dev/stderr"
+      exit 1
+    }
+    print "PASS (" checked " test sources)"
+  }' < <({
   find tests/unit tests/component -type f \( -name '*.cc' -o -name '*.h' \)
   find tests/fuzz -type f -name '*_fuzz.cc'
 } | sort)
-
-[ "$checked" -gt 0 ] || { echo "FAIL: no test sources found under tests/" >&2; exit 1; }
-if [ "$offenders" -gt 0 ]; then
-  echo "FAIL: $offenders test source(s) outside a mirrored product folder" >&2
-  exit 1
-fi
-echo "PASS ($checked test sources)"
