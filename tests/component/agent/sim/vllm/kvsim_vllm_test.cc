@@ -103,23 +103,23 @@ Json Conversation(int turns) {
 }
 
 TEST_CASE("kvsim-vllm /health is an empty 200 once the model has loaded") {
-  int port = UnusedLoopbackPort();
+  // Port 0: a port picked before the launch could be taken by a neighbour test meanwhile (seen
+  // once in five repeats of the suite at -j2 under load, issue #29); the log names the real one.
   std::vector<std::string> argv = {KV_SIM_VLLM_PATH,
                                    "serve",
                                    kModel,
                                    "--host",
                                    "127.0.0.1",
                                    "--port",
-                                   std::to_string(port),
+                                   "0",
                                    "--sim-time-scale",
                                    "0.01",
                                    "--sim-load-seconds",
                                    "100"};  // 1 s of real time
   SimProcess sim("kvsim-vllm", argv, kReady);
   auto client = Client();
-  std::string url = "http://127.0.0.1:" + std::to_string(port) + "/health";
   REQUIRE(sim.Start());  // returns once the log names the URL: listening from then on
-  auto health = client->Get(url);
+  auto health = client->Get(sim.url() + "/health");
   REQUIRE(health.ok());
   CHECK(health->status == 200);
   CHECK(health->body.empty());
