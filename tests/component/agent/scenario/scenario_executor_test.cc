@@ -222,7 +222,10 @@ TEST_CASE("A stopped replica: the progress watchdog fails the scenario, naming i
   ScenarioHarness harness;
   v1::Scenario scenario = ScenarioHarness::MakeScenario(v1::GPU, 2, 24);
   v1::JobSpec job = ScenarioHarness::SimJob(1, 0.1);
-  job.set_progress_timeout_s(2);
+  // The stall clock also runs while kv-runner starts, before its gate opens: 2 s was once too
+  // short for that under ASan on a loaded 2-core CI machine, and the replay failed before any
+  // record (the watchdog fired on a healthy start). 5 s leaves a wide margin.
+  job.set_progress_timeout_s(5);
   ScenarioExecutor executor(harness.Environment(scenario), job, scenario, harness.Sink());
   absl::StatusOr<v1::ScenarioResult> result;
   std::thread run([&] { result = executor.Run(); });
@@ -236,7 +239,7 @@ TEST_CASE("A stopped replica: the progress watchdog fails the scenario, naming i
   REQUIRE(stopped > 0);
   CHECK(result.status().code() == absl::StatusCode::kDeadlineExceeded);
   CHECK(std::string(result.status().message()) ==
-        "no request completed for 2s (progress_timeout_s): replica-0 (pid " +
+        "no request completed for 5s (progress_timeout_s): replica-0 (pid " +
             std::to_string(stopped) + ") is stopped");
   CHECK(ScenarioHarness::LiveChildren().empty());
 }
