@@ -60,11 +60,21 @@ absl::Duration ReadyTimeout(const v1::Profile& profile, absl::Duration fallback)
   return profile.has_ready_timeout_s() ? absl::Seconds(profile.ready_timeout_s()) : fallback;
 }
 
+// Repeat r of a cell runs with its own seed (Scenario.seed, issue #30): kv-runner's draw of users
+// and warm-up prompts and the simulators' choices follow it. Older jobs carry none.
+v1::JobSpec WithScenarioSeed(v1::JobSpec job, const v1::Scenario& scenario) {
+  if (scenario.has_seed()) job.set_seed(scenario.seed());
+  return job;
+}
+
 }  // namespace
 
 ScenarioExecutor::ScenarioExecutor(const ScenarioEnvironment& env, v1::JobSpec job,
                                    v1::Scenario scenario, ScenarioEventSink sink)
-    : env_(env), job_(std::move(job)), scenario_(std::move(scenario)), sink_(std::move(sink)) {}
+    : env_(env),
+      job_(WithScenarioSeed(std::move(job), scenario)),
+      scenario_(std::move(scenario)),
+      sink_(std::move(sink)) {}
 
 ScenarioExecutor::~ScenarioExecutor() = default;
 

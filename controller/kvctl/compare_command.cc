@@ -1,12 +1,13 @@
 // kvctl compare JOB|DIR [--output table|json]: per concurrency, the tiers side by side with the
-// GPU tier as the baseline and each offload tier's delta against it, under the group's validity
-// verdict (a comparison that is not valid says so above its table).
+// GPU tier as the baseline and each offload tier's delta against it with its 95% interval, under
+// the group's validity verdict (a comparison that is not valid says so above its table).
 
 #include <memory>
 
 #include "controller/kvctl/comparison_printer.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/job_argument.h"
+#include "controller/kvctl/job_comparison.h"
 #include "controller/kvctl/kvctl_command.h"
 #include "controller/kvctl/output_format.h"
 #include "controller/results/comparison.h"
@@ -23,8 +24,8 @@ struct CompareFlags {
 absl::Status Compare(const CompareFlags& flags, KvctlContext* context) {
   absl::StatusOr<v1::Job> job = FetchJob(flags.job, flags.connection, *context);
   if (!job.ok()) return job.status();
-  std::vector<results::ComparisonGroup> groups = results::BuildComparison(
-      results::RunsOfJob(*job), {job->validity().begin(), job->validity().end()});
+  const std::vector<results::ComparisonGroup> groups =
+      JobComparison(*job, flags.job, flags.connection, *context);
   if (flags.format == OutputFormat::kJson) {
     *context->out << ComparisonJson(groups).dump(2) << "\n";
     return absl::OkStatus();

@@ -23,11 +23,22 @@ std::string Value(const results::ComparisonRow& row, const std::optional<double>
   return absl::StrFormat("%.1f", *value);
 }
 
-std::string Delta(const results::ComparisonRow& row, const std::optional<double>& delta) {
-  if (!delta.has_value()) return kNull;
+std::string SignedInUnit(const results::ComparisonRow& row, double delta) {
   return row.delta_kind == results::DeltaKind::kPercentagePoints
-             ? absl::StrFormat("%+.1f pp", *delta)
-             : absl::StrFormat("%+.1f%%", *delta);
+             ? absl::StrFormat("%+.1f pp", delta)
+             : absl::StrFormat("%+.1f%%", delta);
+}
+
+// "-22.0% [-35.1%, -8.2%]"; an interval that holds 0 reads "no clear difference [-9.0%, +14.2%]"
+// rather than a signed number (issue #30); without an interval, the delta alone.
+std::string Delta(const results::ComparisonRow& row, const std::optional<double>& delta,
+                  const std::optional<results::DeltaInterval>& interval) {
+  if (!delta.has_value()) return kNull;
+  if (!interval.has_value()) return SignedInUnit(row, *delta);
+  const std::string bounds = absl::StrCat("[", SignedInUnit(row, interval->low), ", ",
+                                          SignedInUnit(row, interval->high), "]");
+  if (interval->ContainsZero()) return absl::StrCat("no clear difference ", bounds);
+  return absl::StrCat(SignedInUnit(row, *delta), " ", bounds);
 }
 
 // "sim ms", "sim req/s": a simulated group's times and rates say so in every row.
@@ -54,6 +65,7 @@ void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::o
     out << "\nconcurrency " << group.concurrency << "\n";
     if (group.validity.has_value()) PrintVerdict(*group.validity, out);
     if (!group.time_note.empty()) out << group.time_note << "\n";
+    if (!group.interval_note.empty()) out << group.interval_note << "\n";
     std::vector<std::string> headers = {"METRIC"};
     for (size_t i = 0; i < group.columns.size(); ++i) {
       headers.push_back(v1::Tier_Name(group.columns[i].tier));
@@ -65,7 +77,7 @@ void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::o
       for (size_t i = 0; i < group.columns.size(); ++i) {
         cells.push_back(Value(row, row.values[i]));
         if (group.baseline >= 0 && static_cast<int>(i) != group.baseline) {
-          cells.push_back(Delta(row, row.deltas[i]));
+          cells.push_back(Delta(row, row.deltas[i], row.intervals[i]));
         }
       }
       table.AddRow(cells);
@@ -98,14 +110,20 @@ nlohmann::ordered_json ComparisonJson(const std::vector<results::ComparisonGroup
     }
     item["tiers"] = nlohmann::ordered_json::array();
     for (const results::ComparisonColumn& column : group.columns) {
-      item["tiers"].push_back({{"tier", v1::Tier_Name(column.tier)},
-                               {"scenario_id", column.scenario_id},
-                               {"succeeded", column.succeeded}});
+      const int runs = static_cast<int>(column.scenario_ids.size());
+      item["tiers"].push_back(
+          {{"tier", v1::Tier_Name(column.tier)},
+           {"scenario_id", column.scenario_ids.empty() ? "" : column.scenario_ids.front()},
+           {"scenario_ids", column.scenario_ids},
+           {"succeeded", runs > 0 && column.succeeded == runs},
+           {"succeeded_runs", column.succeeded}});
     }
     // Set when the time and rate values are in simulated seconds.
     item["time_note"] = group.time_note.empty() ? nlohmann::ordered_json(nullptr)
                                                 : nlohmann::ordered_json(group.time_note);
     item["baseline"] = group.baseline >= 0 ? nlohmann::ordered_json("GPU") : nullptr;
+    item["repeats"] = group.repeats;
+    item["interval_note"] = group.interval_note;
     item["metrics"] = nlohmann::ordered_json::array();
     for (const results::ComparisonRow& row : group.rows) {
       nlohmann::ordered_json metric;
@@ -116,7 +134,17 @@ nlohmann::ordered_json ComparisonJson(const std::vector<results::ComparisonGroup
       for (size_t i = 0; i < group.columns.size(); ++i) {
         const std::string tier = v1::Tier_Name(group.columns[i].tier);
         metric["values"][tier] = number(row.values[i]);
-        if (static_cast<int>(i) != group.baseline) metric["deltas"][tier] = number(row.deltas[i]);
+        if (static_cast<int>(i) == group.baseline) continue;
+        metric["deltas"][tier] = number(row.deltas[i]);
+        const std::optional<results::DeltaInterval>& interval = row.intervals[i];
+        metric["intervals"][tier] =
+            interval.has_value()
+                ? nlohmann::ordered_json({{"low", interval->low}, {"high", interval->high}})
+                : nlohmann::ordered_json(nullptr);
+        // false: the interval holds 0 ("no clear difference"); null: no interval.
+        metric["clear"][tier] = interval.has_value()
+                                    ? nlohmann::ordered_json(!interval->ContainsZero())
+                                    : nlohmann::ordered_json(nullptr);
       }
       item["metrics"].push_back(std::move(metric));
     }

@@ -62,19 +62,21 @@ absl::Status ReadControllerRows(client::ControllerClient& client, regression::Jo
 
 }  // namespace
 
+absl::Status FetchJobRows(const std::string& job_or_dir, const ConnectionFlags& connection,
+                          const KvctlContext& context, regression::JobRequests* job) {
+  std::error_code error;
+  if (std::filesystem::is_directory(job_or_dir, error)) return ReadLocalRows(job_or_dir, job);
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<client::ControllerClient> controller,
+                      ConnectController(connection, context));
+  return ReadControllerRows(*controller, job);
+}
+
 absl::StatusOr<regression::JobRequests> FetchJobRequests(const std::string& job_or_dir,
                                                          const ConnectionFlags& connection,
                                                          const KvctlContext& context) {
   regression::JobRequests job;
   KV_ASSIGN_OR_RETURN(job.job, FetchJob(job_or_dir, connection, context));
-  std::error_code error;
-  if (std::filesystem::is_directory(job_or_dir, error)) {
-    KV_RETURN_IF_ERROR(ReadLocalRows(job_or_dir, &job));
-    return job;
-  }
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<client::ControllerClient> controller,
-                      ConnectController(connection, context));
-  KV_RETURN_IF_ERROR(ReadControllerRows(*controller, &job));
+  KV_RETURN_IF_ERROR(FetchJobRows(job_or_dir, connection, context, &job));
   return job;
 }
 

@@ -14,6 +14,10 @@ namespace kvbench::kvctl {
 
 // `job_or_dir` as FetchJob takes it. NOT_FOUND naming the scenario whose requests are missing
 // (a local run whose requests.jsonl was deleted; a job older than request retention).
+// The rows of `job->job` (fetched from `job_or_dir`) into job->rows; errors as FetchJobRequests.
+absl::Status FetchJobRows(const std::string& job_or_dir, const ConnectionFlags& connection,
+                          const KvctlContext& context, regression::JobRequests* job);
+
 absl::StatusOr<regression::JobRequests> FetchJobRequests(const std::string& job_or_dir,
                                                          const ConnectionFlags& connection,
                                                          const KvctlContext& context);

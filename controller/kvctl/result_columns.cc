@@ -1,5 +1,6 @@
 #include "controller/kvctl/result_columns.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <ostream>
@@ -115,7 +116,8 @@ std::vector<std::pair<std::string, std::string>> FlattenResult(const v1::Scenari
 }
 
 void PrintResultsFullCsv(const v1::Job& job, std::ostream& out) {
-  std::vector<std::string> headers = {"scenario_id", "tier", "concurrency", "state", "error"};
+  std::vector<std::string> headers = {"scenario_id", "tier",  "concurrency",
+                                      "repeat",      "state", "error"};
   std::map<std::string, size_t> index;
   std::vector<std::map<std::string, std::string>> values;
   for (const v1::ScenarioStatus& status : job.scenarios()) {
@@ -132,7 +134,9 @@ void PrintResultsFullCsv(const v1::Job& job, std::ostream& out) {
     std::vector<std::string> row = {status.scenario().scenario_id(),
                                     v1::Tier_Name(status.scenario().tier()),
                                     absl::StrCat(status.scenario().concurrency()),
-                                    ScenarioStateName(status.state()), status.error()};
+                                    absl::StrCat(std::max(status.scenario().repeat(), 1)),
+                                    ScenarioStateName(status.state()),
+                                    status.error()};
     row.resize(headers.size());
     for (const auto& [column, text] : values[i]) row[index.at(column)] = text;
     rows.push_back(std::move(row));

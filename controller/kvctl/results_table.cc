@@ -62,6 +62,13 @@ std::string Warnings(const v1::ScenarioResult& result) {
   return codes.empty() ? kNull : absl::StrJoin(codes, ",");
 }
 
+// Whether some row is a repeat after the first (JobSpec.repeats): the table then says which run
+// each row is (RUN, after TIER).
+bool Repeated(const std::vector<ResultsRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const ResultsRow& row) { return row.scenario.repeat() > 1; });
+}
+
 std::vector<std::string> Cells(const ResultsRow& row) {
   const std::string concurrency = absl::StrCat(row.scenario.concurrency());
   const std::string tier = v1::Tier_Name(row.scenario.tier());
@@ -153,19 +160,21 @@ std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows
   // Simulated times get their own column names, so that no one reads them as observed.
   const bool simulated = !SimulatedTimeNote(rows).empty();
   const std::string prefix = simulated ? "SIM_" : "";
-  return {"CONCURRENCY",
-          "TIER",
-          "SESSIONS",
-          prefix + "TTFT_P50_MS",
-          prefix + "TTFT_P95_MS",
-          "DEGRADATION_P50",
-          prefix + "REQ/S",
-          "FAILED",
-          "KV_MEAN/MAX%",
-          "OFFLOAD_SERVED_TOK",
-          "LMC_LOOKUP_HIT%",
-          "STATUS",
-          "WARNINGS"};
+  std::vector<std::string> headers = {"CONCURRENCY",
+                                      "TIER",
+                                      "SESSIONS",
+                                      prefix + "TTFT_P50_MS",
+                                      prefix + "TTFT_P95_MS",
+                                      "DEGRADATION_P50",
+                                      prefix + "REQ/S",
+                                      "FAILED",
+                                      "KV_MEAN/MAX%",
+                                      "OFFLOAD_SERVED_TOK",
+                                      "LMC_LOOKUP_HIT%",
+                                      "STATUS",
+                                      "WARNINGS"};
+  if (Repeated(rows)) headers.insert(headers.begin() + 2, "RUN");
+  return headers;
 }
 
 std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows) {
@@ -175,7 +184,13 @@ std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<Result
     return a->scenario.concurrency() < b->scenario.concurrency();
   });
   std::vector<std::vector<std::string>> cells;
-  for (const ResultsRow* row : ordered) cells.push_back(Cells(*row));
+  const bool repeated = Repeated(rows);
+  for (const ResultsRow* row : ordered) {
+    std::vector<std::string>& line = cells.emplace_back(Cells(*row));
+    if (repeated) {
+      line.insert(line.begin() + 2, absl::StrCat(std::max(row->scenario.repeat(), 1)));
+    }
+  }
   return cells;
 }
 

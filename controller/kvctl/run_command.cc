@@ -21,8 +21,10 @@
 #include "controller/client/job_plan.h"
 #include "controller/client/local_job_files.h"
 #include "controller/kvctl/comparison_printer.h"
+#include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/embedded_controller.h"
 #include "controller/kvctl/held_log_sink.h"
+#include "controller/kvctl/job_comparison.h"
 #include "controller/kvctl/job_folder_store.h"
 #include "controller/kvctl/kvctl_command.h"
 #include "controller/kvctl/local_job_record.h"
@@ -121,8 +123,8 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
     progress.End(*job);
   }
   // The tier comparison under each group's verdict (as `kvctl compare` prints it).
-  PrintComparison(results::BuildComparison(results::RunsOfJob(*job),
-                                           {job->validity().begin(), job->validity().end()}),
+  PrintComparison(JobComparison(*job, absl::StrCat(options.out_dir, "/", job->job_id()),
+                                ConnectionFlags{}, *context),
                   *context->out);
   // Exit 7 when cancelled; a failed scenario fails the run even when it was cancelled as well (the
   // controller's rule, controller/core/job_outcome.h).

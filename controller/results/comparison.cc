@@ -130,6 +130,22 @@ int TierOrder(v1::Tier tier) {
   }
 }
 
+// The mean of `extract` over the repeats that succeeded and have the value; null when none has.
+std::optional<double> MeanOverRepeats(const Extract& extract,
+                                      const std::vector<const ScenarioRun*>& repeats) {
+  double sum = 0;
+  int count = 0;
+  for (const ScenarioRun* run : repeats) {
+    if (!run->result.has_value()) continue;
+    if (std::optional<double> value = extract(*run->result)) {
+      sum += *value;
+      ++count;
+    }
+  }
+  if (count == 0) return std::nullopt;
+  return sum / count;
+}
+
 }  // namespace
 
 std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& runs,
@@ -142,10 +158,6 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
   }
   std::vector<ComparisonGroup> groups;
   for (auto& [key, members] : grouped) {
-    std::stable_sort(members.begin(), members.end(),
-                     [](const ScenarioRun* a, const ScenarioRun* b) {
-                       return TierOrder(a->scenario.tier()) < TierOrder(b->scenario.tier());
-                     });
     ComparisonGroup& group = groups.emplace_back();
     group.concurrency = key.first;
     group.comparison_group = key.second;
@@ -157,14 +169,28 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
       if (run->result.has_value()) results.push_back(&*run->result);
     }
     group.time_note = SimulatedTimeNote(results);
+    // One column per tier, its repeats in order.
+    std::map<int, std::vector<const ScenarioRun*>> by_tier;
     for (const ScenarioRun* run : members) {
+      by_tier[TierOrder(run->scenario.tier())].push_back(run);
+    }
+    std::vector<std::vector<const ScenarioRun*>> tiers;
+    for (auto& [order, tier_runs] : by_tier) {
+      std::stable_sort(tier_runs.begin(), tier_runs.end(),
+                       [](const ScenarioRun* a, const ScenarioRun* b) {
+                         return a->scenario.repeat() < b->scenario.repeat();
+                       });
       ComparisonColumn& column = group.columns.emplace_back();
-      column.tier = run->scenario.tier();
-      column.scenario_id = run->scenario.scenario_id();
-      column.succeeded = run->result.has_value();
+      column.tier = tier_runs.front()->scenario.tier();
+      for (const ScenarioRun* run : tier_runs) {
+        column.scenario_ids.push_back(run->scenario.scenario_id());
+        if (run->result.has_value()) ++column.succeeded;
+      }
+      group.repeats = std::max(group.repeats, static_cast<int>(tier_runs.size()));
       if (column.tier == v1::GPU && group.baseline < 0) {
         group.baseline = static_cast<int>(group.columns.size()) - 1;
       }
+      tiers.push_back(tier_runs);
     }
     for (const MetricSpec& metric : Metrics()) {
       ComparisonRow& row = group.rows.emplace_back();
@@ -172,16 +198,17 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
       row.unit = metric.unit;
       row.delta_kind = metric.delta_kind;
       row.higher_is_better = metric.higher_is_better;
-      for (const ScenarioRun* run : members) {
-        row.values.push_back(run->result.has_value() ? metric.extract(*run->result) : std::nullopt);
+      for (const std::vector<const ScenarioRun*>& tier_runs : tiers) {
+        row.values.push_back(MeanOverRepeats(metric.extract, tier_runs));
       }
-      for (size_t i = 0; i < members.size(); ++i) {
+      for (size_t i = 0; i < tiers.size(); ++i) {
         const bool is_baseline = static_cast<int>(i) == group.baseline;
         row.deltas.push_back(
             is_baseline || group.baseline < 0
                 ? std::nullopt
                 : Delta(metric.delta_kind, row.values[i], row.values[group.baseline]));
       }
+      row.intervals.assign(tiers.size(), std::nullopt);
     }
   }
   return groups;

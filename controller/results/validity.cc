@@ -1,6 +1,8 @@
 #include "controller/results/validity.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -111,6 +113,53 @@ v1::Validity JudgeGroup(const std::string& name, const std::vector<const Scenari
   return validity;
 }
 
+int RepeatOf(const ScenarioRun& run) { return std::max(run.scenario.repeat(), 1); }
+
+int Severity(v1::Verdict verdict) {
+  switch (verdict) {
+    case v1::VERDICT_INVALID:
+      return 2;
+    case v1::VERDICT_NOT_EXERCISED:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+// A group whose cells ran several times (JobSpec.repeats, issue #30): each repeat is a complete
+// comparison of its own (one seed, the same users in every tier), judged alone; the group takes
+// the worst verdict, and every reason and note says which repeat it came from. A repeat with one
+// scenario compares nothing and is skipped; nullopt when every repeat is.
+std::optional<v1::Validity> JudgeRepeats(const std::string& name,
+                                         const std::vector<const ScenarioRun*>& group) {
+  std::map<int, std::vector<const ScenarioRun*>> by_repeat;
+  for (const ScenarioRun* run : group) by_repeat[RepeatOf(*run)].push_back(run);
+  if (by_repeat.size() == 1) {
+    if (group.size() < 2) return std::nullopt;
+    return JudgeGroup(name, group);
+  }
+  std::optional<v1::Validity> merged;
+  for (const auto& [repeat, runs] : by_repeat) {
+    if (runs.size() < 2) continue;
+    const v1::Validity one = JudgeGroup(name, runs);
+    if (!merged.has_value()) {
+      merged.emplace();
+      merged->set_comparison_group(name);
+      merged->set_verdict(one.verdict());
+    } else if (Severity(one.verdict()) > Severity(merged->verdict())) {
+      merged->set_verdict(one.verdict());
+    }
+    const std::string prefix = absl::StrCat("repeat ", repeat, ": ");
+    for (const v1::ValidityReason& reason : one.reasons()) {
+      AddReason(&*merged, reason.code().c_str(), absl::StrCat(prefix, reason.message()));
+    }
+    for (const v1::ValidityReason& note : one.notes()) {
+      AddNote(&*merged, note.code().c_str(), absl::StrCat(prefix, note.message()));
+    }
+  }
+  return merged;
+}
+
 }  // namespace
 
 std::vector<v1::Validity> ComputeValidity(const std::vector<ScenarioRun>& runs) {
@@ -133,12 +182,14 @@ std::vector<v1::Validity> ComputeValidity(const std::vector<ScenarioRun>& runs) 
   });
   std::vector<v1::Validity> verdicts;
   for (const Group& group : groups) {
-    if (group.runs.size() < 2) continue;  // nothing is compared
     if (!std::all_of(group.runs.begin(), group.runs.end(),
                      [](const ScenarioRun* run) { return Finished(run->state); })) {
       continue;  // results are not all in yet
     }
-    verdicts.push_back(JudgeGroup(group.name, group.runs));
+    // Nothing is compared in a group of one scenario (or of one per repeat).
+    if (std::optional<v1::Validity> verdict = JudgeRepeats(group.name, group.runs)) {
+      verdicts.push_back(*std::move(verdict));
+    }
   }
   return verdicts;
 }

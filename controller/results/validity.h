@@ -78,6 +78,9 @@ inline constexpr char kNvmeReadsNotFromDisk[] = "nvme_reads_not_from_disk";
 // that warning (its message quoted).
 // A group of one scenario gets no verdict (nothing is compared), nor does a group with a
 // scenario not yet finished (results are not all in).
+// Repeats (JobSpec.repeats, issue #30): a group holding several repeats is judged per repeat (the
+// scenarios of one Scenario.repeat, a complete comparison of its own) and takes the worst verdict
+// (INVALID, then NOT_EXERCISED, then VALID); each reason and note starts "repeat <r>: ".
 std::vector<v1::Validity> ComputeValidity(const std::vector<ScenarioRun>& runs);
 
 }  // namespace kvbench::results

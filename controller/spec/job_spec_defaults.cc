@@ -18,6 +18,7 @@ void ApplyJobSpecDefaults(v1::JobSpec* spec) {
   if (!spec->has_cpu_pool_gb()) spec->set_cpu_pool_gb(kDefaultCpuPoolGb);
   if (!spec->has_nvme_pool_gb()) spec->set_nvme_pool_gb(kDefaultNvmePoolGb);
   if (!spec->has_seed()) spec->set_seed(kDefaultSeed);
+  if (!spec->has_repeats()) spec->set_repeats(kDefaultRepeats);
   if (!spec->has_progress_timeout_s()) {
     spec->set_progress_timeout_s(DefaultProgressTimeoutSeconds(*spec));
   }

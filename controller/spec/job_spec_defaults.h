@@ -23,6 +23,9 @@ inline constexpr double kDefaultRateWindowPeriods = 20;
 inline constexpr double kDefaultCpuPoolGb = 8;
 // LMCache L2 disk pool of the NVME tier.
 inline constexpr double kDefaultNvmePoolGb = 64;
+// Runs of each (tier, concurrency) cell: one, as before repeats existed (its comparison then says
+// that the run-to-run spread is unknown).
+inline constexpr int kDefaultRepeats = 1;
 // Seed of every pseudo-random choice, recorded so a run can be repeated.
 inline constexpr uint64_t kDefaultSeed = 1;
 // Routing of CPU_RAM and NVME over 2+ replicas: least_conn, the methodology's (the GPU tier is

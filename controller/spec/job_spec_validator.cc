@@ -175,6 +175,7 @@ void ValidateWorkload(const JobSpec& spec, FieldErrors* errors) {
     }
   }
   CheckIntRange(errors, "priority", spec.priority(), -kMaxPriority, kMaxPriority);
+  if (spec.has_repeats()) CheckIntRange(errors, "repeats", spec.repeats(), 1, kMaxRepeats);
 }
 
 void ValidatePoolsAndSampling(const JobSpec& spec, FieldErrors* errors) {

@@ -17,6 +17,8 @@ inline constexpr int kMaxTensorParallelSize = 64;
 inline constexpr int kMaxNumRounds = 10000;
 inline constexpr int kMaxConcurrency = 100000;
 inline constexpr int kMaxSessions = 1000000;
+// Repeats of a cell: 20 give a run-to-run spread to a few percent; more belong in separate jobs.
+inline constexpr int kMaxRepeats = 20;
 inline constexpr int kMaxIsl = 10000000;
 inline constexpr int kMaxOsl = 1000000;
 inline constexpr double kMaxCpuPoolGb = 16384;

@@ -8,6 +8,14 @@
 #include "absl/strings/str_replace.h"
 
 namespace kvbench::spec {
+namespace {
+
+// "-r<repeat>" when the job repeats its cells, else "".
+std::string RepeatSuffix(const v1::JobSpec& spec, const v1::Scenario& scenario) {
+  return spec.repeats() > 1 ? absl::StrCat("-r", scenario.repeat()) : "";
+}
+
+}  // namespace
 
 std::string TierSlug(v1::Tier tier) {
   return absl::StrReplaceAll(absl::AsciiStrToLower(v1::Tier_Name(tier)), {{"_", "-"}});
@@ -23,19 +31,25 @@ std::vector<v1::Scenario> ExpandScenarios(const v1::JobSpec& spec, const std::st
   std::sort(tiers.begin(), tiers.end());
   tiers.erase(std::unique(tiers.begin(), tiers.end()), tiers.end());
 
+  const int repeats = std::max(spec.repeats(), 1);
   std::vector<v1::Scenario> scenarios;
-  scenarios.reserve(concurrency.size() * tiers.size());
+  scenarios.reserve(concurrency.size() * tiers.size() * repeats);
   for (int users : concurrency) {
-    for (v1::Tier tier : tiers) {
-      v1::Scenario& scenario = scenarios.emplace_back();
-      int index = static_cast<int>(scenarios.size()) - 1;
-      scenario.set_scenario_id(absl::StrFormat("%02d-%s-c%d", index, TierSlug(tier), users));
-      scenario.set_job_id(job_id);
-      scenario.set_index(index);
-      scenario.set_tier(tier);
-      scenario.set_concurrency(users);
-      scenario.set_sessions(spec.has_sessions() ? spec.sessions() : users);
-      scenario.set_comparison_group(absl::StrCat("c", users));
+    for (int repeat = 1; repeat <= repeats; ++repeat) {
+      for (v1::Tier tier : tiers) {
+        v1::Scenario& scenario = scenarios.emplace_back();
+        int index = static_cast<int>(scenarios.size()) - 1;
+        scenario.set_scenario_id(absl::StrFormat("%02d-%s-c%d", index, TierSlug(tier), users));
+        if (repeats > 1) absl::StrAppend(scenario.mutable_scenario_id(), "-r", repeat);
+        scenario.set_job_id(job_id);
+        scenario.set_index(index);
+        scenario.set_tier(tier);
+        scenario.set_concurrency(users);
+        scenario.set_sessions(spec.has_sessions() ? spec.sessions() : users);
+        scenario.set_comparison_group(absl::StrCat("c", users));
+        scenario.set_repeat(repeat);
+        scenario.set_seed(spec.seed() + static_cast<uint64_t>(repeat - 1));
+      }
     }
   }
   return scenarios;
@@ -52,8 +66,9 @@ std::vector<v1::Scenario> ExpandScenariosOnAgents(const v1::JobSpec& spec,
       v1::Scenario& scenario = scenarios.emplace_back(base);
       const int index = static_cast<int>(scenarios.size()) - 1;
       scenario.set_index(index);
-      scenario.set_scenario_id(absl::StrFormat("%02d-%s-c%d@%s", index, TierSlug(base.tier()),
-                                               base.concurrency(), agent_id));
+      scenario.set_scenario_id(absl::StrFormat("%02d-%s-c%d%s@%s", index, TierSlug(base.tier()),
+                                               base.concurrency(), RepeatSuffix(spec, base),
+                                               agent_id));
       scenario.set_comparison_group(absl::StrCat(base.comparison_group(), "@", agent_id));
       scenario.set_agent_id(agent_id);
     }

@@ -12,7 +12,11 @@ namespace kvbench::spec {
 // its values: concurrency ascending, and within each the tiers in canonical order GPU, CPU_RAM,
 // NVME, so the tiers compared at one concurrency sit together. Scenario ids are
 // "<index>-<tier>-c<concurrency>" ("00-gpu-c2", "01-cpu-ram-c2"), the comparison group
-// "c<concurrency>". Pure.
+// "c<concurrency>".
+// With `repeats` N > 1 each concurrency's tiers run N times, interleaved (GPU, CPU_RAM, NVME,
+// GPU, ...) so that drift on the node (thermals, a neighbour, page cache) hits every tier alike;
+// ids end in "-r<repeat>" ("03-gpu-c2-r2"), repeats share the comparison group, and repeat r
+// carries seed + r - 1 (Scenario.seed), the same in every tier of the repeat. Pure.
 std::vector<v1::Scenario> ExpandScenarios(const v1::JobSpec& spec, const std::string& job_id);
 
 // FAN_OUT_EACH (issue #20): the matrix once per agent, in `agent_ids` order, each scenario

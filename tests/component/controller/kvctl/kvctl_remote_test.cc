@@ -261,8 +261,9 @@ TEST_CASE("kvctl results prints the same table as kvctl run for the same results
   std::vector<std::string> lines = absl::StrSplit(csv.out, '\n', absl::SkipEmpty());
   REQUIRE(lines.size() == 5);
   // Every field of each result, one row per scenario, in the job's scenario order.
-  CHECK(lines[0].rfind("scenario_id,tier,concurrency,state,error,latency.ttft_p50_s,", 0) == 0);
-  CHECK(lines[1].rfind("00-gpu-c4,GPU,4,succeeded,,0.01234,0.04567,", 0) == 0);
+  CHECK(lines[0].rfind("scenario_id,tier,concurrency,repeat,state,error,latency.ttft_p50_s,", 0) ==
+        0);
+  CHECK(lines[1].rfind("00-gpu-c4,GPU,4,1,succeeded,,0.01234,0.04567,", 0) == 0);
 
   KvctlRun json = RunKvctl({"results", "job-1", "-o", "json"}, EnvFor(controller));
   REQUIRE(json.exit_code == 0);

@@ -275,5 +275,50 @@ TEST_CASE("Validity: LMCache notes, one table row each, never changing the verdi
   }
 }
 
+// Two repeats of the clean GPU/CPU_RAM pair at concurrency 8 (JobSpec.repeats 2).
+std::vector<ScenarioRun> CleanRepeats() {
+  std::vector<ScenarioRun> runs;
+  for (int repeat = 1; repeat <= 2; ++repeat) {
+    for (ScenarioRun run : CleanPair()) {
+      run.scenario.set_repeat(repeat);
+      run.scenario.set_scenario_id(absl::StrCat(run.scenario.scenario_id(), "-r", repeat));
+      runs.push_back(std::move(run));
+    }
+  }
+  return runs;
+}
+
+TEST_CASE("Validity with repeats: each repeat is judged alone, the group takes the worst",
+          "[validity]") {
+  const v1::Validity clean = OnlyVerdict(CleanRepeats());
+  CHECK(clean.verdict() == v1::VERDICT_VALID);
+  REQUIRE(clean.notes_size() >= 2);
+  CHECK_THAT(clean.notes(0).message(), Catch::StartsWith("repeat 1: "));
+  CHECK_THAT(clean.notes(clean.notes_size() - 1).message(), Catch::StartsWith("repeat 2: "));
+
+  // Repeat 2's CPU_RAM did different work: the group is INVALID, the reason names the repeat.
+  std::vector<ScenarioRun> runs = CleanRepeats();
+  runs[3].spec.set_osl(128);
+  const v1::Validity broken = OnlyVerdict(runs);
+  CHECK(broken.verdict() == v1::VERDICT_INVALID);
+  CHECK(Codes(broken) == std::vector<std::string>{kParameterDiffers});
+  CHECK(broken.reasons(0).message() ==
+        "repeat 2: osl differs: 64 (00-gpu-c8-r2) vs 128 (01-cpu-ram-c8-r2)");
+
+  // Another repeat's GPU tier is no tier to compare against: each repeat has its own baseline.
+  runs = CleanRepeats();
+  runs.erase(runs.begin() + 2);  // repeat 2's GPU
+  const v1::Validity no_baseline = OnlyVerdict(runs);
+  CHECK(no_baseline.verdict() == v1::VERDICT_VALID);  // repeat 2 (one scenario) compares nothing
+}
+
+TEST_CASE("Validity with repeats of a single tier gives no verdict: nothing is compared",
+          "[validity]") {
+  std::vector<ScenarioRun> runs = CleanRepeats();
+  runs.erase(runs.begin() + 3);
+  runs.erase(runs.begin() + 1);  // two GPU repeats left
+  CHECK(ComputeValidity(runs).empty());
+}
+
 }  // namespace
 }  // namespace kvbench::results

@@ -1,10 +1,11 @@
-#include <catch2/catch.hpp>
+#include "controller/spec/scenario_expander.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "controller/spec/job_spec_defaults.h"
-#include "controller/spec/scenario_expander.h"
 
 namespace kvbench::spec {
 namespace {
@@ -70,6 +71,40 @@ TEST_CASE("Expanding the same spec twice gives identical scenarios") {
   auto b = ExpandScenarios(spec, "j");
   REQUIRE(a.size() == b.size());
   for (size_t i = 0; i < a.size(); ++i) CHECK(a[i].SerializeAsString() == b[i].SerializeAsString());
+}
+
+TEST_CASE("Repeats interleave the tiers, share the group and step the seed") {
+  v1::JobSpec spec = Spec({v1::CPU_RAM, v1::GPU}, {8, 2});
+  spec.set_repeats(2);
+  spec.set_seed(40);
+  const std::vector<v1::Scenario> scenarios = ExpandScenarios(spec, "j");
+  // GPU, CPU_RAM, GPU, CPU_RAM at each concurrency: drift on the node hits both tiers alike.
+  CHECK(Ids(scenarios) == std::vector<std::string>{"00-gpu-c2-r1", "01-cpu-ram-c2-r1",
+                                                   "02-gpu-c2-r2", "03-cpu-ram-c2-r2",
+                                                   "04-gpu-c8-r1", "05-cpu-ram-c8-r1",
+                                                   "06-gpu-c8-r2", "07-cpu-ram-c8-r2"});
+  std::vector<int> repeats;
+  std::vector<uint64_t> seeds;
+  for (const v1::Scenario& scenario : scenarios) {
+    repeats.push_back(scenario.repeat());
+    seeds.push_back(scenario.seed());
+    CHECK(scenario.comparison_group() == absl::StrCat("c", scenario.concurrency()));
+  }
+  CHECK(repeats == std::vector<int>{1, 1, 2, 2, 1, 1, 2, 2});
+  // Repeat r runs with seed + r - 1, the same in every tier of the repeat.
+  CHECK(seeds == std::vector<uint64_t>{40, 40, 41, 41, 40, 40, 41, 41});
+  // Fanned out, the repeat stays in the id before the agent.
+  CHECK(Ids(ExpandScenariosOnAgents(spec, "j", {"a"}))[2] == "02-gpu-c2-r2@a");
+}
+
+TEST_CASE("One repeat keeps the ids of jobs from before repeats, with the job's seed") {
+  v1::JobSpec spec = Spec({v1::GPU}, {4});
+  REQUIRE(spec.repeats() == 1);  // the default
+  const std::vector<v1::Scenario> scenarios = ExpandScenarios(spec, "j");
+  REQUIRE(scenarios.size() == 1);
+  CHECK(scenarios[0].scenario_id() == "00-gpu-c4");
+  CHECK(scenarios[0].repeat() == 1);
+  CHECK(scenarios[0].seed() == spec.seed());
 }
 
 TEST_CASE("Tier slugs are what ids and file names use") {
