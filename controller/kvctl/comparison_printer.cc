@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "controller/kvctl/table_printer.h"
+#include "controller/results/delta_text.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -21,24 +22,6 @@ std::string Value(const results::ComparisonRow& row, const std::optional<double>
     return absl::StrFormat("%.0f", *value);
   }
   return absl::StrFormat("%.1f", *value);
-}
-
-std::string SignedInUnit(const results::ComparisonRow& row, double delta) {
-  return row.delta_kind == results::DeltaKind::kPercentagePoints
-             ? absl::StrFormat("%+.1f pp", delta)
-             : absl::StrFormat("%+.1f%%", delta);
-}
-
-// "-22.0% [-35.1%, -8.2%]"; an interval that holds 0 reads "no clear difference [-9.0%, +14.2%]"
-// rather than a signed number (issue #30); without an interval, the delta alone.
-std::string Delta(const results::ComparisonRow& row, const std::optional<double>& delta,
-                  const std::optional<results::DeltaInterval>& interval) {
-  if (!delta.has_value()) return kNull;
-  if (!interval.has_value()) return SignedInUnit(row, *delta);
-  const std::string bounds = absl::StrCat("[", SignedInUnit(row, interval->low), ", ",
-                                          SignedInUnit(row, interval->high), "]");
-  if (interval->ContainsZero()) return absl::StrCat("no clear difference ", bounds);
-  return absl::StrCat(SignedInUnit(row, *delta), " ", bounds);
 }
 
 // "sim ms", "sim req/s": a simulated group's times and rates say so in every row.
@@ -77,7 +60,7 @@ void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::o
       for (size_t i = 0; i < group.columns.size(); ++i) {
         cells.push_back(Value(row, row.values[i]));
         if (group.baseline >= 0 && static_cast<int>(i) != group.baseline) {
-          cells.push_back(Delta(row, row.deltas[i], row.intervals[i]));
+          cells.push_back(results::DeltaText(row, i));
         }
       }
       table.AddRow(cells);

@@ -12,8 +12,10 @@
 #include "controller/kvctl/atomic_file.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/job_argument.h"
+#include "controller/kvctl/job_comparison.h"
 #include "controller/kvctl/job_requests.h"
 #include "controller/kvctl/kvctl_command.h"
+#include "controller/regression/comparison_intervals.h"
 #include "controller/report/html_report.h"
 
 namespace kvbench::kvctl {
@@ -31,7 +33,10 @@ absl::Status Report(const ReportFlags& flags, KvctlContext* context) {
   std::string html;
   if (flags.baseline.empty()) {
     KV_ASSIGN_OR_RETURN(v1::Job job, FetchJob(flags.job, flags.connection, *context));
-    html = report::RenderHtmlReport(job, {job.validity().begin(), job.validity().end()});
+    const std::vector<results::ComparisonGroup> comparison =
+        JobComparison(job, flags.job, flags.connection, *context);
+    html = report::RenderHtmlReport(job, {job.validity().begin(), job.validity().end()}, nullptr,
+                                    "", &comparison);
   } else {
     // The job with its request rows (FetchJobRequests fetches the job itself once).
     KV_ASSIGN_OR_RETURN(regression::JobRequests before,
@@ -39,9 +44,13 @@ absl::Status Report(const ReportFlags& flags, KvctlContext* context) {
     KV_ASSIGN_OR_RETURN(regression::JobRequests after,
                         FetchJobRequests(flags.job, flags.connection, *context));
     const regression::JobDiff diff = regression::DiffJobs({before}, {after}, flags.diff_options);
+    const std::vector<results::ScenarioRun> runs = results::RunsOfJob(after.job);
+    std::vector<results::ComparisonGroup> comparison =
+        results::BuildComparison(runs, {after.job.validity().begin(), after.job.validity().end()});
+    regression::AttachDeltaIntervals(runs, after.rows, regression::DiffOptions{}, &comparison);
     html = report::RenderHtmlReport(after.job,
                                     {after.job.validity().begin(), after.job.validity().end()},
-                                    &diff, before.job.job_id());
+                                    &diff, before.job.job_id(), &comparison);
   }
   KV_RETURN_IF_ERROR(WriteFileAtomically(flags.html, html));
   *context->out << flags.html << "\n";

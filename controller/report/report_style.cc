@@ -19,6 +19,8 @@ table.offload td, table.sessions td { white-space: nowrap; }
           border: 4px solid; }
 .banner-invalid { background: #fde2e1; border-color: #b00020; color: #b00020; }
 .banner-not-exercised { background: #fff4d6; border-color: #8a5a00; color: #8a5a00; }
+table.comparison td { white-space: nowrap; }
+table.comparison td.unclear { color: #666; font-style: italic; }
 .diff-regression td { background: #fde2e1; color: #b00020; font-weight: 600; }
 .diff-improvement td { background: #e6f4ea; }
 .verdict { border-left: 10px solid; padding: 6px 14px; margin: 10px 0; }

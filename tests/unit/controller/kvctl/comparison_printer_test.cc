@@ -40,7 +40,7 @@ std::vector<results::ComparisonGroup> Groups() {
   return {group};
 }
 
-TEST_CASE("A delta is printed with its interval; one whose interval holds 0 is no clear difference",
+TEST_CASE("A delta is printed with its interval, and as no clear difference when it holds 0",
           "[kvctl]") {
   std::ostringstream out;
   PrintComparison(Groups(), out);

@@ -1,0 +1,21 @@
+#pragma once
+
+// How a tier delta reads wherever it is shown (kvctl's tables, the HTML report): with its
+// interval, and as "no clear difference" when the interval holds 0 (issue #30). Pure.
+
+#include <optional>
+#include <string>
+
+#include "controller/results/comparison.h"
+
+namespace kvbench::results {
+
+// "-" without a delta; "+1.5%" (or "+0.4 pp") without an interval; "-22.0% [-35.1%, -8.2%]";
+// "no clear difference [-20.0%, +9.0%]" when the interval holds 0, never the signed number.
+std::string DeltaText(const ComparisonRow& row, const std::optional<double>& delta,
+                      const std::optional<DeltaInterval>& interval);
+
+// The delta of `row`'s column `column` (its deltas[column] and intervals[column]).
+std::string DeltaText(const ComparisonRow& row, size_t column);
+
+}  // namespace kvbench::results
