@@ -6,51 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/stats/percentiles.h"
+#include "controller/regression/run_resample.h"
 
 namespace kvbench::regression {
 namespace {
-
-// The share of resamples that must give a change for an interval to be drawn from them (a
-// metric may vanish from a resample that drew only users without samples).
-constexpr double kMinDefinedShare = 0.9;
-
-int UserCount(const std::vector<RunSample>& runs) {
-  int users = 0;
-  for (const RunSample& run : runs) users += static_cast<int>(run.users.size());
-  return users;
-}
-
-// A uniform index below n from 53 random bits: the same sequence on every platform, unlike
-// std::uniform_int_distribution, whose algorithm the standard leaves open.
-size_t DrawIndex(std::mt19937_64& random, size_t n) {
-  const double unit = static_cast<double>(random() >> 11) * 0x1.0p-53;
-  return static_cast<size_t>(unit * static_cast<double>(n));
-}
-
-// One resample of a side. Two stages when the side pools several runs (a baseline segment): the
-// runs are drawn with replacement first, then each drawn run's users, so what moves a whole run
-// (a noisy neighbour, a warmer page cache) widens the interval too; one run: its users only.
-// A resample's window is each drawn run's window scaled by its drawn users' time over all its
-// users' (a ratio estimator: throughput = tokens / user time x user time / window), so resampling
-// reflects how fast users were served, not only how many tokens they asked for; a run's own users
-// give its window back exactly.
-MetricValues Resample(const std::vector<RunSample>& runs, std::mt19937_64& random) {
-  std::vector<const UserRequests*> users;
-  double duration_s = 0;
-  for (size_t r = 0; r < runs.size(); ++r) {
-    const RunSample& run = runs.size() == 1 ? runs[0] : runs[DrawIndex(random, runs.size())];
-    double all_span = 0;
-    double drawn_span = 0;
-    for (size_t i = 0; i < run.users.size(); ++i) {
-      const UserRequests& drawn = run.users[DrawIndex(random, run.users.size())];
-      users.push_back(&drawn);
-      all_span += run.users[i].span_s;
-      drawn_span += drawn.span_s;
-    }
-    duration_s += all_span > 0 ? run.duration_s * drawn_span / all_span : run.duration_s;
-  }
-  return ComputeMetrics(users, duration_s);
-}
 
 // Each earlier run's deviation from their mean, per metric: relative for amounts (0.1 = 10% above),
 // a difference for shares; empty for a metric fewer than two runs have.
