@@ -85,7 +85,21 @@ v1::MetricChange ToProto(const regression::MetricDiff& diff) {
   change.set_change_kind(regression::ChangeKindName(info.change_kind));
   change.set_verdict(regression::DiffVerdictName(diff.verdict));
   change.set_note(diff.note);
+  if (diff.p_worse) change.set_p_worse(*diff.p_worse);
+  if (diff.p_better) change.set_p_better(*diff.p_better);
+  if (diff.adjusted_p_worse) change.set_adjusted_p_worse(*diff.adjusted_p_worse);
+  if (diff.adjusted_p_better) change.set_adjusted_p_better(*diff.adjusted_p_better);
   return change;
+}
+
+v1::TestFamily FamilyToProto(const regression::TestFamily& family) {
+  v1::TestFamily proto;
+  for (RegressionMetric metric : family.metrics) proto.add_metrics(regression::InfoOf(metric).key);
+  proto.set_scenarios(family.scenarios);
+  proto.set_tests(family.tests);
+  proto.set_alpha(family.alpha);
+  proto.set_withheld(family.withheld);
+  return proto;
 }
 
 // How whole runs vary, per scenario key: the metrics of the runs since the last change point (the
@@ -207,8 +221,14 @@ v1::RunAnalysis AnalyzeRun(const RunHistory& history,
     analysis.set_note("no earlier run of the schedule to compare with");
   } else {
     analysis.set_baseline_kind(history.pinned_baseline.empty() ? "segment" : "pinned");
+    // What may raise an alert is one family, so the chance that any alert of the run is noise is
+    // at most 1 - confidence; the other metrics are a family of their own.
     const regression::JobDiff diff =
-        regression::DiffJobs(baseline, {run}, settings.diff, Spread(history, new_points, settings));
+        regression::DiffJobs(baseline, {run}, settings.diff, Spread(history, new_points, settings),
+                             {settings.alert_metrics});
+    for (const regression::TestFamily& family : diff.families) {
+      *analysis.add_families() = FamilyToProto(family);
+    }
     for (const regression::ScenarioDiff& scenario : diff.scenarios) {
       v1::ScenarioChange* change = analysis.add_scenarios();
       change->set_tier(scenario.tier);
@@ -242,6 +262,7 @@ v1::RunAnalysis AnalyzeRun(const RunHistory& history,
         alert->set_high(values.high());
         alert->set_change_kind(values.change_kind());
         alert->set_confidence(settings.diff.confidence);
+        if (values.has_adjusted_p_worse()) alert->set_adjusted_p_value(values.adjusted_p_worse());
         alert->set_baseline(BaselineText(analysis));
       }
     }

@@ -41,7 +41,9 @@ std::vector<std::string> BaselineJobIds(const RunHistory& history,
 
 // The analysis: `baseline` the baseline jobs with their rows (empty: nothing to compare with),
 // `run` the run's. Alerts: a regression verdict on an alert metric, and a new change point of an
-// alert metric in the bad direction (each change point is new once: NewChangePoints).
+// alert metric in the bad direction (each change point is new once: NewChangePoints). The alert
+// metrics' tests over the run's scenarios are one family for Holm (regression::DiffJobs), so a
+// regression verdict there survived the family-wise control; the other metrics are another.
 v1::RunAnalysis AnalyzeRun(const RunHistory& history,
                            const std::vector<regression::JobRequests>& baseline,
                            const regression::JobRequests& run,

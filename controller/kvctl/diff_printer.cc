@@ -9,7 +9,8 @@ namespace kvbench::kvctl {
 void PrintJobDiff(const regression::JobDiff& diff, const std::string& before_name,
                   const std::string& after_name, std::ostream& out) {
   out << "before " << before_name << ", after " << after_name << "\n"
-      << regression::DiffMethodLine(diff.options) << "\n";
+      << regression::DiffMethodLine(diff.options) << "\n"
+      << regression::FamilyWiseLines(diff.families);
   if (!diff.caveat.empty()) out << "note: " << diff.caveat << "\n";
   if (diff.scenarios.empty()) out << "\nno scenario of one matches a scenario of the other\n";
   for (const regression::ScenarioDiff& scenario : diff.scenarios) {

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/stats/percentiles.h"
+#include "controller/regression/band_p_values.h"
 #include "controller/regression/run_resample.h"
 
 namespace kvbench::regression {
@@ -117,6 +118,10 @@ std::vector<MetricDiff> BootstrapDiff(const std::vector<RunSample>& before,
     std::sort(changes[m].begin(), changes[m].end());
     diff.low = stats::PercentileOfSorted(changes[m], tail);
     diff.high = stats::PercentileOfSorted(changes[m], 100.0 - tail);
+    const BandPValues p =
+        PValuesAgainstBand(changes[m], options.band, AllRegressionMetrics()[m].higher_is_better);
+    diff.p_worse = p.worse;
+    diff.p_better = p.better;
     diff.verdict = JudgeChange(*diff.change, *diff.low, *diff.high, options.band,
                                AllRegressionMetrics()[m].higher_is_better);
   }

@@ -15,7 +15,9 @@
 // randomly drawn earlier run from their mean is applied to its value (borrowing the spread as a
 // random-effects model would; it also counts their users' spread again, so it errs wide). Without
 // earlier runs, one run against one run can only show the users' spread (JobDiff::caveat says
-// so). Percentile intervals (Efron). Deterministic given the seed. Pure.
+// so). Percentile intervals (Efron), and from the same resamples one-sided p-values against the
+// band's edges for the family-wise control of a diff (issue #30). Deterministic given the seed.
+// Pure.
 
 #include <cstdint>
 #include <optional>
@@ -52,8 +54,17 @@ struct MetricDiff {
   std::optional<double> change;  // % or percentage points (InfoOf(metric).change_kind)
   std::optional<double> low;     // the interval, same unit as change
   std::optional<double> high;
+  // One-sided bootstrap p-values against the band's edges (band_p_values.h), set with the
+  // interval: the tests a family-wise control (family_wise.h) adjusts.
+  std::optional<double> p_worse;
+  std::optional<double> p_better;
+  // The same after Holm over the diff's family of tests: set by DiffJobs, not by BootstrapDiff.
+  std::optional<double> adjusted_p_worse;
+  std::optional<double> adjusted_p_better;
+  // This test's own: its interval and the band. DiffJobs may then withhold it (kMinRunsForVerdict,
+  // the family-wise control), saying so in `note`.
   DiffVerdict verdict = DiffVerdict::kNotMeasured;
-  std::string note;  // why it is not measured, when it is not
+  std::string note;  // why it is not measured, or why a verdict was withheld
 };
 
 // `change` from `before` to `after`: relative % (nullopt when before <= 0) or percentage points.

@@ -48,4 +48,29 @@ std::string DiffMethodLine(const DiffOptions& options) {
       options.band, options.confidence * 100, options.resamples, options.seed);
 }
 
+std::string FamilyText(const std::vector<RegressionMetric>& metrics, int scenarios) {
+  std::string text;
+  if (metrics.size() == AllRegressionMetrics().size()) {
+    text = "every metric";
+  } else {
+    for (RegressionMetric metric : metrics) {
+      absl::StrAppend(&text, text.empty() ? "" : ", ", InfoOf(metric).label);
+    }
+  }
+  absl::StrAppend(&text, " × ", scenarios, scenarios == 1 ? " scenario" : " scenarios");
+  return text;
+}
+
+std::string FamilyWiseLines(const std::vector<TestFamily>& families) {
+  std::string lines;
+  for (const TestFamily& family : families) {
+    absl::StrAppend(&lines,
+                    absl::StrFormat("verdicts controlled family-wise (Holm, α = %g): %d tests "
+                                    "(%s), %d withheld; each interval is its test's own\n",
+                                    family.alpha, family.tests,
+                                    FamilyText(family.metrics, family.scenarios), family.withheld));
+  }
+  return lines;
+}
+
 }  // namespace kvbench::regression

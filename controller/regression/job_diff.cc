@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "controller/regression/diff_text.h"
 #include "controller/regression/result_metrics.h"
 #include "controller/spec/scenario_expander.h"
 
@@ -76,6 +77,81 @@ ScenarioDiff Diff(const Key& key, const Side& before, const Side& after, const D
   return diff;
 }
 
+// Two sides to diff: the after side's key, and a note when they matched across agents.
+struct Match {
+  Key key;
+  Side before;
+  Side after;
+  std::string note;
+};
+
+// The scenarios of both sides paired on (tier, concurrency, agent class), then left over ones on
+// (tier, concurrency) when that leaves no choice (a job not fanned out runs wherever an agent was
+// free); what is left is `unmatched`.
+std::vector<Match> MatchSides(std::map<Key, Side> before_sides, std::map<Key, Side> after_sides,
+                              std::vector<std::string>* unmatched) {
+  std::vector<Match> matches;
+  for (auto it = before_sides.begin(); it != before_sides.end();) {
+    const auto match = after_sides.find(it->first);
+    if (match == after_sides.end()) {
+      ++it;
+      continue;
+    }
+    matches.push_back({it->first, std::move(it->second), std::move(match->second), ""});
+    after_sides.erase(match);
+    it = before_sides.erase(it);
+  }
+  auto same_cell = [](const Key& a, const Key& b) {
+    return std::get<0>(a) == std::get<0>(b) && std::get<1>(a) == std::get<1>(b);
+  };
+  auto count_cell = [&same_cell](const std::map<Key, Side>& sides, const Key& key) {
+    int count = 0;
+    for (const auto& [other, side] : sides) count += same_cell(key, other) ? 1 : 0;
+    return count;
+  };
+  for (auto it = before_sides.begin(); it != before_sides.end();) {
+    auto match = after_sides.end();
+    for (auto candidate = after_sides.begin(); candidate != after_sides.end(); ++candidate) {
+      if (same_cell(it->first, candidate->first)) match = candidate;
+    }
+    if (match == after_sides.end() || count_cell(before_sides, it->first) != 1 ||
+        count_cell(after_sides, match->first) != 1) {
+      ++it;
+      continue;
+    }
+    matches.push_back({match->first, std::move(it->second), std::move(match->second),
+                       absl::StrCat("ran on ", std::get<2>(it->first), " before, ",
+                                    std::get<2>(match->first), " after")});
+    after_sides.erase(match);
+    it = before_sides.erase(it);
+  }
+  for (const auto& [key, side] : before_sides) unmatched->push_back("before: " + KeyText(key));
+  for (const auto& [key, side] : after_sides) unmatched->push_back("after: " + KeyText(key));
+  return matches;
+}
+
+// The families as given, each metric in the first that names it, and one more of the metrics none
+// names (the only one when none is given).
+MetricFamilies CompleteFamilies(const MetricFamilies& families) {
+  MetricFamilies complete;
+  std::vector<bool> taken(kRegressionMetricCount, false);
+  for (const std::vector<RegressionMetric>& family : families) {
+    std::vector<RegressionMetric> metrics;
+    for (RegressionMetric metric : family) {
+      if (taken[static_cast<size_t>(metric)]) continue;
+      taken[static_cast<size_t>(metric)] = true;
+      metrics.push_back(metric);
+    }
+    if (!metrics.empty()) complete.push_back(std::move(metrics));
+  }
+  std::vector<RegressionMetric> rest;
+  for (const RegressionMetricInfo& info : AllRegressionMetrics()) {
+    if (!taken[static_cast<size_t>(info.metric)]) rest.push_back(info.metric);
+  }
+  if (!rest.empty()) complete.push_back(std::move(rest));
+  return complete;
+}
+
 }  // namespace
 
 std::string AgentClassOf(const v1::ScenarioStatus& status) {
@@ -102,58 +178,44 @@ std::string ScenarioKeyText(v1::Tier tier, int32_t concurrency, const std::strin
 }
 
 JobDiff DiffJobs(const std::vector<JobRequests>& before, const std::vector<JobRequests>& after,
-                 const DiffOptions& options, const SpreadByScenario& spreads) {
+                 const DiffOptions& options, const SpreadByScenario& spreads,
+                 const MetricFamilies& families) {
   JobDiff result;
   result.options = options;
-  std::map<Key, Side> before_sides = ByKey(before);
-  std::map<Key, Side> after_sides = ByKey(after);
-  for (auto it = before_sides.begin(); it != before_sides.end();) {
-    const auto match = after_sides.find(it->first);
-    if (match == after_sides.end()) {
-      ++it;
-      continue;
-    }
-    result.scenarios.push_back(
-        Diff(it->first, it->second, match->second, options, spreads, &result));
-    after_sides.erase(match);
-    it = before_sides.erase(it);
+  std::vector<Match> matches = MatchSides(ByKey(before), ByKey(after), &result.unmatched);
+  const MetricFamilies complete = CompleteFamilies(families);
+  size_t largest = 0;
+  for (const std::vector<RegressionMetric>& family : complete) {
+    largest = std::max(largest, family.size() * matches.size());
   }
-  // Left over: the same tier and concurrency on other agents (a job not fanned out runs wherever
-  // an agent was free) match when that leaves no choice.
-  auto same_cell = [](const Key& a, const Key& b) {
-    return std::get<0>(a) == std::get<0>(b) && std::get<1>(a) == std::get<1>(b);
-  };
-  auto count_cell = [&same_cell](const std::map<Key, Side>& sides, const Key& key) {
-    int count = 0;
-    for (const auto& [other, side] : sides) count += same_cell(key, other) ? 1 : 0;
-    return count;
-  };
-  for (auto it = before_sides.begin(); it != before_sides.end();) {
-    auto match = after_sides.end();
-    for (auto candidate = after_sides.begin(); candidate != after_sides.end(); ++candidate) {
-      if (same_cell(it->first, candidate->first)) match = candidate;
+  result.options.resamples = ResamplesForFamily(static_cast<int>(largest), options);
+  for (Match& match : matches) {
+    ScenarioDiff diff =
+        Diff(match.key, match.before, match.after, result.options, spreads, &result);
+    if (!match.note.empty()) {
+      diff.agent = "";
+      diff.note = std::move(match.note);
     }
-    if (match == after_sides.end() || count_cell(before_sides, it->first) != 1 ||
-        count_cell(after_sides, match->first) != 1) {
-      ++it;
-      continue;
-    }
-    ScenarioDiff diff = Diff(match->first, it->second, match->second, options, spreads, &result);
-    diff.agent = "";
-    diff.note = absl::StrCat("ran on ", std::get<2>(it->first), " before, ",
-                             std::get<2>(match->first), " after");
     result.scenarios.push_back(std::move(diff));
-    after_sides.erase(match);
-    it = before_sides.erase(it);
   }
-  for (const auto& [key, side] : before_sides)
-    result.unmatched.push_back("before: " + KeyText(key));
-  for (const auto& [key, side] : after_sides) result.unmatched.push_back("after: " + KeyText(key));
   std::sort(result.scenarios.begin(), result.scenarios.end(),
             [](const ScenarioDiff& a, const ScenarioDiff& b) {
               return std::tie(a.concurrency, a.tier, a.agent) <
                      std::tie(b.concurrency, b.tier, b.agent);
             });
+  for (const std::vector<RegressionMetric>& metrics : complete) {
+    std::vector<MetricDiff*> tests;
+    for (ScenarioDiff& scenario : result.scenarios) {
+      for (RegressionMetric metric : metrics) {
+        tests.push_back(&scenario.metrics[static_cast<size_t>(metric)]);
+      }
+    }
+    TestFamily family = ControlFamilyWise(
+        tests, result.options, FamilyText(metrics, static_cast<int>(result.scenarios.size())));
+    family.metrics = metrics;
+    family.scenarios = static_cast<int>(result.scenarios.size());
+    result.families.push_back(std::move(family));
+  }
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "controller/regression/bootstrap_diff.h"
+#include "controller/regression/family_wise.h"
 #include "kvbench/v1/controller_service.pb.h"
 
 namespace kvbench::regression {
@@ -42,13 +43,23 @@ struct ScenarioDiff {
 inline constexpr int kMinRunsForVerdict = 3;
 
 struct JobDiff {
+  // As given, but for resamples: raised when a family needs more (ResamplesForFamily).
   DiffOptions options;
   // Said above the table when a verdict was withheld for want of runs (kMinRunsForVerdict).
   std::string caveat;
   std::vector<ScenarioDiff> scenarios;  // by concurrency, tier, agent
   // Succeeded scenarios with no counterpart on the other side, e.g. "after: nvme c4 @sim-a".
   std::vector<std::string> unmatched;
+  // The families of tests whose verdicts were controlled together (family_wise.h), in the order
+  // given to DiffJobs.
+  std::vector<TestFamily> families;
 };
+
+// Metrics whose tests, over every scenario of a diff, form one family for the family-wise
+// control. Empty: one family of every metric (kvctl diff). Metrics in none of those listed form
+// one more family (the controller lists its alert metrics: what may raise an alert is a family
+// of its own, the rest another).
+using MetricFamilies = std::vector<std::vector<RegressionMetric>>;
 
 // Run-to-run spread per scenario key (ScenarioKeyText of the after side's tier, concurrency and
 // agent class): see BootstrapDiff.
@@ -58,9 +69,11 @@ using SpreadByScenario = std::map<std::string, RunSpread>;
 // concurrency, agent class); left over ones then on (tier, concurrency) when exactly one is left
 // on each side, with a note naming the agents. A scenario whose spread holds fewer than
 // kMinRunsForVerdict runs gets `inconclusive` where it would get regression or improvement, with a
-// note saying so.
+// note saying so. Then each family's tests are controlled together (ControlFamilyWise): a
+// regression or improvement stands only where Holm keeps it too.
 JobDiff DiffJobs(const std::vector<JobRequests>& before, const std::vector<JobRequests>& after,
-                 const DiffOptions& options, const SpreadByScenario& spreads = {});
+                 const DiffOptions& options, const SpreadByScenario& spreads = {},
+                 const MetricFamilies& families = {});
 
 // The spread of each scenario of `jobs` (their results: regression::MetricsOfResult).
 SpreadByScenario SpreadOfJobs(const std::vector<const v1::Job*>& jobs);

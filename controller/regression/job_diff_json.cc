@@ -11,6 +11,18 @@ nlohmann::ordered_json OrNull(const std::optional<double>& value) {
   return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
 }
 
+nlohmann::ordered_json TestFamilyJson(const TestFamily& family) {
+  nlohmann::ordered_json json;
+  json["method"] = "holm";
+  json["alpha"] = family.alpha;
+  json["metrics"] = nlohmann::ordered_json::array();
+  for (RegressionMetric metric : family.metrics) json["metrics"].push_back(InfoOf(metric).key);
+  json["scenarios"] = family.scenarios;
+  json["tests"] = family.tests;
+  json["withheld"] = family.withheld;
+  return json;
+}
+
 }  // namespace
 
 nlohmann::ordered_json MetricDiffJson(const MetricDiff& diff) {
@@ -24,6 +36,11 @@ nlohmann::ordered_json MetricDiffJson(const MetricDiff& diff) {
   json["interval"] = diff.low && diff.high ? nlohmann::ordered_json::array({*diff.low, *diff.high})
                                            : nlohmann::ordered_json(nullptr);
   json["higher_is_better"] = info.higher_is_better;
+  // One-sided p-values against the band's edges, the test's own and after Holm over its family.
+  json["p_worse"] = OrNull(diff.p_worse);
+  json["p_better"] = OrNull(diff.p_better);
+  json["adjusted_p_worse"] = OrNull(diff.adjusted_p_worse);
+  json["adjusted_p_better"] = OrNull(diff.adjusted_p_better);
   json["verdict"] = DiffVerdictName(diff.verdict);
   if (!diff.note.empty()) json["note"] = diff.note;
   return json;
@@ -37,6 +54,9 @@ nlohmann::ordered_json JobDiffJson(const JobDiff& diff) {
   json["seed"] = diff.options.seed;
   json["resampled_unit"] = "virtual_user";
   if (!diff.caveat.empty()) json["caveat"] = diff.caveat;
+  json["family_wise"] = nlohmann::ordered_json::array();
+  for (const TestFamily& family : diff.families)
+    json["family_wise"].push_back(TestFamilyJson(family));
   json["scenarios"] = nlohmann::ordered_json::array();
   for (const ScenarioDiff& scenario : diff.scenarios) {
     nlohmann::ordered_json entry;

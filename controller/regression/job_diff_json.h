@@ -2,7 +2,9 @@
 
 // A JobDiff as JSON (`kvctl diff --output json`, the controller's alerts): per scenario and
 // metric, the values before and after in the metric's own unit (seconds, per second, %), the
-// change and its interval (% or percentage points, `change_kind` says which) and the verdict.
+// change and its interval (% or percentage points, `change_kind` says which), the one-sided
+// p-values against the band's edges before and after Holm's adjustment, and the verdict; the
+// families the verdicts were controlled in (`family_wise`).
 
 #include <nlohmann/json.hpp>
 

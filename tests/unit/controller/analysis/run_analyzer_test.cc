@@ -1,7 +1,7 @@
 // The analysis of a scheduled run on hand-made histories: change points found once (a known one
 // near the same run is not new), the baseline chosen (pinned, or the runs since the last change
-// point), alerts only for a regression or a bad change point of an alert metric, and the settings'
-// checks.
+// point), alerts only for a regression (one the family-wise control keeps) or a bad change point of
+// an alert metric, and the settings' checks.
 
 #include "controller/analysis/run_analyzer.h"
 
@@ -121,11 +121,41 @@ TEST_CASE("A regression of an alert metric raises one alert per metric", "[analy
   CHECK(alert.low() > 0);
   CHECK(alert.change() > 30);
   CHECK(alert.baseline() == "3 run(s) since the last change point");
+  // The alert metrics (2 tests: one scenario) are one family, the other 6 metrics another.
+  REQUIRE(analysis.families_size() == 2);
+  CHECK(analysis.families(0).metrics_size() == 2);
+  CHECK(analysis.families(0).tests() == 2);
+  CHECK(analysis.families(1).tests() == 6);
+  CHECK(alert.has_adjusted_p_value());
+  CHECK(alert.adjusted_p_value() <= 0.05);
+  CHECK(analysis.scenarios(0).metrics(0).adjusted_p_worse() == alert.adjusted_p_value());
   // Without an earlier run there is nothing to compare with.
   const v1::RunAnalysis first =
       AnalyzeRun(History({0.2}), {}, baseline[0], {}, settings, absl::UnixEpoch());
   CHECK(first.baseline_kind() == "none");
   CHECK(first.alerts().empty());
+}
+
+TEST_CASE("A regression the family-wise control withholds raises no alert", "[analysis]") {
+  // TTFT 10% slower (seed 18): TTFT p50 alone says regression (p = 0.027 against the band), but
+  // not after Holm over the 4 alert metrics of the run's one scenario.
+  RunHistory history = History({0.2, 0.21, 0.19, 0.22});
+  std::vector<regression::JobRequests> baseline;
+  for (size_t i = 0; i < 3; ++i) baseline.push_back(WithRows(history.earlier[i], 0.2, 1 + i));
+  AnalysisSettings settings;
+  settings.diff.resamples = 300;
+  const v1::RunAnalysis analysis = AnalyzeRun(history, baseline, WithRows(history.run, 0.22, 18),
+                                              {}, settings, absl::UnixEpoch());
+  CHECK(analysis.alerts().empty());
+  const v1::MetricChange& p50 = analysis.scenarios(0).metrics(0);
+  CHECK(p50.metric() == "ttft_p50_s");
+  CHECK(p50.verdict() == "inconclusive");
+  CHECK(p50.p_worse() < 0.05);
+  CHECK(p50.adjusted_p_worse() > 0.05);
+  CHECK(p50.note().find("would be regression by its own 95% interval, but the family-wise control "
+                        "withheld it: Holm over the family's 4 tests (TTFT p50, TTFT p95, TTFT "
+                        "p99, Output tokens/s × 1 scenario)") == 0);
+  CHECK(analysis.families(0).withheld() == 1);
 }
 
 TEST_CASE("Too few earlier runs withhold a verdict", "[analysis]") {
