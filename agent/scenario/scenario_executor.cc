@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "agent/runner/runner_argv.h"
 #include "agent/runner/runner_options.h"
+#include "agent/sampler/host_cpu_sample.h"
 #include "agent/scenario/cache_server_endpoints.h"
 #include "agent/scenario/model_roots.h"
 #include "agent/scenario/profile_command.h"
@@ -238,7 +239,9 @@ std::unique_ptr<sampler::TelemetrySampler> ScenarioExecutor::MakeTelemetrySample
 
 void ScenarioExecutor::Scrape(const char* kind, double t_s) {
   sampler_->Scrape(kind, t_s);
-  telemetry_->Sample();
+  if (std::optional<telemetry::CpuTimes> cpu = telemetry_->Sample()) {
+    sampler_->Record(sampler::HostCpuSample(kind, t_s, *cpu));
+  }
 }
 
 std::vector<std::string> ScenarioExecutor::ReportExitedChildren(const char* when) {
@@ -369,6 +372,12 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
   }
   for (v1::TimeSeries& series : sampler_->Series()) *result.add_series() = std::move(series);
   *result.mutable_telemetry() = telemetry_->HostResult();
+  if (std::optional<sampler::SimStepLateness> late = sampler_->StepLateness()) {
+    v1::HostLoad* load = result.mutable_host_load();
+    load->set_sim_steps(late->steps);
+    load->set_sim_step_lateness_mean_s(late->mean_s);
+    if (late->p99_s) load->set_sim_step_lateness_p99_s(*late->p99_s);
+  }
   if (std::optional<v1::DiskMetrics> disk = telemetry_->DiskResult()) {
     *result.mutable_disk() = *disk;
   }
