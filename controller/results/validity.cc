@@ -95,6 +95,7 @@ v1::Validity JudgeGroup(const std::string& name, const std::vector<const Scenari
   CheckProcessFailures(with_results, &validity);
   CheckL2StoreFailures(with_results, &validity);
   CheckEqualWork(with_results, &validity);
+  CheckHostSaturated(with_results, &validity);
   const ScenarioRun* gpu = GpuBaseline(group);
   if (gpu == nullptr) {
     std::vector<std::string> tiers;
