@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "controller/regression/host_load_gate.h"
 #include "controller/regression/result_metrics.h"
 #include "controller/spec/scenario_expander.h"
 
@@ -52,6 +53,8 @@ std::map<SeriesId, std::map<RegressionMetric, std::vector<Point>>> Series(
   for (size_t r = 0; r < runs.size(); ++r) {
     for (const v1::ScenarioStatus& status : runs[r]->scenarios()) {
       if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+      // Issue #30: a saturated host's run is not a point of the system's history.
+      if (!regression::HostSaturationOf(status).empty()) continue;
       const regression::MetricValues values = regression::MetricsOfResult(status.result());
       const SeriesId id{regression::AgentClassOf(status), status.scenario().tier(),
                         status.scenario().concurrency()};
@@ -207,8 +210,10 @@ v1::RunAnalysis AnalyzeRun(const RunHistory& history,
     analysis.set_note("no earlier run of the schedule to compare with");
   } else {
     analysis.set_baseline_kind(history.pinned_baseline.empty() ? "segment" : "pinned");
+    // Issue #30: saturated baseline runs are not pooled; a saturated run is not measured.
     const regression::JobDiff diff =
-        regression::DiffJobs(baseline, {run}, settings.diff, Spread(history, new_points, settings));
+        regression::DiffJobs(regression::WithoutSaturatedScenarios(baseline), {run}, settings.diff,
+                             Spread(history, new_points, settings));
     for (const regression::ScenarioDiff& scenario : diff.scenarios) {
       v1::ScenarioChange* change = analysis.add_scenarios();
       change->set_tier(scenario.tier);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "controller/regression/host_load_gate.h"
 #include "controller/regression/result_metrics.h"
 #include "controller/spec/scenario_expander.h"
 
@@ -16,6 +17,7 @@ using Key = std::tuple<int32_t, int, std::string>;  // concurrency, tier, agent 
 struct Side {
   std::vector<std::string> runs;  // "<job>/<scenario>"
   std::vector<RunSample> samples;
+  std::vector<std::string> saturated;  // its runs whose host was saturated (host_load_gate.h)
 };
 
 // Each side's succeeded scenarios by key, with their rows grouped by user.
@@ -35,6 +37,9 @@ std::map<Key, Side> ByKey(const std::vector<JobRequests>& jobs) {
                              AgentClassOf(status)}];
       std::string label = absl::StrCat(job.job.job_id(), "/", id);
       side.samples.push_back(GroupByUser(label, rows->second, scale));
+      if (std::string saturated = HostSaturationOf(status); !saturated.empty()) {
+        side.saturated.push_back(absl::StrCat(job.job.job_id(), "/", saturated));
+      }
       side.runs.push_back(std::move(label));
     }
   }
@@ -59,6 +64,11 @@ ScenarioDiff Diff(const Key& key, const Side& before, const Side& after, const D
   const RunSpread& runs = spread == spreads.end() ? none : spread->second;
   diff.metrics =
       BootstrapDiff(before.samples, after.samples, options, StableHash(KeyText(key)), runs);
+  // Issue #30: a saturated host's run says nothing of the system: not measured, no verdict.
+  std::vector<std::string> saturated = before.saturated;
+  saturated.insert(saturated.end(), after.saturated.begin(), after.saturated.end());
+  WithholdForHostLoad(saturated, &diff);
+  if (!saturated.empty()) return diff;
   if (static_cast<int>(runs.size()) >= kMinRunsForVerdict) return diff;
   for (MetricDiff& metric : diff.metrics) {
     if (metric.verdict != DiffVerdict::kRegression && metric.verdict != DiffVerdict::kImprovement) {
@@ -87,6 +97,7 @@ SpreadByScenario SpreadOfJobs(const std::vector<const v1::Job*>& jobs) {
   for (const v1::Job* job : jobs) {
     for (const v1::ScenarioStatus& status : job->scenarios()) {
       if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+      if (!HostSaturationOf(status).empty()) continue;  // issue #30: says nothing of the system
       spreads[ScenarioKeyText(status.scenario().tier(), status.scenario().concurrency(),
                               AgentClassOf(status))]
           .push_back(MetricsOfResult(status.result()));
