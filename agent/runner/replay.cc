@@ -256,7 +256,7 @@ void Replay::OnRoundDone(Slot* slot, RequestRecord record, bool cancelled) {
   }
   const bool failed = !record.ok();
   slot->scheduled_s = record.end_s;
-  record.loop_lag_s = probe_->MaxLag(record.sent_s, record.end_s);
+  record.loop_lag_s = StampLag(record);
   if (writer_ != nullptr) writer_->Write(record);
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -269,6 +269,17 @@ void Replay::OnRoundDone(Slot* slot, RequestRecord record, bool cancelled) {
   } else {
     StartRound(slot);
   }
+}
+
+std::optional<double> Replay::StampLag(const RequestRecord& record) const {
+  std::optional<double> lag = probe_->MaxLag(record.end_s, record.end_s);
+  if (record.first_token_s) {
+    if (std::optional<double> first =
+            probe_->MaxLag(*record.first_token_s, *record.first_token_s)) {
+      lag = std::max(lag.value_or(0.0), *first);
+    }
+  }
+  return lag;
 }
 
 void Replay::EndSlot() {

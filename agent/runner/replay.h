@@ -65,8 +65,8 @@ using BeforeClockHook =
 // - A failed request (transport, non-200, error event, truncated stream, timeout) ends its user,
 //   after up to --agentic-max-attempts attempts when agentic tools are on (gpt_oss_agentic.h).
 // - While the clock runs, a LoopLagProbe watches the client's I/O loop; each record's
-//   loop_lag_s says how late the loop ran while it was in flight (null when the client cannot be
-//   probed).
+//   loop_lag_s says how late the loop ran when its first token and its end were stamped (null
+//   when the client cannot be probed).
 // - `stop` (SIGINT/SIGTERM) stops launching and aborts what is in flight (not recorded), so those
 //   users end incomplete; the records so far are complete.
 class Replay {
@@ -110,6 +110,9 @@ class Replay {
   void OnRoundDone(Slot* slot, RequestRecord record, bool cancelled);
   void TakeNextUser(Slot* slot);
   void EndSlot();
+  // The largest probe lateness of the loop-lag buckets holding the record's first token and end
+  // (LagTimeline::MaxBetween of each instant): how late those stamps may be.
+  std::optional<double> StampLag(const RequestRecord& record) const;
   void WaitForSlots();
   agent::results::ReuseOpportunity ComputeReuse(const std::vector<RequestRecord>& records) const;
 
