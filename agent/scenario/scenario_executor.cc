@@ -224,12 +224,13 @@ std::unique_ptr<sampler::Sampler> ScenarioExecutor::MakeSampler(const Plan& plan
                                             });
 }
 
-std::unique_ptr<sampler::TelemetrySampler> ScenarioExecutor::MakeTelemetrySampler(
-    const Plan& plan) {
+std::unique_ptr<sampler::TelemetrySampler> ScenarioExecutor::MakeTelemetrySampler(const Plan& plan,
+                                                                                  int runner_pid) {
   sampler::TelemetrySampler::Options options;
   for (const std::string& name : supervisor_->names()) {
     if (std::optional<int> pid = supervisor_->pid(name)) options.processes.emplace_back(name, *pid);
   }
+  options.processes.emplace_back(kRunnerName, runner_pid);
   options.disk_path = plan.wiring.nvme_dir;
   if (job_.build() == v1::AMD) {
     options.amd_runner = telemetry::LauncherCommandRunner(env_.launcher, ScenarioFile("logs"));
@@ -280,8 +281,8 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
   spec.argv = runner::RunnerArgv(job_, scenario_, paths);
   spec.stdout_path = ScenarioFile(absl::StrCat("logs/", kRunnerName, ".log"));
   sampler_ = MakeSampler(plan);
-  telemetry_ = MakeTelemetrySampler(plan);
   KV_ASSIGN_OR_RETURN(std::unique_ptr<Process> runner, env_.launcher->Launch(spec));
+  telemetry_ = MakeTelemetrySampler(plan, runner->pid());
   // Like every supervised child, the runner has a pid file while it runs: an agent killed with
   // -9 leaves it to the next start's orphan sweep (it finished the replay on its own before).
   const std::string pid_file = absl::StrCat(env_.run_dir, "/", kRunnerName, ".pid");
