@@ -67,7 +67,8 @@ inline constexpr char kNvmeReadsNotFromDisk[] = "nvme_reads_not_from_disk";
 //  - no scenario's host was its bottleneck (kHostSaturated, one reason per scenario naming each
 //    figure past its limit: host_saturation.h, e.g. "02-nvme-c16: host CPU busy 97% (limit
 //    90%) during the replay; simulated latencies include the host's queueing"). A figure that
-//    was not measured is not checked.
+//    was not measured is not checked. Checked last: the group's other reasons and notes (the
+//    evidence of offload, or the not_exercised reason) stay, and the verdict becomes INVALID.
 //
 // Otherwise VALID only on evidence that offload was exercised (offload_evidence.h): the GPU tier
 // ran short of KV cache (preemptions, KV usage full, or its own prefix cache served less than

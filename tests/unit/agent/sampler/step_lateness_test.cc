@@ -34,7 +34,8 @@ TEST_CASE("HistogramQuantile interpolates within the bucket as PromQL does", "[s
   CHECK_FALSE(HistogramQuantile(0.5, {{0.001, 3}}).has_value());             // no +Inf bucket
 }
 
-TEST_CASE("SummarizeStepLateness: steps, mean and p99; nothing without steps", "[sampler][host]") {
+TEST_CASE("SummarizeStepLateness: steps, mean and p99, and nothing without steps",
+          "[sampler][host]") {
   HistogramIncrease increase;
   increase.count = 200;
   increase.sum = 0.05;
@@ -61,7 +62,7 @@ std::string LatenessMetrics(const std::vector<double>& counts, double sum) {
   return text;
 }
 
-TEST_CASE("Sampler: step lateness from before to after, summed over replicas; in samples",
+TEST_CASE("Sampler: step lateness from before to after, summed over replicas, kept in samples",
           "[sampler][host]") {
   FakeHttpClient http;
   const std::vector<ScrapeTarget> targets = {{"replica-0", "http://127.0.0.2:8000/metrics"},

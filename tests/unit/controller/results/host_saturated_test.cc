@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
 #include <string>
@@ -41,6 +42,19 @@ TEST_CASE("host_saturated: host CPU busy over its limit names the figure and the
   CHECK(HostReasons(validity) ==
         std::vector<std::string>{"01-cpu-ram-c8: host CPU busy 97% (limit 90%) during the replay; "
                                  "simulated latencies include the host's queueing"});
+  // The evidence of offload still shows: what the verdict would have been on a quiet host.
+  const std::vector<std::string> notes = NoteCodes(validity);
+  CHECK(std::find(notes.begin(), notes.end(), kOffloadExercised) != notes.end());
+}
+
+TEST_CASE("host_saturated: a not_exercised group keeps its reason beside it", "[validity][host]") {
+  std::vector<ScenarioRun> runs = CleanPair();
+  // The GPU tier served all the reuse there was: not exercised, whatever the host did.
+  runs[0].result->mutable_latency()->set_cached_tokens_total(79000);  // of 80,000 reusable
+  runs[1].result->mutable_telemetry()->set_cpu_utilization_pct_mean(99);
+  const v1::Validity validity = OnlyVerdict(runs);
+  CHECK(validity.verdict() == v1::VERDICT_INVALID);
+  CHECK(Codes(validity) == std::vector<std::string>{kGpuNeverRanShort, kHostSaturated});
 }
 
 TEST_CASE("host_saturated: every figure just under its limit raises nothing", "[validity][host]") {
