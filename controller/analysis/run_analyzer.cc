@@ -210,10 +210,8 @@ v1::RunAnalysis AnalyzeRun(const RunHistory& history,
     analysis.set_note("no earlier run of the schedule to compare with");
   } else {
     analysis.set_baseline_kind(history.pinned_baseline.empty() ? "segment" : "pinned");
-    // Issue #30: saturated baseline runs are not pooled; a saturated run is not measured.
     const regression::JobDiff diff =
-        regression::DiffJobs(regression::WithoutSaturatedScenarios(baseline), {run}, settings.diff,
-                             Spread(history, new_points, settings));
+        regression::DiffJobs(baseline, {run}, settings.diff, Spread(history, new_points, settings));
     for (const regression::ScenarioDiff& scenario : diff.scenarios) {
       v1::ScenarioChange* change = analysis.add_scenarios();
       change->set_tier(scenario.tier);

@@ -11,28 +11,24 @@ std::string HostSaturationOf(const v1::ScenarioStatus& status) {
   return results::HostSaturationMessage(status.result());
 }
 
-void WithholdForHostLoad(const std::vector<std::string>& saturated, ScenarioDiff* diff) {
-  if (saturated.empty()) return;
-  for (MetricDiff& metric : diff->metrics) {
-    metric.verdict = DiffVerdict::kNotMeasured;
-    metric.note = "host saturated";
+bool WithholdForHostLoad(const std::vector<std::string>& left_out,
+                         const std::vector<std::string>& only, ScenarioDiff* diff) {
+  std::vector<std::string> notes;
+  if (!diff->note.empty()) notes.push_back(diff->note);
+  if (!left_out.empty()) {
+    notes.push_back(
+        absl::StrCat("left out, the host was saturated: ", absl::StrJoin(left_out, "; ")));
   }
-  const std::string why =
-      absl::StrCat("not measured, the host was saturated: ", absl::StrJoin(saturated, "; "));
-  diff->note = diff->note.empty() ? why : absl::StrCat(diff->note, "; ", why);
-}
-
-std::vector<JobRequests> WithoutSaturatedScenarios(const std::vector<JobRequests>& jobs) {
-  std::vector<JobRequests> kept = jobs;
-  for (JobRequests& job : kept) {
-    auto* scenarios = job.job.mutable_scenarios();
-    for (int i = scenarios->size() - 1; i >= 0; --i) {
-      if (HostSaturationOf(scenarios->Get(i)).empty()) continue;
-      job.rows.erase(scenarios->Get(i).scenario().scenario_id());
-      scenarios->DeleteSubrange(i, 1);
+  if (!only.empty()) {
+    notes.push_back(
+        absl::StrCat("not measured, the host was saturated: ", absl::StrJoin(only, "; ")));
+    for (MetricDiff& metric : diff->metrics) {
+      metric.verdict = DiffVerdict::kNotMeasured;
+      metric.note = "host saturated";
     }
   }
-  return kept;
+  diff->note = absl::StrJoin(notes, "; ");
+  return !only.empty();
 }
 
 }  // namespace kvbench::regression

@@ -1,8 +1,9 @@
 #pragma once
 
 // A scenario whose host was saturated (controller/results/host_saturation.h) measured the host as
-// much as the system under test (issue #30): in a diff it is "not measured" and raises no alert,
-// and a baseline does not pool it. Pure.
+// much as the system under test (issue #30). In a diff (kvctl diff, and the controller's analysis
+// of a scheduled run) each side pools only its runs whose host kept up, naming those it left out;
+// a side with no such run is shown but "not measured", and raises no alert. Pure.
 
 #include <string>
 #include <vector>
@@ -16,11 +17,10 @@ namespace kvbench::regression {
 // up.
 std::string HostSaturationOf(const v1::ScenarioStatus& status);
 
-// With `saturated` (HostSaturationMessage of runs of either side) not empty: every metric of
-// `diff` not_measured with the note "host saturated", and the scenario's note saying why.
-void WithholdForHostLoad(const std::vector<std::string>& saturated, ScenarioDiff* diff);
-
-// `jobs` without their saturated scenarios: what a regression baseline may pool.
-std::vector<JobRequests> WithoutSaturatedScenarios(const std::vector<JobRequests>& jobs);
+// Says in `diff`'s note which saturated runs (their HostSaturationMessage, "<job>/" first) a side
+// left out (`left_out`: it pooled others), and, with `only` (a side's only runs were saturated),
+// makes every metric not_measured with the note "host saturated". True when it did.
+bool WithholdForHostLoad(const std::vector<std::string>& left_out,
+                         const std::vector<std::string>& only, ScenarioDiff* diff);
 
 }  // namespace kvbench::regression

@@ -93,7 +93,9 @@ TEST_CASE("Saturated runs are no points of the change-point history nor of a bas
                                               {}, settings, absl::UnixEpoch());
   REQUIRE(analysis.scenarios_size() == 1);
   CHECK(analysis.scenarios(0).before_runs_size() == 2);
-  CHECK(analysis.scenarios(0).note().empty());
+  CHECK_THAT(analysis.scenarios(0).note(),
+             Catch::StartsWith("left out, the host was saturated: run-6/00-gpu-c2: host CPU busy "
+                               "97% (limit 90%)"));
 }
 
 }  // namespace
