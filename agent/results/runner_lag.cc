@@ -9,6 +9,7 @@ namespace {
 
 struct LagFields {
   void (v1::HostLoad::*set_p50)(double);
+  void (v1::HostLoad::*set_p90)(double);  // may be null
   void (v1::HostLoad::*set_p99)(double);
   void (v1::HostLoad::*set_max)(double);
 };
@@ -17,6 +18,7 @@ void SetSummary(std::vector<double> values, const LagFields& fields, v1::HostLoa
   if (values.empty()) return;
   std::sort(values.begin(), values.end());
   (out->*fields.set_p50)(*stats::PercentileOfSorted(values, 50));
+  if (fields.set_p90 != nullptr) (out->*fields.set_p90)(*stats::PercentileOfSorted(values, 90));
   (out->*fields.set_p99)(*stats::PercentileOfSorted(values, 99));
   (out->*fields.set_max)(values.back());
 }
@@ -32,12 +34,12 @@ v1::HostLoad ComputeRunnerLag(const std::vector<runner::RequestRecord>& records)
   }
   v1::HostLoad out;
   SetSummary(std::move(send_lags),
-             {&v1::HostLoad::set_runner_send_lag_p50_s, &v1::HostLoad::set_runner_send_lag_p99_s,
-              &v1::HostLoad::set_runner_send_lag_max_s},
+             {&v1::HostLoad::set_runner_send_lag_p50_s, nullptr,
+              &v1::HostLoad::set_runner_send_lag_p99_s, &v1::HostLoad::set_runner_send_lag_max_s},
              &out);
   SetSummary(std::move(loop_lags),
-             {&v1::HostLoad::set_runner_loop_lag_p50_s, &v1::HostLoad::set_runner_loop_lag_p99_s,
-              &v1::HostLoad::set_runner_loop_lag_max_s},
+             {&v1::HostLoad::set_runner_loop_lag_p50_s, &v1::HostLoad::set_runner_loop_lag_p90_s,
+              &v1::HostLoad::set_runner_loop_lag_p99_s, &v1::HostLoad::set_runner_loop_lag_max_s},
              &out);
   return out;
 }
@@ -51,6 +53,7 @@ void AddRunnerLag(const v1::HostLoad& lag, nlohmann::json* summary) {
   KV_RUNNER_LAG_(runner_send_lag_p99_s);
   KV_RUNNER_LAG_(runner_send_lag_max_s);
   KV_RUNNER_LAG_(runner_loop_lag_p50_s);
+  KV_RUNNER_LAG_(runner_loop_lag_p90_s);
   KV_RUNNER_LAG_(runner_loop_lag_p99_s);
   KV_RUNNER_LAG_(runner_loop_lag_max_s);
 #undef KV_RUNNER_LAG_

@@ -36,6 +36,7 @@ std::optional<SimStepLateness> SummarizeStepLateness(const HistogramIncrease& in
   SimStepLateness lateness;
   lateness.steps = static_cast<int64_t>(std::llround(increase.count));
   lateness.mean_s = increase.sum / increase.count;
+  lateness.p90_s = HistogramQuantile(0.90, increase.buckets);
   lateness.p99_s = HistogramQuantile(0.99, increase.buckets);
   return lateness;
 }

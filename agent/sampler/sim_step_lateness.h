@@ -20,7 +20,8 @@ struct HistogramIncrease {
 struct SimStepLateness {
   int64_t steps = 0;
   double mean_s = 0;
-  std::optional<double> p99_s;  // unset without buckets
+  std::optional<double> p90_s;  // unset without buckets
+  std::optional<double> p99_s;
 };
 
 // The φ-quantile (0..1) of a cumulative histogram as PromQL's histogram_quantile computes it
@@ -30,7 +31,7 @@ struct SimStepLateness {
 // +Inf bucket. nullopt without a +Inf bucket or observations.
 std::optional<double> HistogramQuantile(double phi, const std::map<double, double>& buckets);
 
-// Steps, mean lateness (sum / count) and p99; nullopt when no step went out (count 0).
+// Steps, mean lateness (sum / count), p90 and p99; nullopt when no step went out (count 0).
 std::optional<SimStepLateness> SummarizeStepLateness(const HistogramIncrease& increase);
 
 }  // namespace kvbench::sampler

@@ -377,6 +377,7 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
     v1::HostLoad* load = result.mutable_host_load();
     load->set_sim_steps(late->steps);
     load->set_sim_step_lateness_mean_s(late->mean_s);
+    if (late->p90_s) load->set_sim_step_lateness_p90_s(*late->p90_s);
     if (late->p99_s) load->set_sim_step_lateness_p99_s(*late->p99_s);
   }
   if (std::optional<v1::DiskMetrics> disk = telemetry_->DiskResult()) {

@@ -31,20 +31,20 @@ std::vector<std::string> HostSaturationFindings(const v1::ScenarioResult& result
                                        telemetry.cpu_utilization_pct_mean(), kHostCpuBusyLimitPct));
   }
   const v1::HostLoad& load = result.host_load();
-  if (load.has_runner_loop_lag_p99_s()) {
-    const double lag = EngineSeconds(result, load.runner_loop_lag_p99_s());
-    if (lag > kRunnerLoopLagP99LimitS) {
+  if (load.has_runner_loop_lag_p90_s()) {
+    const double lag = EngineSeconds(result, load.runner_loop_lag_p90_s());
+    if (lag > kRunnerLoopLagP90LimitS) {
       findings.push_back(absl::StrCat("kv-runner's loop late by ", Millis(result, lag),
-                                      " at p99 (limit ", Millis(result, kRunnerLoopLagP99LimitS),
+                                      " at p90 (limit ", Millis(result, kRunnerLoopLagP90LimitS),
                                       ")"));
     }
   }
-  if (load.has_sim_step_lateness_mean_s()) {
-    const double late = EngineSeconds(result, load.sim_step_lateness_mean_s());
-    if (late > kSimStepLatenessMeanLimitS) {
+  if (load.has_sim_step_lateness_p90_s()) {
+    const double late = EngineSeconds(result, load.sim_step_lateness_p90_s());
+    if (late > kSimStepLatenessP90LimitS) {
       findings.push_back(absl::StrCat("kvsim-vllm's steps late by ", Millis(result, late),
-                                      " on average (limit ",
-                                      Millis(result, kSimStepLatenessMeanLimitS), ")"));
+                                      " at p90 (limit ", Millis(result, kSimStepLatenessP90LimitS),
+                                      ")"));
     }
   }
   return findings;

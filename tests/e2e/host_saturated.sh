@@ -6,7 +6,7 @@
 # kvsim:step_lateness_seconds histogram — and the reason raised exactly when a recomputed figure
 # is past its limit (controller/results/host_saturation.h), its message naming the figures.
 #  1. Overloaded: at one simulated second per real millisecond, no host wakes the engine thread
-#     within 2 simulated ms (0.002 ms real): host_saturated is raised, the comparison is invalid,
+#     within 10 simulated ms (0.01 ms real): host_saturated is raised, the comparison is invalid,
 #     kvctl run exits 8.
 #  2. A quiet small run at sim_time_scale 0.5: raised only if a recomputed figure says so (a busy
 #     neighbour can make it so; then it names that figure), else valid as usual.
@@ -47,8 +47,8 @@ job_dir, header = sys.argv[1], open(sys.argv[2]).read()
 def limit(name):
     return float(re.search(r"%s = ([0-9.]+);" % name, header).group(1))
 cpu_limit = limit("kHostCpuBusyLimitPct")
-loop_limit = limit("kRunnerLoopLagP99LimitS")
-late_limit = limit("kSimStepLatenessMeanLimitS")
+loop_limit = limit("kRunnerLoopLagP90LimitS")
+late_limit = limit("kSimStepLatenessP90LimitS")
 
 def percentile(values, p):  # numpy's "linear", as common/stats/percentiles.h
     v = sorted(values)
@@ -90,11 +90,11 @@ for folder in sorted(glob.glob(os.path.join(job_dir, "[0-9]*"))):
     loop = [r["loop_lag_s"] for r in records if r.get("loop_lag_s") is not None]
     if not loop:
         sys.exit("FAIL: %s: no request has loop_lag_s (the beast client is probed)" % scenario)
-    for name, values in (("send", send), ("loop", loop)):
-        for stat, value in (("p50", percentile(values, 50)), ("p99", percentile(values, 99)),
-                            ("max", max(values))):
-            near(load.get("runner_%s_lag_%s_s" % (name, stat)), value, name + " lag " + stat,
-                 scenario)
+    for name, values, stats in (("send", send, (50, 99)), ("loop", loop, (50, 90, 99))):
+        for p in stats:
+            near(load.get("runner_%s_lag_p%d_s" % (name, p)), percentile(values, p),
+                 "%s lag p%d" % (name, p), scenario)
+        near(load.get("runner_%s_lag_max_s" % name), max(values), name + " lag max", scenario)
     # kvsim-vllm's step lateness: the histogram's increase from "before" to "after", replicas
     # summed.
     key = "kvsim:step_lateness_seconds"
@@ -108,19 +108,21 @@ for folder in sorted(glob.glob(os.path.join(job_dir, "[0-9]*"))):
     buckets = {float(n.split('"')[1].replace("+Inf", "inf")): increase(n) for n in names}
     near(float(load.get("sim_steps", "nan")), steps, "sim steps", scenario)
     near(load.get("sim_step_lateness_mean_s"), mean, "step lateness mean", scenario)
-    near(load.get("sim_step_lateness_p99_s"), quantile(0.99, buckets), "step lateness p99",
-         scenario)
+    for phi in (0.9, 0.99):
+        near(load.get("sim_step_lateness_p%d_s" % round(phi * 100)), quantile(phi, buckets),
+             "step lateness p%d" % round(phi * 100), scenario)
     # The check, as host_saturation.h states it.
     findings = []
     if cpu > cpu_limit:
         findings.append("host CPU busy %.0f%% (limit %.0f%%)" % (cpu, cpu_limit))
-    lag = percentile(loop, 99) / scale
+    lag = percentile(loop, 90) / scale
     if lag > loop_limit:
-        findings.append("kv-runner's loop late by %.1f ms simulated at p99 (limit %.1f ms "
+        findings.append("kv-runner's loop late by %.1f ms simulated at p90 (limit %.1f ms "
                         "simulated)" % (lag * 1000, loop_limit * 1000))
-    if mean / scale > late_limit:
-        findings.append("kvsim-vllm's steps late by %.1f ms simulated on average (limit %.1f ms "
-                        "simulated)" % (mean / scale * 1000, late_limit * 1000))
+    late = quantile(0.9, buckets) / scale
+    if late > late_limit:
+        findings.append("kvsim-vllm's steps late by %.1f ms simulated at p90 (limit %.1f ms "
+                        "simulated)" % (late * 1000, late_limit * 1000))
     if findings:
         print("%s: %s during the replay; simulated latencies include the host's queueing"
               % (scenario, ", ".join(findings)))

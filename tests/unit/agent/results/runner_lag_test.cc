@@ -29,8 +29,9 @@ TEST_CASE("Runner lag: send and loop lag summaries of five records", "[results][
   CHECK(lag.runner_send_lag_p50_s() == Approx(0.002));
   CHECK(lag.runner_send_lag_p99_s() == Approx(0.003 + 0.96 * 0.0075));
   CHECK(lag.runner_send_lag_max_s() == Approx(0.0105));
-  // Loop lags sorted: 0.0001, 0.0002, 0.0004, 0.01; p50 at rank 1.5; p99 at rank 2.97.
+  // Loop lags sorted: 0.0001, 0.0002, 0.0004, 0.01; p50 at rank 1.5; p90 at 2.7; p99 at 2.97.
   CHECK(lag.runner_loop_lag_p50_s() == Approx(0.0003));
+  CHECK(lag.runner_loop_lag_p90_s() == Approx(0.0004 + 0.7 * 0.0096));
   CHECK(lag.runner_loop_lag_p99_s() == Approx(0.0004 + 0.97 * 0.0096));
   CHECK(lag.runner_loop_lag_max_s() == Approx(0.01));
   CHECK_FALSE(lag.has_sim_steps());  // the simulator's figures come from the scrapes
@@ -39,6 +40,8 @@ TEST_CASE("Runner lag: send and loop lag summaries of five records", "[results][
   AddRunnerLag(lag, &summary);
   CHECK(summary["runner_send_lag_max_s"].get<double>() == Approx(0.0105));
   CHECK(summary["runner_loop_lag_p99_s"].get<double>() == Approx(lag.runner_loop_lag_p99_s()));
+  CHECK(summary["runner_loop_lag_p90_s"].get<double>() == Approx(lag.runner_loop_lag_p90_s()));
+  CHECK_FALSE(summary.contains("runner_send_lag_p90_s"));  // the send lag has no p90
 }
 
 TEST_CASE("Runner lag: no loop lag recorded is not measured, never zero", "[results][host]") {

@@ -44,6 +44,7 @@ TEST_CASE("SummarizeStepLateness: steps, mean and p99, and nothing without steps
   REQUIRE(late.has_value());
   CHECK(late->steps == 200);
   CHECK(late->mean_s == Approx(0.00025));
+  CHECK(*late->p90_s == Approx(0.0001 + 0.0009 * 80 / 90));  // rank 180 in the 0.1-1 ms bucket
   CHECK(*late->p99_s == Approx(0.01));  // rank 198: the top of the 10 ms bucket
   CHECK_FALSE(SummarizeStepLateness(HistogramIncrease{}).has_value());
 }
@@ -88,6 +89,7 @@ TEST_CASE("Sampler: step lateness from before to after, summed over replicas, ke
   CHECK(late->steps == 200);
   CHECK(late->mean_s == Approx((0.1 + 0.2) / 200));
   // 200 steps: 90 + 50 within 1 ms, 100 + 100 within 10 ms; rank 198 in the 1-10 ms bucket.
+  CHECK(*late->p90_s == Approx(0.001 + 0.009 * (180.0 - 140) / 60));
   CHECK(*late->p99_s == Approx(0.001 + 0.009 * (198.0 - 140) / 60));
   // What samples.jsonl holds: each bucket by its bound, and the host's counters.
   REQUIRE(samples.size() == 5);
