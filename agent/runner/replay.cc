@@ -179,6 +179,8 @@ absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser
   if (before_clock) KV_RETURN_IF_ERROR(before_clock(CountedPrompts()));
   clock_ = ReplayClock();  // the run's start: after warmup, serialization and counting
   result.clock_origin_s = clock_.origin_s();
+  probe_ = std::make_unique<LoopLagProbe>(client_, &clock_);
+  probe_->Start();
   const size_t slots =
       std::min(static_cast<size_t>(std::max(options_.concurrency, 1)), prepared_.size());
   for (size_t i = 0; i < slots; ++i) {
@@ -196,6 +198,7 @@ absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser
   }
   for (auto& slot : slots_) TakeNextUser(slot.get());
   WaitForSlots();
+  probe_->Stop();
   result.stopped = stop_->stop_requested();
   std::lock_guard<std::mutex> lock(mu_);
   result.records = std::move(records_);
@@ -253,6 +256,7 @@ void Replay::OnRoundDone(Slot* slot, RequestRecord record, bool cancelled) {
   }
   const bool failed = !record.ok();
   slot->scheduled_s = record.end_s;
+  record.loop_lag_s = StampLag(record);
   if (writer_ != nullptr) writer_->Write(record);
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -265,6 +269,17 @@ void Replay::OnRoundDone(Slot* slot, RequestRecord record, bool cancelled) {
   } else {
     StartRound(slot);
   }
+}
+
+std::optional<double> Replay::StampLag(const RequestRecord& record) const {
+  std::optional<double> lag = probe_->MaxLag(record.end_s, record.end_s);
+  if (record.first_token_s) {
+    if (std::optional<double> first =
+            probe_->MaxLag(*record.first_token_s, *record.first_token_s)) {
+      lag = std::max(lag.value_or(0.0), *first);
+    }
+  }
+  return lag;
 }
 
 void Replay::EndSlot() {

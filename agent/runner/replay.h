@@ -16,6 +16,7 @@
 #include "agent/results/counted_prompts.h"
 #include "agent/results/reuse_opportunity.h"
 #include "agent/results/scenario_metrics.h"
+#include "agent/runner/loop_lag_probe.h"
 #include "agent/runner/prompt_counter.h"
 #include "agent/runner/record_writer.h"
 #include "agent/runner/replay_clock.h"
@@ -63,6 +64,9 @@ using BeforeClockHook =
 //   (truncated_by_isl: planned_users[i].sendable_rounds says how many rounds it may send).
 // - A failed request (transport, non-200, error event, truncated stream, timeout) ends its user,
 //   after up to --agentic-max-attempts attempts when agentic tools are on (gpt_oss_agentic.h).
+// - While the clock runs, a LoopLagProbe watches the client's I/O loop; each record's
+//   loop_lag_s says how late the loop ran when its first token and its end were stamped (null
+//   when the client cannot be probed).
 // - `stop` (SIGINT/SIGTERM) stops launching and aborts what is in flight (not recorded), so those
 //   users end incomplete; the records so far are complete.
 class Replay {
@@ -106,6 +110,9 @@ class Replay {
   void OnRoundDone(Slot* slot, RequestRecord record, bool cancelled);
   void TakeNextUser(Slot* slot);
   void EndSlot();
+  // The largest probe lateness of the loop-lag buckets holding the record's first token and end
+  // (LagTimeline::MaxBetween of each instant): how late those stamps may be.
+  std::optional<double> StampLag(const RequestRecord& record) const;
   void WaitForSlots();
   agent::results::ReuseOpportunity ComputeReuse(const std::vector<RequestRecord>& records) const;
 
@@ -115,6 +122,7 @@ class Replay {
   StopSource* stop_;
   ReplayClock clock_;
 
+  std::unique_ptr<LoopLagProbe> probe_;  // while the clock runs
   std::vector<PreparedUser> prepared_;
   std::atomic<size_t> next_user_{0};
   std::vector<std::unique_ptr<Slot>> slots_;

@@ -9,6 +9,7 @@
 #include "agent/datasets/dataset_loader.h"
 #include "agent/datasets/user_selection.h"
 #include "agent/results/counted_prompts.h"
+#include "agent/results/runner_lag.h"
 #include "agent/results/scenario_metrics.h"
 #include "agent/results/session_plan_json.h"
 #include "agent/results/summary_json.h"
@@ -171,6 +172,7 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, Stop
   }
   nlohmann::json summary = agent::results::SummaryJson(latency, counts);
   agent::results::AddSessionPlan(plan, &summary);
+  agent::results::AddRunnerLag(agent::results::ComputeRunnerLag(result.records), &summary);
   // Aligns the records' *_s times with other processes' steady_clock stamps (runner roofline).
   summary["clock_origin_s"] = result.clock_origin_s;
   if (!options.summary_path.empty()) {

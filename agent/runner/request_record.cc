@@ -86,6 +86,7 @@ std::string ToJsonLine(const RequestRecord& record) {
   out["http_status"] = record.http_status;
   out["error"] = OptionalToJson(record.error);
   out["attempts"] = record.attempts;
+  out["loop_lag_s"] = OptionalToJson(record.loop_lag_s);
   // Replace invalid UTF-8 rather than throw: error strings may carry server bytes.
   return out.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
@@ -116,6 +117,8 @@ absl::StatusOr<RequestRecord> ParseJsonLine(absl::string_view line) {
   // Optional: records written before --agentic-max-attempts existed have no attempts key.
   KV_ASSIGN_OR_RETURN(std::optional<int> attempts, GetOptional<int>(object, "attempts", GetInt));
   record.attempts = attempts.value_or(1);
+  // Optional: records written before the loop-lag probe (issue #30) have no loop_lag_s.
+  KV_ASSIGN_OR_RETURN(record.loop_lag_s, GetOptional<double>(object, "loop_lag_s", GetDouble));
   return record;
 }
 

@@ -25,6 +25,10 @@ struct RequestRecord {
   int http_status = 0;               // 0 when no response arrived
   std::optional<std::string> error;  // null on success; e.g. "truncated_stream", "timeout"
   int attempts = 1;                  // > 1 only when --agentic-max-attempts sent it again
+  // How late kv-runner's I/O loop ran when first_token_s and end_s were stamped: the largest
+  // lateness of its loop-lag probe (loop_lag_probe.h) in the 20 ms around each; null when not
+  // measured.
+  std::optional<double> loop_lag_s;
 
   bool ok() const { return !error.has_value(); }
 };

@@ -1,5 +1,8 @@
 #include "agent/sampler/metric_catalog.h"
 
+#include <cmath>
+#include <limits>
+
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -17,6 +20,7 @@ const std::vector<CatalogEntry>& VllmCatalog() {
       {keys::kPreemptions, {"vllm:num_preemptions_total", "vllm:num_preemptions"}},
       {keys::kPrefillTime, {"vllm:request_prefill_time_seconds"}, true},
       {keys::kQueueTime, {"vllm:request_queue_time_seconds"}, true},
+      {keys::kSimStepLateness, {"kvsim:step_lateness_seconds"}, true, /*buckets=*/true},
   };
   return *catalog;
 }
@@ -69,6 +73,24 @@ const std::vector<CatalogEntry>& LmcacheCatalog() {
   return *catalog;
 }
 
+std::string BucketKey(const std::string& key, double upper_bound) {
+  const std::string bound = std::isinf(upper_bound) ? "+Inf" : absl::StrCat(upper_bound);
+  return absl::StrCat(key, "_bucket{le=\"", bound, "\"}");
+}
+
+std::optional<double> BucketBound(const std::string& key, const std::string& sample_key) {
+  const std::string prefix = absl::StrCat(key, "_bucket{le=\"");
+  if (!absl::StartsWith(sample_key, prefix) || !absl::EndsWith(sample_key, "\"}")) {
+    return std::nullopt;
+  }
+  const absl::string_view bound =
+      absl::string_view(sample_key).substr(prefix.size(), sample_key.size() - prefix.size() - 2);
+  if (bound == "+Inf") return std::numeric_limits<double>::infinity();
+  double value = 0;
+  if (!absl::SimpleAtod(bound, &value)) return std::nullopt;
+  return value;
+}
+
 bool IsCounter(const CatalogEntry& entry) {
   return !entry.histogram && absl::EndsWith(entry.key, "_total");
 }
@@ -83,6 +105,11 @@ std::vector<std::pair<std::string, double>> SelectValues(
       if (histogram) {
         values.emplace_back(absl::StrCat(entry.key, "_sum"), histogram->sum);
         values.emplace_back(absl::StrCat(entry.key, "_count"), histogram->count);
+        if (entry.buckets) {
+          for (const auto& [bound, count] : histogram->buckets) {
+            values.emplace_back(BucketKey(entry.key, bound), count);
+          }
+        }
       }
       continue;
     }

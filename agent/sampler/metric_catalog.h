@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,11 +11,14 @@ namespace kvbench::sampler {
 // What the sampler keeps of a scrape: each entry's value (summed over the source's label sets:
 // engines, models) is stored under `key` in the Sample event and samples.jsonl. `names` lists
 // the metric's names across versions, newest first (reference/vllm.md §2, lmcache.md §3).
-// Histograms are stored as `<key>_sum` and `<key>_count`.
+// Histograms are stored as `<key>_sum` and `<key>_count`, and with `buckets` also each bucket's
+// cumulative count as `<key>_bucket{le="<bound>"}` (bounds as Prometheus writes them: "0.005",
+// "+Inf").
 struct CatalogEntry {
   std::string key;
   std::vector<std::string> names;
   bool histogram = false;
+  bool buckets = false;
 };
 
 // True for a counter's entry (its key ends in "_total"): what LMCache leaves out of /metrics
@@ -43,6 +47,8 @@ inline constexpr char kKvCacheUsage[] = "vllm:kv_cache_usage_perc";
 inline constexpr char kPreemptions[] = "vllm:num_preemptions_total";
 inline constexpr char kPrefillTime[] = "vllm:request_prefill_time_seconds";
 inline constexpr char kQueueTime[] = "vllm:request_queue_time_seconds";
+// kvsim-vllm's own (issue #30): how late its engine steps went out, real seconds (vllm_metrics.h).
+inline constexpr char kSimStepLateness[] = "kvsim:step_lateness_seconds";
 inline constexpr char kNumGpuBlocks[] = "vllm:cache_config_info:num_gpu_blocks";
 inline constexpr char kBlockSize[] = "vllm:cache_config_info:block_size";
 inline constexpr char kLookupRequested[] = "lmcache_mp_lookup_requested_tokens_total";
@@ -67,6 +73,11 @@ inline constexpr char kL2SubmittedRequests[] = "lmcache_mp_l2_store_submitted_re
 inline constexpr char kL2CompletedRequests[] = "lmcache_mp_l2_store_completed_requests_total";
 inline constexpr char kL2StoreFailedChunks[] = "lmcache_mp_l2_store_failed_keys_total";
 }  // namespace keys
+
+// `<key>_bucket{le="<bound>"}`: the sample key of one bucket of a histogram entry with buckets.
+std::string BucketKey(const std::string& key, double upper_bound);
+// The upper bound of `sample_key` when it is a BucketKey of `key`; nullopt otherwise.
+std::optional<double> BucketBound(const std::string& key, const std::string& sample_key);
 
 // The catalog's values of one scrape: key → value for every entry present (absent stays absent),
 // histograms as key_sum/key_count, and vllm:cache_config_info's num_gpu_blocks and block_size

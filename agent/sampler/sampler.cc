@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -104,6 +105,14 @@ void Sampler::Scrape(const std::string& kind, double t_s) {
     on_sample_(sample);
   }
   ticks_.push_back(std::move(tick));
+}
+
+void Sampler::Record(const v1::Sample& sample) {
+  if (!options_.samples_path.empty()) {
+    std::ofstream out(options_.samples_path, std::ios::app);
+    out << ProtoToJson(sample) << "\n";
+  }
+  on_sample_(sample);
 }
 
 Sampler::Column Sampler::Reduce(const std::string& key, bool lmcache, bool mean) const {
@@ -348,6 +357,30 @@ void Sampler::SetL2Bytes(v1::LmcacheMetrics* lmcache) const {
   };
   if (auto bytes = bytes_of(keys::kL2LoadedChunks)) lmcache->set_l2_load_bytes(*bytes);
   if (auto bytes = bytes_of(keys::kL2StoredChunks)) lmcache->set_l2_store_bytes(*bytes);
+}
+
+std::optional<SimStepLateness> Sampler::StepLateness() const {
+  const std::string key = keys::kSimStepLateness;
+  HistogramIncrease increase;
+  const std::optional<double> sum = Increase(key + "_sum");
+  const std::optional<double> count = Increase(key + "_count");
+  if (!sum || !count) return std::nullopt;
+  increase.sum = *sum;
+  increase.count = *count;
+  std::set<std::string> bucket_keys;
+  for (const Tick& tick : ticks_) {
+    for (const auto& [source, values] : tick.values) {
+      for (const auto& [sample_key, value] : values) {
+        if (BucketBound(key, sample_key)) bucket_keys.insert(sample_key);
+      }
+    }
+  }
+  for (const std::string& bucket : bucket_keys) {
+    if (std::optional<double> added = Increase(bucket)) {
+      increase.buckets[*BucketBound(key, bucket)] = *added;
+    }
+  }
+  return SummarizeStepLateness(increase);
 }
 
 int Sampler::SuccessfulScrapes(const std::string& source) const {

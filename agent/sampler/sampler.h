@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "agent/sampler/rate_math.h"
 #include "agent/sampler/replay_window.h"
+#include "agent/sampler/sim_step_lateness.h"
 #include "common/http/http_client.h"
 #include "kvbench/v1/event.pb.h"
 #include "kvbench/v1/result.pb.h"
@@ -55,6 +56,9 @@ class Sampler {
   // Scrapes every target now. `kind` is "before", "periodic" or "after"; `t_s` is seconds since
   // the replay started.
   void Scrape(const std::string& kind, double t_s);
+  // Appends a reading that is not a scrape (the host's CPU counters: host_cpu_sample.h) to
+  // samples.jsonl and hands it to `on_sample`; the sampler's own math ignores it.
+  void Record(const v1::Sample& sample);
   // True when a periodic scrape is due at `t_s` (one period after the previous one).
   bool Due(double t_s) const;
   double period_s() const { return options_.period_s; }
@@ -70,6 +74,10 @@ class Sampler {
   std::optional<v1::LmcacheMetrics> LmcacheResult() const;
   // Series for charts: local/external hit rate and KV cache usage over time.
   std::vector<v1::TimeSeries> Series() const;
+  // kvsim-vllm's step lateness over the replay (sim_step_lateness.h): the histogram's increases
+  // from "before" to "after", per replica and summed; nullopt when no replica exports it (a
+  // real vLLM) or no step went out.
+  std::optional<SimStepLateness> StepLateness() const;
   // Scrapes of `source` that answered 200 so far.
   int SuccessfulScrapes(const std::string& source) const;
 

@@ -50,7 +50,7 @@ TelemetrySampler::TelemetrySampler(Options options, Clock* clock)
   }
 }
 
-void TelemetrySampler::Sample() {
+std::optional<telemetry::CpuTimes> TelemetrySampler::Sample() {
   const absl::Duration now = clock_->Monotonic();
   if (nvml_ != nullptr) AddGpuReadings(nvml_->Read());
   if (amd_ != nullptr) {
@@ -62,8 +62,10 @@ void TelemetrySampler::Sample() {
           << "AMD GPU telemetry failed: " << readings.status().message();
     }
   }
+  std::optional<telemetry::CpuTimes> cpu_now;
   if (absl::StatusOr<telemetry::CpuTimes> cpu = telemetry::ReadCpuTimes(); cpu.ok()) {
     cpu_.Add(*cpu, now);
+    cpu_now = *cpu;
   }
   for (const auto& [name, pid] : options_.processes) {
     absl::StatusOr<telemetry::ProcessCpuTicks> ticks =
@@ -74,6 +76,7 @@ void TelemetrySampler::Sample() {
     absl::StatusOr<telemetry::DiskStatsEntry> entry = telemetry::ReadDiskStats(disk_->number);
     if (entry.ok()) disk_readings_.Add(entry->reading, now);
   }
+  return cpu_now;
 }
 
 void TelemetrySampler::AddGpuReadings(const std::vector<telemetry::GpuReading>& readings) {

@@ -36,8 +36,9 @@ class TelemetrySampler {
   // `clock` must outlive the sampler.
   TelemetrySampler(Options options, Clock* clock);
 
-  // One reading of every source.
-  void Sample();
+  // One reading of every source. Returns this reading's whole-machine CPU counters (for
+  // samples.jsonl: host_cpu_sample.h), nullopt when /proc/stat could not be read.
+  std::optional<telemetry::CpuTimes> Sample();
 
   v1::HostTelemetry HostResult() const;
   // nullopt without disk_path, or when its device has no /proc/diskstats line (then logged).

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "agent/runner/runner_argv.h"
 #include "agent/runner/runner_options.h"
+#include "agent/sampler/host_cpu_sample.h"
 #include "agent/scenario/cache_server_endpoints.h"
 #include "agent/scenario/model_roots.h"
 #include "agent/scenario/profile_command.h"
@@ -233,12 +234,13 @@ std::unique_ptr<sampler::Sampler> ScenarioExecutor::MakeSampler(const Plan& plan
                                             });
 }
 
-std::unique_ptr<sampler::TelemetrySampler> ScenarioExecutor::MakeTelemetrySampler(
-    const Plan& plan) {
+std::unique_ptr<sampler::TelemetrySampler> ScenarioExecutor::MakeTelemetrySampler(const Plan& plan,
+                                                                                  int runner_pid) {
   sampler::TelemetrySampler::Options options;
   for (const std::string& name : supervisor_->names()) {
     if (std::optional<int> pid = supervisor_->pid(name)) options.processes.emplace_back(name, *pid);
   }
+  options.processes.emplace_back(kRunnerName, runner_pid);
   options.disk_path = plan.wiring.nvme_dir;
   if (job_.build() == v1::AMD) {
     options.amd_runner = telemetry::LauncherCommandRunner(env_.launcher, ScenarioFile("logs"));
@@ -248,7 +250,9 @@ std::unique_ptr<sampler::TelemetrySampler> ScenarioExecutor::MakeTelemetrySample
 
 void ScenarioExecutor::Scrape(const char* kind, double t_s) {
   sampler_->Scrape(kind, t_s);
-  telemetry_->Sample();
+  if (std::optional<telemetry::CpuTimes> cpu = telemetry_->Sample()) {
+    sampler_->Record(sampler::HostCpuSample(kind, t_s, *cpu));
+  }
 }
 
 std::vector<std::string> ScenarioExecutor::ReportExitedChildren(const char* when) {
@@ -287,8 +291,8 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
   spec.argv = runner::RunnerArgv(job_, scenario_, paths);
   spec.stdout_path = ScenarioFile(absl::StrCat("logs/", kRunnerName, ".log"));
   sampler_ = MakeSampler(plan);
-  telemetry_ = MakeTelemetrySampler(plan);
   KV_ASSIGN_OR_RETURN(std::unique_ptr<Process> runner, env_.launcher->Launch(spec));
+  telemetry_ = MakeTelemetrySampler(plan, runner->pid());
   // Like every supervised child, the runner has a pid file while it runs: an agent killed with
   // -9 leaves it to the next start's orphan sweep (it finished the replay on its own before).
   const std::string pid_file = absl::StrCat(env_.run_dir, "/", kRunnerName, ".pid");
@@ -379,6 +383,13 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
   }
   for (v1::TimeSeries& series : sampler_->Series()) *result.add_series() = std::move(series);
   *result.mutable_telemetry() = telemetry_->HostResult();
+  if (std::optional<sampler::SimStepLateness> late = sampler_->StepLateness()) {
+    v1::HostLoad* load = result.mutable_host_load();
+    load->set_sim_steps(late->steps);
+    load->set_sim_step_lateness_mean_s(late->mean_s);
+    if (late->p90_s) load->set_sim_step_lateness_p90_s(*late->p90_s);
+    if (late->p99_s) load->set_sim_step_lateness_p99_s(*late->p99_s);
+  }
   if (std::optional<v1::DiskMetrics> disk = telemetry_->DiskResult()) {
     *result.mutable_disk() = *disk;
   }

@@ -115,7 +115,9 @@ class ScenarioExecutor {
   // Every child of the scenario now, with kv-runner's `runner`.
   std::vector<WatchedProcess> Processes(const Process& runner) const;
   std::unique_ptr<sampler::Sampler> MakeSampler(const Plan& plan);
-  std::unique_ptr<sampler::TelemetrySampler> MakeTelemetrySampler(const Plan& plan);
+  // Follows the supervised processes and kv-runner (`runner_pid`): its CPU share says whether
+  // the client itself was short of a core (issue #30).
+  std::unique_ptr<sampler::TelemetrySampler> MakeTelemetrySampler(const Plan& plan, int runner_pid);
   void Scrape(const char* kind, double t_s);
   std::string ScenarioFile(const std::string& name) const;
 

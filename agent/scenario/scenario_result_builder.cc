@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "agent/datasets/dataset_loader.h"
 #include "agent/results/counted_prompts.h"
+#include "agent/results/runner_lag.h"
 #include "agent/results/same_user_reuse.h"
 #include "agent/results/scenario_metrics.h"
 #include "agent/results/session_plan_json.h"
@@ -123,6 +124,7 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
     *result.mutable_simulated_latency() =
         results::ToSimulatedTime(result.latency(), result.sim_time_scale());
   }
+  *result.mutable_host_load() = results::ComputeRunnerLag(records);
   *result.mutable_sessions() = results::ComputeSessionCounts(records, plan);
   if (!records.empty()) {
     result.set_peak_concurrent_tokens(results::PeakWorkingSetTokens(records, prompts));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -77,6 +78,15 @@ class AsyncHttpClient {
 
   // Exchanges started whose OnComplete has not yet returned (0: no observer is in use).
   virtual int in_flight() const = 0;
+
+  // Runs `task` on one of the I/O threads (in turn) after what is already queued there, so that
+  // how late it runs is how late that thread answers its sockets (kv-runner's loop-lag probe,
+  // issue #30). `task` must be quick and must not call into the client. False when the client
+  // cannot (the default) or is shut down; `task` then never runs.
+  virtual bool Post(std::function<void()> task) {
+    (void)task;
+    return false;
+  }
 };
 
 }  // namespace kvbench

@@ -222,6 +222,14 @@ void BeastHttpClient::Start(const AsyncHttpRequest& request, AsyncHttpObserver* 
   boost::asio::post(loop->io(), [exchange = std::move(exchange)] { exchange->Begin(); });
 }
 
+bool BeastHttpClient::Post(std::function<void()> task) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (shut_down_.load()) return false;  // posts before this are queued ahead of Stop
+  BeastHttpClientLoop* loop = loops_[next_loop_++ % loops_.size()].get();
+  boost::asio::post(loop->io(), std::move(task));
+  return true;
+}
+
 void BeastHttpClient::Shutdown() {
   std::lock_guard<std::mutex> shutdown_lock(shutdown_mu_);
   {

@@ -56,6 +56,8 @@ class BeastHttpClient final : public AsyncHttpClient {
   void Start(const AsyncHttpRequest& request, AsyncHttpObserver* observer) override;
   void Shutdown() override;
   int in_flight() const override { return in_flight_.load(std::memory_order_relaxed); }
+  // Posts to the loops round-robin, like Starts from other threads.
+  bool Post(std::function<void()> task) override;
 
  private:
   explicit BeastHttpClient(int io_threads);

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "controller/regression/host_load_gate.h"
 #include "controller/regression/result_metrics.h"
 #include "controller/spec/scenario_expander.h"
 
@@ -52,6 +53,8 @@ std::map<SeriesId, std::map<RegressionMetric, std::vector<Point>>> Series(
   for (size_t r = 0; r < runs.size(); ++r) {
     for (const v1::ScenarioStatus& status : runs[r]->scenarios()) {
       if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+      // Issue #30: a saturated host's run is not a point of the system's history.
+      if (!regression::HostSaturationOf(status).empty()) continue;
       const regression::MetricValues values = regression::MetricsOfResult(status.result());
       const SeriesId id{regression::AgentClassOf(status), status.scenario().tier(),
                         status.scenario().concurrency()};

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "controller/regression/diff_text.h"
+#include "controller/regression/host_load_gate.h"
 #include "controller/regression/result_metrics.h"
 #include "controller/spec/scenario_expander.h"
 
@@ -17,6 +18,11 @@ using Key = std::tuple<int32_t, int, std::string>;  // concurrency, tier, agent 
 struct Side {
   std::vector<std::string> runs;  // "<job>/<scenario>"
   std::vector<RunSample> samples;
+  // Issue #30 (host_load_gate.h): its runs whose host was saturated, kept apart from the above,
+  // and why ("<job>/<HostSaturationMessage>").
+  std::vector<std::string> saturated_runs;
+  std::vector<RunSample> saturated_samples;
+  std::vector<std::string> saturation;
 };
 
 // Each side's succeeded scenarios by key, with their rows grouped by user.
@@ -35,7 +41,14 @@ std::map<Key, Side> ByKey(const std::vector<JobRequests>& jobs) {
       Side& side = sides[Key{status.scenario().concurrency(), status.scenario().tier(),
                              AgentClassOf(status)}];
       std::string label = absl::StrCat(job.job.job_id(), "/", id);
-      side.samples.push_back(GroupByUser(label, rows->second, scale));
+      RunSample sample = GroupByUser(label, rows->second, scale);
+      if (std::string saturated = HostSaturationOf(status); !saturated.empty()) {
+        side.saturation.push_back(absl::StrCat(job.job.job_id(), "/", saturated));
+        side.saturated_samples.push_back(std::move(sample));
+        side.saturated_runs.push_back(std::move(label));
+        continue;
+      }
+      side.samples.push_back(std::move(sample));
       side.runs.push_back(std::move(label));
     }
   }
@@ -47,8 +60,32 @@ std::string KeyText(const Key& key) {
                          std::get<2>(key));
 }
 
-ScenarioDiff Diff(const Key& key, const Side& before, const Side& after, const DiffOptions& options,
-                  const SpreadByScenario& spreads, JobDiff* result) {
+// Issue #30: the runs a side pools, those whose host kept up; only when it has none, its saturated
+// runs (shown, not judged: WithholdForHostLoad).
+Side Pooled(const Side& side) {
+  if (!side.samples.empty()) return side;
+  Side shown = side;
+  shown.samples = side.saturated_samples;
+  shown.runs = side.saturated_runs;
+  return shown;
+}
+
+// WithholdForHostLoad with the saturated runs of each side: left out of a side that pooled
+// others, or its only runs.
+bool SayHostLoad(const Side& before, const Side& after, ScenarioDiff* diff) {
+  std::vector<std::string> left_out;
+  std::vector<std::string> only;
+  for (const Side* side : {&before, &after}) {
+    std::vector<std::string>& into = side->samples.empty() ? only : left_out;
+    into.insert(into.end(), side->saturation.begin(), side->saturation.end());
+  }
+  return WithholdForHostLoad(left_out, only, diff);
+}
+
+ScenarioDiff Diff(const Key& key, const Side& all_before, const Side& all_after,
+                  const DiffOptions& options, const SpreadByScenario& spreads, JobDiff* result) {
+  const Side before = Pooled(all_before);
+  const Side after = Pooled(all_after);
   ScenarioDiff diff;
   diff.concurrency = std::get<0>(key);
   diff.tier = static_cast<v1::Tier>(std::get<1>(key));
@@ -60,6 +97,7 @@ ScenarioDiff Diff(const Key& key, const Side& before, const Side& after, const D
   const RunSpread& runs = spread == spreads.end() ? none : spread->second;
   diff.metrics =
       BootstrapDiff(before.samples, after.samples, options, StableHash(KeyText(key)), runs);
+  if (SayHostLoad(all_before, all_after, &diff)) return diff;  // issue #30
   if (static_cast<int>(runs.size()) >= kMinRunsForVerdict) return diff;
   for (MetricDiff& metric : diff.metrics) {
     if (metric.verdict != DiffVerdict::kRegression && metric.verdict != DiffVerdict::kImprovement) {
@@ -163,6 +201,7 @@ SpreadByScenario SpreadOfJobs(const std::vector<const v1::Job*>& jobs) {
   for (const v1::Job* job : jobs) {
     for (const v1::ScenarioStatus& status : job->scenarios()) {
       if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+      if (!HostSaturationOf(status).empty()) continue;  // issue #30: says nothing of the system
       spreads[ScenarioKeyText(status.scenario().tier(), status.scenario().concurrency(),
                               AgentClassOf(status))]
           .push_back(MetricsOfResult(status.result()));

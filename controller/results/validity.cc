@@ -110,6 +110,11 @@ v1::Validity JudgeGroup(const std::string& name, const std::vector<const Scenari
   } else {
     DecideExercised(*gpu, with_results, &validity);
   }
+  // Last, so that the evidence of offload (or its absence) still shows beside it: what the
+  // verdict would have been had the host kept up.
+  const int reasons_before = validity.reasons_size();
+  CheckHostSaturated(with_results, &validity);
+  if (validity.reasons_size() > reasons_before) validity.set_verdict(v1::VERDICT_INVALID);
   return validity;
 }
 

@@ -22,6 +22,7 @@ inline constexpr char kGpuKvCapacityDiffers[] = "gpu_kv_capacity_differs";
 inline constexpr char kProcessFailed[] = "process_failed";
 inline constexpr char kWorkDiffers[] = "work_differs";
 inline constexpr char kL2StoreFailed[] = "l2_store_failed";
+inline constexpr char kHostSaturated[] = "host_saturated";
 // NOT_EXERCISED reasons.
 inline constexpr char kGpuNeverRanShort[] = "gpu_never_ran_short";
 inline constexpr char kOffloadServedNothing[] = "offload_served_nothing";
@@ -62,7 +63,12 @@ inline constexpr char kNvmeReadsNotFromDisk[] = "nvme_reads_not_from_disk";
 //  - the same GPU KV capacity in every tier that reports it, each tier's own replicas x
 //    engine.num_gpu_blocks x engine.block_size (kGpuKvCapacityDiffers);
 //  - the same work: every tier's output and prompt token totals (latency.*_tokens_total) within
-//    kWorkTolerance of the GPU tier's (kWorkDiffers, naming each tier's total and its change).
+//    kWorkTolerance of the GPU tier's (kWorkDiffers, naming each tier's total and its change);
+//  - no scenario's host was its bottleneck (kHostSaturated, one reason per scenario naming each
+//    figure past its limit: host_saturation.h, e.g. "02-nvme-c16: host CPU busy 97% (limit
+//    90%) during the replay; simulated latencies include the host's queueing"). A figure that
+//    was not measured is not checked. Checked last: the group's other reasons and notes (the
+//    evidence of offload, or the not_exercised reason) stay, and the verdict becomes INVALID.
 //
 // Otherwise VALID only on evidence that offload was exercised (offload_evidence.h): the GPU tier
 // ran short of KV cache (preemptions, KV usage full, or its own prefix cache served less than

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "controller/results/host_saturation.h"
 #include "controller/results/validity.h"
 #include "controller/results/validity_text.h"
 #include "controller/spec/job_spec_defaults.h"
@@ -309,6 +310,14 @@ void CheckEqualWork(const std::vector<const ScenarioRun*>& with_results, v1::Val
     AddReason(validity, kWorkDiffers,
               absl::StrCat(measure.name, " differ beyond ±", Percent(kWorkTolerance), ": ",
                            absl::StrJoin(values, ", "), ": the tiers did different work"));
+  }
+}
+
+void CheckHostSaturated(const std::vector<const ScenarioRun*>& with_results,
+                        v1::Validity* validity) {
+  for (const ScenarioRun* run : with_results) {
+    std::string message = HostSaturationMessage(*run->result);
+    if (!message.empty()) AddReason(validity, kHostSaturated, std::move(message));
   }
 }
 

@@ -27,6 +27,8 @@ void CheckL2StoreFailures(const std::vector<const ScenarioRun*>& with_results,
 void CheckGpuKvCapacity(const std::vector<const ScenarioRun*>& with_results,
                         v1::Validity* validity);
 void CheckEqualWork(const std::vector<const ScenarioRun*>& with_results, v1::Validity* validity);
+void CheckHostSaturated(const std::vector<const ScenarioRun*>& with_results,
+                        v1::Validity* validity);
 
 // Adds a reason (code, message) to `validity`.
 void AddReason(v1::Validity* validity, const char* code, std::string message);

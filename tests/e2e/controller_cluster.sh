@@ -48,13 +48,16 @@ two_connected() { [ "$("$kvctl" agents 2>/dev/null | grep -cw connected)" -eq 2 
 wait_until 20 two_connected || { "$kvctl" agents >&2 || true; cat "$WORK"/agent-*.log >&2; fail "agents did not connect"; }
 
 # --- submit and watch to the end
-out="$("$kvctl" submit "$KV_SOURCE/deploy/examples/demo-sim.json" --watch 2>"$WORK/submit.err")" || {
+code=0
+out="$("$kvctl" submit "$KV_SOURCE/deploy/examples/demo-sim.json" --watch 2>"$WORK/submit.err")" ||
+  code=$?
+exit_ok "$code" "$out" || {
   echo "$out" >&2; cat "$WORK/submit.err" "$WORK/controller.log" "$WORK"/agent-*.log >&2
   fail "kvctl submit --watch did not succeed"; }
 job="$(echo "$out" | sed -n 's/^job \([^:]*\):.*/\1/p' | head -1)"
 [ -n "$job" ] || fail "no job id in: $out"
 expect_contains "$out" "replay"
-expect_contains "$out" "comparison c16: valid"
+expect_verdict "$out" c16 valid
 expect_contains "$("$kvctl" status "$job")" "succeeded"
 expect_contains "$("$kvctl" jobs)" "$job"
 

@@ -121,9 +121,12 @@ def ttfts(i):
     return [r["ttft_s"] / scale for r in rows
             if r["scenario_id"] == scenario["scenario"]["scenario_id"] and r["error"] is None
             and r["ttft_s"] is not None], job
-before = sum((ttfts(i)[0] for i in range(int(first), 6)), [])
 after, job7 = ttfts(6)
 [change] = [s for s in job7["analysis"]["scenarios"] if s["tier"] == tier]
+# The baseline runs it pooled: those whose host kept up (a saturated one is left out and named in
+# the note, issue #30).
+pooled = {run.split("/")[0] for run in change["before_runs"]}
+before = sum((ttfts(i)[0] for i in range(int(first), 6) if ttfts(i)[1]["job_id"] in pooled), [])
 [got] = [m for m in change["metrics"] if m["metric"] == metric]
 want_before, want_after = percentile(before, p), percentile(after, p)
 assert abs(got["before"] - want_before) < 1e-9 * want_before, (got["before"], want_before)
@@ -161,8 +164,13 @@ for side in ("before", "after", "change"):
 assert got["verdict"] == "regression", got
 PY
 "$kvctl" diff "${jobs[1]}" "${jobs[6]}" > "$WORK/diff-alone.txt" || fail "a withheld diff exits non-zero"
-expect_contains "$(cat "$WORK/diff-alone.txt")" "note: verdicts withheld"
-expect_contains "$(cat "$WORK/diff-alone.txt")" "inconclusive (would be regression, but only 1 run(s) show how whole runs vary (3 needed))"
+case "$(cat "$WORK/diff-alone.txt")" in
+  *"not measured, the host was saturated"*)  # issue #30: a busy host, nothing to withhold
+    echo "note: run 2 or run 7 had a saturated host: $(grep -o 'not measured, the host.*' "$WORK/diff-alone.txt" | head -1)" ;;
+  *)
+    expect_contains "$(cat "$WORK/diff-alone.txt")" "note: verdicts withheld"
+    expect_contains "$(cat "$WORK/diff-alone.txt")" "inconclusive (would be regression, but only 1 run(s) show how whole runs vary (3 needed))" ;;
+esac
 
 # A later run found a change point where the spec changed, with an alert; kvctl status of the run
 # that found it, and kvctl history's table, JSON and page mark it. Which metrics and tiers cross

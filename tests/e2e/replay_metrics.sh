@@ -28,8 +28,10 @@ cat > "$WORK/spec.json" <<EOF
   "seed": 3
 }
 EOF
+code=0
 "$KV_BIN/kvctl" run "$WORK/spec.json" --profiles "$KV_SOURCE/deploy/profiles" \
-  --out "$WORK/results" >"$WORK/kvctl.out" 2>&1 || { cat "$WORK/kvctl.out" >&2; fail "kvctl run failed"; }
+  --out "$WORK/results" >"$WORK/kvctl.out" 2>&1 || code=$?
+exit_ok "$code" "$(cat "$WORK/kvctl.out")" || { cat "$WORK/kvctl.out" >&2; fail "kvctl run failed"; }
 job_dir="$(ls -d "$WORK"/results/replay-metrics-*)"
 
 # near A B: |A - B| <= 1e-9 x max(1, |B|)

@@ -12,8 +12,10 @@ browser="$(command -v chromium || command -v chromium-browser || true)"
 [ -n "$browser" ] ||
   fail "no chromium or chromium-browser on PATH (deploy/setup.sh installs the Debian package chromium)"
 
+code=0
 "$kvctl" run "$KV_SOURCE/deploy/examples/demo-sim.json" --profiles "$KV_SOURCE/deploy/profiles" \
-  --out "$WORK/results" >"$WORK/run.out" 2>"$WORK/run.err" ||
+  --out "$WORK/results" >"$WORK/run.out" 2>"$WORK/run.err" || code=$?
+exit_ok "$code" "$(cat "$WORK/run.out")" ||
   { cat "$WORK/run.err" "$WORK/run.out" >&2; fail "kvctl run failed"; }
 
 out="$("$kvctl" report "$WORK/results" --html "$WORK/report.html" 2>"$WORK/report.err")" ||

@@ -18,9 +18,10 @@ cat > "$WORK/spec.json" <<SPEC
  "sampling": {"period_s": 4, "rate_window_s": 60},
  "engine_overrides": {"num_gpu_blocks": 1024, "sim_time_scale": 0.02}}
 SPEC
+code=0
 "$KV_BIN/kvctl" run "$WORK/spec.json" --profiles "$KV_SOURCE/deploy/profiles" \
-  --dataset-mirror "$KV_TEST_DATASETS" --out "$WORK/results" >"$WORK/kvctl.out" 2>&1 ||
-  { cat "$WORK/kvctl.out" >&2; fail "kvctl run failed"; }
+  --dataset-mirror "$KV_TEST_DATASETS" --out "$WORK/results" >"$WORK/kvctl.out" 2>&1 || code=$?
+exit_ok "$code" "$(cat "$WORK/kvctl.out")" || { cat "$WORK/kvctl.out" >&2; fail "kvctl run failed"; }
 job_dir="$(ls -d "$WORK"/results/equal-work-*)"
 
 # The recorded output length of each (user_id, round) sent: user "SSSS-CC" is chunk CC (5 rounds)

@@ -15,6 +15,7 @@ ThreadedSimEngine::ThreadedSimEngine(EngineConfig config, std::unique_ptr<Extern
                                      EngineObserver* observer)
     : config_(std::move(config)),
       external_(std::move(external)),
+      observer_(observer),
       core_(config_, external_.get(), observer) {}
 
 ThreadedSimEngine::~ThreadedSimEngine() { Stop(); }
@@ -133,8 +134,14 @@ void ThreadedSimEngine::Run() {
       clock_s = start_s + step.duration_s;
       lock.lock();
       // Absolute deadlines: sleeping never accumulates drift. Stop() cuts the sleep short.
-      wake_.wait_until(lock, RealDeadline(clock_s), [&] { return stopping_; });
+      const SteadyClock::time_point deadline = RealDeadline(clock_s);
+      wake_.wait_until(lock, deadline, [&] { return stopping_; });
+      const bool cut_short = stopping_;
       lock.unlock();
+      if (observer_ != nullptr && !cut_short) {
+        const std::chrono::duration<double> late = SteadyClock::now() - deadline;
+        observer_->OnStepLateness(std::max(late.count(), 0.0));
+      }
       // Delivered even when stopping: finished requests are no longer in the core.
       for (const PendingOutput& output : step.outputs) output.Deliver();
     }

@@ -24,7 +24,10 @@ namespace kvbench::sim {
 //   the absolute real deadline start_real + (start + duration) x time_scale and delivers the
 //   step's outputs. Steps follow each other back to back in sim time, so the work of the thread
 //   itself (and its wake-up lag) never stretches simulated latencies; when the thread falls
-//   behind real time it simply does not sleep until it has caught up.
+//   behind real time it simply does not sleep until it has caught up. How late each step's
+//   outputs went out (now − deadline, real seconds) goes to EngineObserver::OnStepLateness: on a
+//   busy host that lateness reaches the clients and, divided by the time scale, their simulated
+//   latencies (issue #30).
 // - Aborts are applied between steps. Stop() aborts whatever is left, on the engine thread.
 // This is the one place that reads the steady clock and sleeps: SimEngine's interface takes no
 // Clock, and the core it drives is a pure state machine tested with a virtual clock.
@@ -62,6 +65,7 @@ class ThreadedSimEngine : public SimEngine {
   // Members in dependency order; shutdown is the reverse (the thread is joined first).
   const EngineConfig config_;
   const std::unique_ptr<ExternalKvCache> external_;
+  EngineObserver* const observer_;  // may be null
   EngineCore core_;  // engine thread only (or the caller of Stop when never started)
 
   mutable std::mutex mu_;

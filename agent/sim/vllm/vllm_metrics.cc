@@ -29,6 +29,13 @@ const Histogram::BucketBoundaries& RequestLatencyBuckets() {
                                                 60,  120, 240, 480, 960, 1920, 7680};
   return b;
 }
+// kvsim:step_lateness_seconds, real seconds: a quiet host wakes the engine thread within tens of
+// microseconds; a saturated one makes steps late by milliseconds to seconds.
+const Histogram::BucketBoundaries& StepLatenessBuckets() {
+  static const Histogram::BucketBoundaries b = {
+      0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10};
+  return b;
+}
 // build_1_2_5_buckets(max_model_len) of vLLM: 1, 2, 5, 10, 20, 50, ... up to max.
 Histogram::BucketBoundaries OneTwoFiveBuckets(int max_value) {
   Histogram::BucketBoundaries buckets;
@@ -102,6 +109,14 @@ VllmMetrics::VllmMetrics(const Options& options, const EngineConfig& engine)
             {"gpu_memory_utilization", absl::StrCat(options.gpu_memory_utilization)},
             {"cache_dtype", "auto"}})
       .Set(1);
+  step_lateness_ = &prometheus::BuildHistogram()
+                        .Name("kvsim:step_lateness_seconds")
+                        .Help(
+                            "kvsim's own, not vLLM's: real seconds by which each simulated "
+                            "engine step's outputs went out after their due time (start + "
+                            "simulated end x time scale); grows when the host cannot keep up")
+                        .Register(*registry_)
+                        .Add(labels, StepLatenessBuckets());
   if (options.omit_histograms) return;
   auto histogram = [&](const char* name, const char* help,
                        const Histogram::BucketBoundaries& buckets) {
@@ -148,6 +163,8 @@ void VllmMetrics::OnExternalCacheLookup(int64_t queries, int64_t hits) {
 }
 
 void VllmMetrics::OnPreemption() { preemptions_->Increment(); }
+
+void VllmMetrics::OnStepLateness(double real_seconds) { step_lateness_->Observe(real_seconds); }
 
 void VllmMetrics::OnRequestFinished(const FinishedRequest& request) {
   prompt_tokens_->Increment(request.prompt_tokens);

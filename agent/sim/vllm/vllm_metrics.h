@@ -18,6 +18,9 @@ namespace kvbench::sim {
 // buckets and are recorded in observed (wall) seconds — simulated seconds x time scale — so they
 // agree with what clients measure. External prefix-cache counters exist only with a connector;
 // --sim-omit-histograms leaves the request-timing histograms out.
+// One series is kvsim's own, not vLLM's, and named so: kvsim:step_lateness_seconds (issue #30),
+// how late each engine step's outputs went out in real seconds (ThreadedSimEngine), kept whatever
+// the flags.
 class VllmMetrics : public EngineObserver {
  public:
   struct Options {
@@ -39,6 +42,7 @@ class VllmMetrics : public EngineObserver {
   void OnExternalCacheLookup(int64_t queries, int64_t hits) override;
   void OnPreemption() override;
   void OnRequestFinished(const FinishedRequest& request) override;
+  void OnStepLateness(double real_seconds) override;
 
  private:
   struct Histograms;
@@ -56,6 +60,7 @@ class VllmMetrics : public EngineObserver {
   prometheus::Counter* generation_tokens_;
   prometheus::Counter* preemptions_;
   prometheus::Family<prometheus::Counter>* success_;
+  prometheus::Histogram* step_lateness_;
   std::unique_ptr<Histograms> histograms_;  // null with omit_histograms
 };
 

@@ -22,6 +22,7 @@ RequestRecord FullRecord() {
   r.output_tokens = 77;
   r.cached_tokens = 12000;
   r.http_status = 200;
+  r.loop_lag_s = 0.00025;
   return r;
 }
 
@@ -40,6 +41,7 @@ void CheckEqual(const RequestRecord& a, const RequestRecord& b) {
   CHECK(a.http_status == b.http_status);
   CHECK(a.error == b.error);
   CHECK(a.attempts == b.attempts);
+  CHECK(a.loop_lag_s == b.loop_lag_s);
 }
 
 TEST_CASE("RequestRecord round-trips a successful record exactly", "[results]") {
@@ -57,13 +59,14 @@ TEST_CASE("RequestRecord writes null for unset optionals and round-trips them", 
   record.first_token_s.reset();
   record.ttft_s.reset();
   record.cached_tokens.reset();
+  record.loop_lag_s.reset();
   record.http_status = 0;
   record.error = "timeout";
   const std::string line = ToJsonLine(record);
   const nlohmann::json json = nlohmann::json::parse(line);
-  CHECK(json.size() == 14);
+  CHECK(json.size() == 15);
   CHECK(json["attempts"] == 1);
-  for (const char* key : {"first_token_s", "ttft_s", "cached_tokens"}) {
+  for (const char* key : {"first_token_s", "ttft_s", "cached_tokens", "loop_lag_s"}) {
     INFO(key);
     REQUIRE(json.contains(key));
     CHECK(json[key].is_null());
@@ -79,11 +82,11 @@ TEST_CASE("RequestRecord uses exactly the documented keys", "[results]") {
   const nlohmann::json json = nlohmann::json::parse(ToJsonLine(FullRecord()));
   for (const char* key : {"user_id", "session_id", "round", "scheduled_s", "sent_s",
                           "first_token_s", "end_s", "ttft_s", "prompt_tokens", "output_tokens",
-                          "cached_tokens", "http_status", "error", "attempts"}) {
+                          "cached_tokens", "http_status", "error", "attempts", "loop_lag_s"}) {
     INFO(key);
     CHECK(json.contains(key));
   }
-  CHECK(json.size() == 14);
+  CHECK(json.size() == 15);
   CHECK(json["error"].is_null());
 }
 
@@ -136,6 +139,19 @@ TEST_CASE("RequestRecord reads lines without attempts as one attempt", "[results
   auto old = ParseJsonLine(json.dump());
   REQUIRE(old.ok());
   CHECK(old->attempts == 1);
+}
+
+TEST_CASE("RequestRecord reads lines without loop_lag_s as not measured", "[results]") {
+  nlohmann::json json = nlohmann::json::parse(ToJsonLine(FullRecord()));
+  CHECK(json["loop_lag_s"] == 0.00025);
+  json.erase("loop_lag_s");  // written before the loop-lag probe (issue #30)
+  auto old = ParseJsonLine(json.dump());
+  REQUIRE(old.ok());
+  CHECK_FALSE(old->loop_lag_s.has_value());
+  json["loop_lag_s"] = "late";
+  const auto bad = ParseJsonLine(json.dump());
+  REQUIRE_FALSE(bad.ok());
+  CHECK(std::string(bad.status().message()).find("loop_lag_s") != std::string::npos);
 }
 
 }  // namespace
