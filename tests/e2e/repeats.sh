@@ -30,8 +30,12 @@ cat > "$WORK/spec.json" <<EOF
   "seed": 3
 }
 EOF
+code=0
 "$KV_BIN/kvctl" run "$WORK/spec.json" --profiles "$KV_SOURCE/deploy/profiles" \
-  --out "$WORK/results" >"$WORK/kvctl.out" 2>&1 || { cat "$WORK/kvctl.out" >&2; fail "kvctl run failed"; }
+  --out "$WORK/results" >"$WORK/kvctl.out" 2>&1 || code=$?
+# Neither tier is pressed for KV cache here (not_exercised, exit 0); a host that did not keep up
+# makes the comparison invalid with host_saturated (exit 8): neither matters to the plumbing.
+exit_ok "$code" "$(cat "$WORK/kvctl.out")" || { cat "$WORK/kvctl.out" >&2; fail "kvctl run failed"; }
 job_dir="$(ls -d "$WORK"/results/repeats-*)"
 out="$(cat "$WORK/kvctl.out")"
 
