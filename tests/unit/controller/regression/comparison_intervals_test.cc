@@ -144,7 +144,8 @@ TEST_CASE("Repeats pool request by request and widen the interval by how runs va
       merged.rows[id].push_back(row);
     }
   }
-  const results::ComparisonRow& users_only = Row(merged.Compare()[0], "TTFT p95");
+  const std::vector<results::ComparisonGroup> merged_groups = merged.Compare();
+  const results::ComparisonRow& users_only = Row(merged_groups[0], "TTFT p95");
   REQUIRE(users_only.intervals[1].has_value());
   CHECK(*users_only.deltas[1] == Approx(*p95.deltas[1]));
   CHECK(users_only.intervals[1]->high - users_only.intervals[1]->low <
