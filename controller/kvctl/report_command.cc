@@ -15,7 +15,6 @@
 #include "controller/kvctl/job_comparison.h"
 #include "controller/kvctl/job_requests.h"
 #include "controller/kvctl/kvctl_command.h"
-#include "controller/regression/comparison_intervals.h"
 #include "controller/report/html_report.h"
 
 namespace kvbench::kvctl {
@@ -44,10 +43,8 @@ absl::Status Report(const ReportFlags& flags, KvctlContext* context) {
     KV_ASSIGN_OR_RETURN(regression::JobRequests after,
                         FetchJobRequests(flags.job, flags.connection, *context));
     const regression::JobDiff diff = regression::DiffJobs({before}, {after}, flags.diff_options);
-    const std::vector<results::ScenarioRun> runs = results::RunsOfJob(after.job);
-    std::vector<results::ComparisonGroup> comparison =
-        results::BuildComparison(runs, {after.job.validity().begin(), after.job.validity().end()});
-    regression::AttachDeltaIntervals(runs, after.rows, regression::DiffOptions{}, &comparison);
+    const std::vector<results::ComparisonGroup> comparison =
+        JobComparisonOfRows(after.job, after.rows);
     html = report::RenderHtmlReport(after.job,
                                     {after.job.validity().begin(), after.job.validity().end()},
                                     &diff, before.job.job_id(), &comparison);
