@@ -35,11 +35,12 @@ std::optional<double> LoopLagProbe::MaxLag(double from_s, double to_s) const {
 void LoopLagProbe::Run() {
   using SteadyClock = std::chrono::steady_clock;
   const auto period = absl::ToChronoNanoseconds(period_);
-  SteadyClock::time_point next = SteadyClock::now();
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
-    // A probe thread that itself woke late starts afresh rather than posting a burst.
-    next = std::max(next + period, SteadyClock::now());
+    // A period from now, not from the last intended tick: a probe thread that itself woke late
+    // (a loaded host) posts its next probe a period later, never a catch-up burst, so probes
+    // stay at least a period apart.
+    const SteadyClock::time_point next = SteadyClock::now() + period;
     if (wake_.wait_until(lock, next, [this] { return stopping_; })) return;
     const ReplayClock clock = *clock_;  // copied into the task: it may outlive the probe
     const double posted_s = clock.Now();

@@ -179,6 +179,9 @@ LaunchPlan RenderReplica(const v1::Profile& profile, const v1::JobSpec& job,
   if (overrides.has_max_model_len()) {
     AddFlag(&argv, "--max-model-len", absl::StrCat(overrides.max_model_len()));
   }
+  if (overrides.has_max_num_seqs()) {
+    AddFlag(&argv, "--max-num-seqs", absl::StrCat(overrides.max_num_seqs()));
+  }
   AddSimulationFlags(profile, job, &argv);
   if (HasCacheServer(scenario.tier())) {
     AddFlag(&argv, "--kv-transfer-config", KvTransferConfig(wiring.cache_zmq));

@@ -39,7 +39,11 @@ RegressionGauges::RegressionGauges(prometheus::Registry* registry)
       last_run_succeeded_(Gauge(registry, "kvbench_schedule_last_run_succeeded",
                                 "1 when the schedule's latest run succeeded, else 0")),
       deliveries_(Gauge(registry, "kvbench_alert_deliveries",
-                        "Regression alert deliveries to webhooks by state")) {}
+                        "Regression alert deliveries to webhooks by state")),
+      capacity_(Gauge(registry, "kvbench_schedule_capacity_users",
+                      "Latest scheduled run's capacity at its SLO per tier (a concurrency "
+                      "search): bound=\"capacity\" the most users meeting it, \"low\" and "
+                      "\"high\" the interval the true one lies in")) {}
 
 std::string RegressionGauges::PrometheusMetricName(const std::string& key) {
   static const std::map<std::string, std::string> names = {
@@ -110,6 +114,20 @@ void RegressionGauges::SetLatestRun(const std::string& schedule, const v1::Job& 
               {agent, status.scenario().tier(), status.scenario().concurrency(), info.key}) > 0
               ? 1
               : 0);
+    }
+  }
+  for (const v1::TierCapacity& tier : job.capacity().tiers()) {
+    if (!tier.finished() || !tier.has_capacity()) continue;
+    const std::string slo = job.capacity().slo();
+    for (const auto& [bound, value] : {std::pair<const char*, int>{"capacity", tier.capacity()},
+                                       {"low", tier.low()},
+                                       {"high", tier.high()}}) {
+      set(capacity_,
+          {{"schedule", schedule},
+           {"tier", TierLabel(tier.tier())},
+           {"slo", slo},
+           {"bound", bound}},
+          value);
     }
   }
   for (const v1::ScenarioChange& scenario : analysis.scenarios()) {

@@ -3,7 +3,8 @@
 // The controller's /metrics view of scheduled runs (issue #21), what deploy/prometheus's rules
 // and deploy/grafana's dashboard query: per schedule x agent x tier x concurrency x metric the
 // latest run's value (kvbench_schedule_result), whether it regressed (kvbench_schedule_regression)
-// and its change against the baseline (kvbench_schedule_change_ratio); per schedule when the
+// and its change against the baseline (kvbench_schedule_change_ratio); per schedule x tier a
+// capacity search's answer (kvbench_schedule_capacity_users); per schedule when the
 // latest run ended and whether it succeeded; alert deliveries by state. Loop thread only.
 
 #include <prometheus/family.h>
@@ -45,6 +46,7 @@ class RegressionGauges {
   prometheus::Family<prometheus::Gauge>& last_run_timestamp_;
   prometheus::Family<prometheus::Gauge>& last_run_succeeded_;
   prometheus::Family<prometheus::Gauge>& deliveries_;
+  prometheus::Family<prometheus::Gauge>& capacity_;
   // Every gauge made for a schedule, to remove when its series are replaced.
   std::map<std::string,
            std::vector<std::pair<prometheus::Family<prometheus::Gauge>*, prometheus::Gauge*>>>

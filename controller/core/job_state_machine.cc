@@ -10,11 +10,13 @@
 #include "absl/strings/str_join.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
+#include "controller/core/job_capacity.h"
 #include "controller/core/job_outcome.h"
 #include "controller/core/job_views.h"
 #include "controller/scheduler/scheduler.h"
 #include "controller/spec/job_spec_loader.h"
 #include "controller/spec/scenario_expander.h"
+#include "controller/spec/search_spec_validator.h"
 #include "google/protobuf/util/message_differencer.h"
 
 namespace kvbench::controller {
@@ -322,18 +324,51 @@ void JobStateMachine::ApplyStateChange(JobRecord& job, ScenarioRecord& scenario,
   if (change.state() != v1::SCENARIO_STATE_RUNNING && !IsEndedScenarioState(change.state())) {
     return;
   }
+  // Copied first: a scenario's end may add a capacity search's next probes to the job, which
+  // moves its scenarios (`scenario` would dangle).
+  const std::string agent_id = scenario.agent_id;
+  const std::string scenario_id = scenario.scenario.scenario_id();
   absl::Status stored = SetScenario(job, scenario, change.state(), change.reason());
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot record a scenario state job=" << job.job_id << " error=" << stored;
     return;
   }
-  if (change.state() != v1::SCENARIO_STATE_RUNNING) {
-    hooks_.released(scenario.agent_id, scenario.scenario.scenario_id());
+  if (change.state() != v1::SCENARIO_STATE_RUNNING) hooks_.released(agent_id, scenario_id);
+}
+
+bool JobStateMachine::ContinueCapacitySearch(JobRecord& job) {
+  if (!spec::HasCapacitySearch(job.spec)) return false;
+  // A round ends when every probe of it succeeded; a failed or cancelled one ends the search
+  // (and the job, by the outcome rule).
+  for (const ScenarioRecord& scenario : job.scenarios) {
+    if (scenario.state != v1::SCENARIO_STATE_SUCCEEDED) return false;
   }
+  const search::CapacityEvaluation evaluation = EvaluateJobCapacity(job, store_);
+  if (evaluation.next.empty()) {
+    KV_LOG(INFO) << "capacity search done job=" << job.job_id << " \""
+                 << evaluation.report.headline() << "\"";
+    return false;
+  }
+  const std::vector<v1::Scenario> probes = spec::ExpandProbes(
+      job.spec, job.job_id, static_cast<int>(job.scenarios.size()), evaluation.next);
+  if (absl::Status stored = store_->AddScenarios(job.job_id, probes); !stored.ok()) {
+    KV_LOG(ERROR) << "cannot add the capacity search's next probes job=" << job.job_id
+                  << " error=" << stored;
+    return false;
+  }
+  std::vector<std::string> ids;
+  for (const v1::Scenario& probe : probes) ids.push_back(probe.scenario_id());
+  table_.AppendScenarios(job, probes);
+  KV_LOG(INFO) << "capacity search goes on job=" << job.job_id
+               << " probes=" << absl::StrJoin(ids, ",");
+  hooks_.notify(job.job_id);
+  hooks_.request_schedule();
+  return true;
 }
 
 void JobStateMachine::FinishJobIfDone(JobRecord& job) {
   if (IsEndedJobState(job.state)) return;
+  if (ContinueCapacitySearch(job)) return;
   std::vector<ScenarioOutcome> scenarios;
   for (const ScenarioRecord& scenario : job.scenarios) {
     scenarios.push_back({scenario.scenario.scenario_id(), scenario.state, scenario.reason});

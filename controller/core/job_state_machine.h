@@ -85,6 +85,9 @@ class JobStateMachine {
                              const std::string& reason, std::string agent_id);
   void ApplyStateChange(JobRecord& job, ScenarioRecord& scenario, const v1::StateChange& change);
   void FinishJobIfDone(JobRecord& job);
+  // A capacity search whose round of probes all succeeded: its next probes are stored and
+  // queued (true), or it is over (false). Moves `job.scenarios`.
+  bool ContinueCapacitySearch(JobRecord& job);
   // An active scenario's current attempt: its agent is told to stop it (a no-op otherwise).
   void StopOnItsAgent(const JobRecord& job, const ScenarioRecord& scenario,
                       const std::string& reason);

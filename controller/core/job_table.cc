@@ -22,6 +22,13 @@ JobRecord& JobTable::Add(JobRecord job) {
   return added;
 }
 
+void JobTable::AppendScenarios(JobRecord& job, const std::vector<v1::Scenario>& scenarios) {
+  for (const v1::Scenario& scenario : scenarios) {
+    job.scenarios.emplace_back().scenario = scenario;
+    Index(job, job.scenarios.size() - 1);
+  }
+}
+
 JobRecord* JobTable::Find(const std::string& job_id) {
   auto it = jobs_.find(job_id);
   return it == jobs_.end() ? nullptr : &it->second;

@@ -28,6 +28,9 @@ class JobTable {
  public:
   // Adds a submitted or recovered job and indexes its scenarios. Its id must be new.
   JobRecord& Add(JobRecord job);
+  // Appends PENDING scenarios to a job of the table and indexes them (a capacity search's next
+  // probes). References to the job's scenarios are invalidated; ScenarioRefs stay valid.
+  void AppendScenarios(JobRecord& job, const std::vector<v1::Scenario>& scenarios);
   JobRecord* Find(const std::string& job_id);
   const JobRecord* Find(const std::string& job_id) const;
   static ScenarioRecord* FindScenario(JobRecord& job, const std::string& scenario_id);

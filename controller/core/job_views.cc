@@ -9,8 +9,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/log/logging.h"
+#include "controller/core/job_capacity.h"
 #include "controller/results/scenario_run.h"
 #include "controller/results/validity.h"
+#include "controller/spec/search_spec_validator.h"
 
 namespace kvbench::controller {
 namespace {
@@ -72,6 +74,9 @@ v1::Job ToJobProto(const JobRecord& job, const JobTable& table, Store* store, bo
   if (with_results) {
     for (v1::Validity& validity : results::ComputeValidity(results::RunsOfJob(proto))) {
       *proto.add_validity() = std::move(validity);
+    }
+    if (spec::HasCapacitySearch(job.spec)) {
+      *proto.mutable_capacity() = EvaluateJobCapacity(job, store).report;
     }
   }
   return proto;

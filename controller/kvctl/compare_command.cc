@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "controller/kvctl/capacity_printer.h"
 #include "controller/kvctl/comparison_printer.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/job_argument.h"
@@ -27,11 +28,20 @@ absl::Status Compare(const CompareFlags& flags, KvctlContext* context) {
   const std::vector<results::ComparisonGroup> groups =
       JobComparison(*job, flags.job, flags.connection, *context);
   if (flags.format == OutputFormat::kJson) {
-    *context->out << ComparisonJson(groups).dump(2) << "\n";
+    nlohmann::ordered_json json = ComparisonJson(groups);
+    if (HasCapacity(job->capacity())) {
+      // A search's job: {"capacity": ..., "comparisons": [...]}, the headline first.
+      nlohmann::ordered_json both;
+      both["capacity"] = CapacityJson(job->capacity());
+      both["comparisons"] = std::move(json);
+      json = std::move(both);
+    }
+    *context->out << json.dump(2) << "\n";
     return absl::OkStatus();
   }
   *context->out << "job " << job->job_id() << " (" << job->spec().name() << ", "
                 << job->spec().model() << ")\n";
+  PrintCapacity(job->capacity(), *context->out);
   PrintComparison(groups, *context->out);
   return absl::OkStatus();
 }

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -32,6 +33,17 @@ std::string AgentOf(const v1::ScenarioStatus& status) {
   return status.scenario().agent_id().empty() ? status.agent_id() : status.scenario().agent_id();
 }
 
+// A capacity search's answer as a history metric (issue #30): "capacity.users" (the capacity),
+// "capacity.low", "capacity.high" (the interval it is known to); nullopt for another metric or
+// a tier without one.
+std::optional<double> CapacityValue(const v1::TierCapacity& tier, const std::string& metric) {
+  if (!tier.finished() || !tier.has_capacity()) return std::nullopt;
+  if (metric == kCapacityUsersMetric) return tier.capacity();
+  if (metric == kCapacityLowMetric) return tier.low();
+  if (metric == kCapacityHighMetric) return tier.high();
+  return std::nullopt;
+}
+
 }  // namespace
 
 absl::StatusOr<report::History> BuildHistory(std::vector<v1::Job> jobs, const std::string& metric,
@@ -51,7 +63,20 @@ absl::StatusOr<report::History> BuildHistory(std::vector<v1::Job> jobs, const st
     history.runs.push_back(
         {job.job_id(), FireTime(job),
          absl::AsciiStrToLower(absl::StripPrefix(v1::JobState_Name(job.state()), "JOB_STATE_"))});
+    // A search's capacities are one line per tier, at concurrency 0 (the search's own).
+    for (const v1::TierCapacity& tier : job.capacity().tiers()) {
+      numeric_fields.insert(kCapacityUsersMetric);
+      const std::optional<double> value = CapacityValue(tier, metric);
+      if (!absl::StartsWith(metric, "capacity.")) continue;
+      report::HistorySeries& line = series[Key{"", 0, tier.tier()}];
+      line.tier = tier.tier();
+      line.values.resize(jobs.size());
+      if (!value.has_value()) continue;
+      found = true;
+      line.values[run] = *value;
+    }
     for (const v1::ScenarioStatus& status : job.scenarios()) {
+      if (absl::StartsWith(metric, "capacity.")) break;
       const Key key{AgentOf(status), status.scenario().concurrency(), status.scenario().tier()};
       report::HistorySeries& line = series[key];
       line.agent_id = std::get<0>(key);

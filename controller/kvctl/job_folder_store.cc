@@ -40,6 +40,12 @@ absl::Status JobFolderStore::PutJob(const std::string& job_id, const v1::JobSpec
   return store_->PutJob(job_id, spec, scenarios, priority, submit_time, request_id);
 }
 
+absl::Status JobFolderStore::AddScenarios(const std::string& job_id,
+                                          const std::vector<v1::Scenario>& scenarios) {
+  if (store_ == nullptr) return absl::NotFoundError(absl::StrCat("no job ", job_id));
+  return store_->AddScenarios(job_id, scenarios);
+}
+
 absl::StatusOr<std::string> JobFolderStore::JobIdForRequest(const std::string& request_id) {
   if (store_ == nullptr) return std::string();
   return store_->JobIdForRequest(request_id);

@@ -31,6 +31,8 @@ class JobFolderStore : public controller::Store {
   absl::Status PutJob(const std::string& job_id, const v1::JobSpec& spec,
                       const std::vector<v1::Scenario>& scenarios, int32_t priority,
                       absl::Time submit_time, const std::string& request_id) override;
+  absl::Status AddScenarios(const std::string& job_id,
+                            const std::vector<v1::Scenario>& scenarios) override;
   absl::StatusOr<std::string> JobIdForRequest(const std::string& request_id) override;
   absl::StatusOr<controller::JobRecord> GetJob(const std::string& job_id) override;
   absl::StatusOr<controller::JobPage> ListJobs(const controller::JobFilter& filter, int page_size,

@@ -15,6 +15,7 @@
 #include "controller/kvctl/kvctl_command.h"
 #include "controller/kvctl/output_format.h"
 #include "controller/kvctl/table_printer.h"
+#include "controller/search/capacity_evaluation.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -60,9 +61,16 @@ std::string CeilingLine(const v1::JobSpec& spec, const DatasetCeiling& ceiling) 
 
 void PrintPlanTable(const client::JobPlan& plan, const DatasetCeiling& ceiling, std::ostream& out) {
   const v1::JobSpec& spec = plan.spec;
-  out << "job " << spec.name() << ": " << plan.scenarios.size() << " scenarios ("
-      << spec.tiers_size() << " tiers x " << spec.concurrency_size() << " concurrency values)\n"
-      << "  model " << spec.model() << ", engine " << v1::Engine_Name(spec.engine()) << ", build "
+  if (spec.has_concurrency_search()) {
+    const v1::ConcurrencySearch& search = spec.concurrency_search();
+    out << "job " << spec.name() << ": a capacity search at " << search::SloText(spec.slo()) << ", "
+        << search.min() << " to " << search.max() << " users per tier; its first "
+        << plan.scenarios.size() << " scenarios below, the next probes added as each round ends\n";
+  } else {
+    out << "job " << spec.name() << ": " << plan.scenarios.size() << " scenarios ("
+        << spec.tiers_size() << " tiers x " << spec.concurrency_size() << " concurrency values)\n";
+  }
+  out << "  model " << spec.model() << ", engine " << v1::Engine_Name(spec.engine()) << ", build "
       << v1::Vendor_Name(spec.build()) << ", " << spec.replicas() << " replica(s) x TP "
       << spec.tensor_parallel_size() << "\n"
       << "  dataset " << spec.dataset().code()

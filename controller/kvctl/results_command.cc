@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/json/proto_json.h"
+#include "controller/kvctl/capacity_printer.h"
 #include "controller/kvctl/comparison_printer.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/job_argument.h"
@@ -30,7 +31,8 @@ struct ResultsFlags {
 };
 
 // An array of {scenario_id, tier, concurrency, state, result} (result only when it has one;
-// error when there is one).
+// error when there is one); for a capacity search's job, {"capacity": the search's answer (the
+// headline first), "scenarios": that array}.
 void PrintJson(const v1::Job& job, std::ostream& out) {
   nlohmann::ordered_json json = nlohmann::ordered_json::array();
   for (const v1::ScenarioStatus& status : job.scenarios()) {
@@ -43,6 +45,12 @@ void PrintJson(const v1::Job& job, std::ostream& out) {
     if (status.has_result())
       row["result"] = nlohmann::ordered_json::parse(ProtoToJson(status.result()));
     json.push_back(std::move(row));
+  }
+  if (HasCapacity(job.capacity())) {
+    nlohmann::ordered_json both;
+    both["capacity"] = CapacityJson(job.capacity());
+    both["scenarios"] = std::move(json);
+    json = std::move(both);
   }
   out << json.dump(2) << "\n";
 }
@@ -89,6 +97,7 @@ absl::Status ShowResults(const ResultsFlags& flags, KvctlContext* context) {
   std::ostream& out = *context->out;
   out << "job " << job->job_id() << " (" << job->spec().name()
       << "): " << JobStateName(job->state()) << "\n\n";
+  PrintCapacity(job->capacity(), out);
   PrintResultsTable(rows, out);
   if (job->validity_size() > 0) out << "\n";
   for (const v1::Validity& validity : job->validity()) PrintVerdict(validity, out);

@@ -122,7 +122,8 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
     if (absl::Status written = client::WriteLocalJob(job_dir, *job); !written.ok()) return written;
     progress.End(*job);
   }
-  // The tier comparison under each group's verdict (as `kvctl compare` prints it).
+  // The tier comparison under each group's verdict (as `kvctl compare` prints it; a capacity
+  // search's headline opened the results, RunProgress::End).
   PrintComparison(JobComparison(*job, absl::StrCat(options.out_dir, "/", job->job_id()),
                                 ConnectionFlags{}, *context),
                   *context->out);

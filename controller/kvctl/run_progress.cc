@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "controller/alerts/alert_text.h"
+#include "controller/kvctl/capacity_printer.h"
 #include "controller/kvctl/results_table.h"
 
 namespace kvbench::kvctl {
@@ -13,8 +14,12 @@ RunProgress::RunProgress(std::ostream* out, bool terminal) : out_(out), terminal
 void RunProgress::Begin(const std::string& job_id, const client::JobPlan& plan,
                         const std::string& out_dir) {
   results_dir_ = absl::StrCat(out_dir, "/", job_id);
-  *out_ << "job " << job_id << ": " << plan.scenarios.size() << " scenarios (" << plan.spec.model()
-        << ", engine " << absl::AsciiStrToLower(v1::Engine_Name(plan.spec.engine())) << ", "
+  *out_ << "job " << job_id << ": " << plan.scenarios.size() << " scenarios"
+        << (plan.spec.has_concurrency_search()
+                ? " to start a capacity search (its next probes are added as each round ends)"
+                : "")
+        << " (" << plan.spec.model() << ", engine "
+        << absl::AsciiStrToLower(v1::Engine_Name(plan.spec.engine())) << ", "
         << plan.spec.replicas() << " replica(s))\n";
   out_->flush();
 }
@@ -63,6 +68,8 @@ void RunProgress::End(const v1::Job& job) {
     rows.push_back(ResultsRowFromScenarioStatus(status));
   }
   *out_ << "\n";
+  // A capacity search's answer comes first (issue #30), then the per-scenario table.
+  PrintCapacity(job.capacity(), *out_);
   PrintResultsTable(rows, *out_);
   *out_ << "\nresults: " << results_dir_
         << "/<scenario>/ (result.json, requests.jsonl, logs/); kvctl's log: " << results_dir_

@@ -90,6 +90,8 @@ void PrintTable(const v1::Job& job, std::ostream& out) {
       << "  submitted " << UtcTimeText(job.submit_unix_ms()) << ", started "
       << UtcTimeText(job.start_unix_ms()) << ", ended " << UtcTimeText(job.end_unix_ms()) << "\n";
   if (!job.error().empty()) out << "  error: " << job.error() << "\n";
+  // A capacity search's answer so far (the probes' table is kvctl results').
+  if (job.capacity().tiers_size() > 0) out << "  " << job.capacity().headline() << "\n";
   out << "\n";
   TablePrinter table(Headers());
   for (auto& row : Rows(job)) table.AddRow(std::move(row));

@@ -4,6 +4,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "controller/report/bar_chart.h"
+#include "controller/report/capacity_section.h"
 #include "controller/report/comparison_section.h"
 #include "controller/report/diff_section.h"
 #include "controller/report/engine_table.h"
@@ -96,7 +97,8 @@ std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
       "<title>kvbench report: ", HtmlEscape(job.spec().name()), " (", HtmlEscape(job.job_id()),
       ")</title>\n<style>", ReportStyle(), "</style>\n</head>\n<body>\n", Header(job),
-      SimulatedTimeNote(runs), Banner(validity), "<h2>Validity</h2>\n", ValiditySection(validity),
+      CapacitySection(job.capacity()), SimulatedTimeNote(runs), Banner(validity),
+      "<h2>Validity</h2>\n", ValiditySection(validity),
       comparison == nullptr ? "" : ComparisonSection(*comparison),
       diff == nullptr ? "" : DiffSection(*diff, baseline_name), "<h2>Parameters</h2>\n",
       ParametersTable(job), "<h2>Scenarios</h2>\n", ScenariosTable(job), Charts(runs),

@@ -20,6 +20,8 @@ table.offload td, table.sessions td { white-space: nowrap; }
 .banner-invalid { background: #fde2e1; border-color: #b00020; color: #b00020; }
 .banner-not-exercised { background: #fff4d6; border-color: #8a5a00; color: #8a5a00; }
 table.comparison td { white-space: nowrap; }
+.headline { font-size: 22px; font-weight: 700; margin: 12px 0; }
+table.capacity td { white-space: nowrap; }
 table.comparison td.unclear { color: #666; font-style: italic; }
 .diff-regression td { background: #fde2e1; color: #b00020; font-weight: 600; }
 .diff-improvement td { background: #e6f4ea; }

@@ -134,18 +134,25 @@ int Severity(v1::Verdict verdict) {
 // A group whose cells ran several times (JobSpec.repeats, issue #30): each repeat is a complete
 // comparison of its own (one seed, the same users in every tier), judged alone; the group takes
 // the worst verdict, and every reason and note says which repeat it came from. A repeat with one
-// scenario compares nothing and is skipped; nullopt when every repeat is.
+// scenario compares nothing and is skipped, as is a search's repeat without a GPU scenario;
+// nullopt when every repeat is.
+// A capacity search (issue #30) probes each tier where its own search needs to: a concurrency
+// only offload tiers reached has no GPU scenario by design, and compares nothing against GPU.
+bool SearchProbeWithoutGpu(const std::vector<const ScenarioRun*>& runs) {
+  return runs.front()->spec.has_concurrency_search() && GpuBaseline(runs) == nullptr;
+}
+
 std::optional<v1::Validity> JudgeRepeats(const std::string& name,
                                          const std::vector<const ScenarioRun*>& group) {
   std::map<int, std::vector<const ScenarioRun*>> by_repeat;
   for (const ScenarioRun* run : group) by_repeat[RepeatOf(*run)].push_back(run);
   if (by_repeat.size() == 1) {
-    if (group.size() < 2) return std::nullopt;
+    if (group.size() < 2 || SearchProbeWithoutGpu(group)) return std::nullopt;
     return JudgeGroup(name, group);
   }
   std::optional<v1::Validity> merged;
   for (const auto& [repeat, runs] : by_repeat) {
-    if (runs.size() < 2) continue;
+    if (runs.size() < 2 || SearchProbeWithoutGpu(runs)) continue;
     const v1::Validity one = JudgeGroup(name, runs);
     if (!merged.has_value()) {
       merged.emplace();

@@ -76,7 +76,15 @@ SearchStep NextStep(const SearchBounds& bounds, const std::vector<Probe>& probes
     if (probe->outcome == ProbeOutcome::kMet) met = concurrency;
   }
   const int probed = static_cast<int>(by_concurrency.size());
-  const int low = met.value_or(0);
+  // The interval's low end: the largest concurrency under which every probe met the SLO. A probe
+  // below the capacity that was undecided (or missed) says the curve may cross lower: the
+  // capacity is then known only from there (met at 11, undecided at 12, met at 13 and 14: 14
+  // [11, ..]), not from the one lucky meet.
+  int low = 0;
+  for (const auto& [concurrency, probe] : by_concurrency) {
+    if (probe->outcome != ProbeOutcome::kMet || (met.has_value() && concurrency > *met)) break;
+    low = concurrency;
+  }
   if (!missed.has_value()) {
     // Galloping: double past the highest probe until a miss or max.
     const int highest = by_concurrency.empty() ? 0 : by_concurrency.rbegin()->first;
@@ -114,10 +122,13 @@ SearchStep NextStep(const SearchBounds& bounds, const std::vector<Probe>& probes
   }
   if (!best.has_value()) {
     const bool tight = *missed - from == 1;
-    return Done(met, low, *missed - 1, false,
-                tight ? absl::StrCat("met at ", from, ", missed at ", *missed)
-                      : absl::StrCat("undecided between ", from + 1, " and ", *missed - 1,
-                                     " after ", bounds.max_repeats, " repeats each"));
+    return Done(
+        met, low, *missed - 1, false,
+        tight ? absl::StrCat("met at ", from, ", missed at ", *missed)
+        : from + 1 == *missed - 1
+            ? absl::StrCat("undecided at ", from + 1, " after ", bounds.max_repeats, " repeats")
+            : absl::StrCat("undecided between ", from + 1, " and ", *missed - 1, " after ",
+                           bounds.max_repeats, " repeats each"));
   }
   if (probed >= bounds.max_probes) {
     return Done(

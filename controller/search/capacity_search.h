@@ -59,9 +59,11 @@ struct SearchStep {
   Kind kind = Kind::kRun;
   int concurrency = 0;
   int repeats = 0;
-  // kDone. The capacity: the largest concurrency that met the SLO (nullopt: not even `min`);
-  // the true one lies in [low, high]: from it to just under the smallest concurrency that missed
-  // (high = max when none missed up to it; then `at_max` is set: the capacity may lie beyond).
+  // kDone. The capacity: the largest concurrency that met the SLO under the smallest that missed
+  // (nullopt: not even `min`); the true one lies in [low, high]: from the largest concurrency up
+  // to which every probe met (the capacity itself unless a probe under it was undecided or
+  // missed; 0 when the first probe did not meet) to just under the smallest miss (high = max
+  // when none missed up to it; then `at_max` is set: the capacity may lie beyond).
   std::optional<int> capacity;
   int low = 0;
   int high = 0;

@@ -1,15 +1,56 @@
 #include "controller/spec/job_spec_loader.h"
 
+#include <utility>
+
+#include "common/json/json_document.h"
 #include "common/json/validated_json.h"
 #include "common/status/status_macros.h"
 #include "controller/spec/job_spec_defaults.h"
 #include "controller/spec/job_spec_validator.h"
 
 namespace kvbench::spec {
+namespace {
+
+// A spec writes a search where the concurrency list goes, "concurrency": {"search": {...}}; the
+// proto holds it apart (JobSpec.concurrency_search), a list being a repeated int32. Anything else
+// in that object is an error naming it; a list is left alone.
+FieldErrors MoveConcurrencySearch(nlohmann::ordered_json* json) {
+  FieldErrors errors;
+  if (!json->is_object()) return errors;
+  auto concurrency = json->find("concurrency");
+  if (concurrency == json->end() || !concurrency->is_object()) return errors;
+  nlohmann::ordered_json search;
+  for (auto& [key, value] : concurrency->items()) {
+    if (key == "search") {
+      search = std::move(value);
+    } else {
+      errors.Add("concurrency." + key,
+                 "unknown field: concurrency is a list of values or {\"search\": {...}}");
+    }
+  }
+  json->erase(concurrency);
+  if (search.is_null()) {
+    errors.Add("concurrency", "an object must hold \"search\": {\"min\": 1, \"max\": 256}");
+    return errors;
+  }
+  if (json->contains("concurrency_search")) {
+    errors.Add("concurrency_search", "given twice: as concurrency.search and concurrency_search");
+    return errors;
+  }
+  (*json)["concurrency_search"] = std::move(search);
+  return errors;
+}
+
+}  // namespace
 
 absl::StatusOr<v1::JobSpec> ParseJobSpec(absl::string_view json_text, absl::string_view source) {
-  KV_ASSIGN_OR_RETURN(v1::JobSpec spec,
-                      ParseValidated<v1::JobSpec>(json_text, source, &ValidateJobSpec));
+  // As ParseValidated, with the concurrency search moved to its field between parse and convert.
+  nlohmann::ordered_json json;
+  KV_RETURN_IF_ERROR(ParseJsonDocument(json_text, &json).ToStatus(source));
+  FieldErrors conversion = MoveConcurrencySearch(&json);
+  v1::JobSpec spec;
+  conversion.Append(JsonToProto(json, &spec));
+  KV_RETURN_IF_ERROR(MergeFieldErrors(conversion, ValidateJobSpec(spec)).ToStatus(source));
   ApplyJobSpecDefaults(&spec);
   return spec;
 }

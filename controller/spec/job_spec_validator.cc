@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "controller/spec/job_spec_defaults.h"
+#include "controller/spec/search_spec_validator.h"
 
 namespace kvbench::spec {
 namespace {
@@ -133,6 +134,7 @@ void ValidateDataset(const JobSpec& spec, FieldErrors* errors) {
 }
 
 void ValidateConcurrency(const JobSpec& spec, FieldErrors* errors) {
+  if (HasCapacitySearch(spec)) return;  // ValidateCapacitySearch's
   if (spec.concurrency().empty()) {
     errors->Add("concurrency", "must list at least one value (virtual users at once)");
     return;
@@ -168,7 +170,7 @@ void ValidateWorkload(const JobSpec& spec, FieldErrors* errors) {
     CheckIntRange(errors, "sessions", spec.sessions(), 1, kMaxSessions);
     int max_concurrency = 0;
     for (int c : spec.concurrency()) max_concurrency = std::max(max_concurrency, c);
-    if (spec.sessions() >= 1 && spec.sessions() < max_concurrency) {
+    if (spec.sessions() >= 1 && spec.sessions() < max_concurrency && !HasCapacitySearch(spec)) {
       errors->Add("sessions",
                   absl::StrCat(spec.sessions(), " is below the largest concurrency ",
                                max_concurrency, ": that many users cannot keep every slot busy"));
@@ -176,6 +178,7 @@ void ValidateWorkload(const JobSpec& spec, FieldErrors* errors) {
   }
   CheckIntRange(errors, "priority", spec.priority(), -kMaxPriority, kMaxPriority);
   if (spec.has_repeats()) CheckIntRange(errors, "repeats", spec.repeats(), 1, kMaxRepeats);
+  ValidateCapacitySearch(spec, errors);
 }
 
 void ValidatePoolsAndSampling(const JobSpec& spec, FieldErrors* errors) {
@@ -261,6 +264,10 @@ void ValidateEngineOverrides(const JobSpec& spec, FieldErrors* errors) {
   }
   if (overrides.has_max_model_len()) {
     CheckIntRange(errors, "engine_overrides.max_model_len", overrides.max_model_len(), 1, kMaxIsl);
+  }
+  if (overrides.has_max_num_seqs()) {
+    CheckIntRange(errors, "engine_overrides.max_num_seqs", overrides.max_num_seqs(), 1,
+                  kMaxConcurrency);
   }
   if (overrides.has_sim_time_scale()) {
     CheckPositive(errors, "engine_overrides.sim_time_scale", overrides.sim_time_scale(),

@@ -175,21 +175,46 @@ absl::Status SqliteStore::PutJob(const std::string& job_id, const v1::JobSpec& s
           absl::StrCat("job ", job_id, " or request id \"", request_id, "\" already exists")));
     }
     KV_RETURN_IF_ERROR(status);
-    for (const v1::Scenario& scenario : scenarios) {
-      ScopedStatement row(*statements_->insert_scenario);
-      row->BindText(1, job_id);
-      row->BindText(2, scenario.scenario_id());
-      row->BindInt(3, scenario.index());
-      row->BindBlob(4, scenario.SerializeAsString());
-      row->BindInt(5, v1::SCENARIO_STATE_PENDING);
-      status = row->Run();
-      if (absl::IsAlreadyExists(status)) {
-        return absl::InvalidArgumentError(Where(absl::StrCat(
-            "job ", job_id, ": scenario id ", scenario.scenario_id(), " appears twice")));
-      }
-      KV_RETURN_IF_ERROR(status);
+    return InsertScenarios(job_id, scenarios);
+  });
+}
+
+absl::Status SqliteStore::InsertScenarios(const std::string& job_id,
+                                          const std::vector<v1::Scenario>& scenarios) {
+  for (const v1::Scenario& scenario : scenarios) {
+    ScopedStatement row(*statements_->insert_scenario);
+    row->BindText(1, job_id);
+    row->BindText(2, scenario.scenario_id());
+    row->BindInt(3, scenario.index());
+    row->BindBlob(4, scenario.SerializeAsString());
+    row->BindInt(5, v1::SCENARIO_STATE_PENDING);
+    absl::Status status = row->Run();
+    if (absl::IsAlreadyExists(status)) {
+      return absl::InvalidArgumentError(Where(absl::StrCat(
+          "job ", job_id, ": scenario id ", scenario.scenario_id(), " appears twice")));
     }
-    return absl::OkStatus();
+    KV_RETURN_IF_ERROR(status);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SqliteStore::AddScenarios(const std::string& job_id,
+                                       const std::vector<v1::Scenario>& scenarios) {
+  for (const v1::Scenario& scenario : scenarios) {
+    if (scenario.scenario_id().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("AddScenarios ", job_id, ": scenario ", scenario.index(), " has no id"));
+    }
+  }
+  absl::MutexLock lock(&mu_);
+  return InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) -> absl::Status {
+    {
+      ScopedStatement select(*statements_->select_job);
+      select->BindText(1, job_id);
+      KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
+      if (!has_row) return absl::NotFoundError(Where(absl::StrCat("no job ", job_id)));
+    }
+    return InsertScenarios(job_id, scenarios);
   });
 }
 

@@ -46,6 +46,8 @@ class SqliteStore : public Store, public ScheduleStore, public RegressionStore {
   absl::Status PutJob(const std::string& job_id, const v1::JobSpec& spec,
                       const std::vector<v1::Scenario>& scenarios, int32_t priority,
                       absl::Time submit_time, const std::string& request_id) override;
+  absl::Status AddScenarios(const std::string& job_id,
+                            const std::vector<v1::Scenario>& scenarios) override;
   absl::StatusOr<std::string> JobIdForRequest(const std::string& request_id) override;
   absl::StatusOr<JobRecord> GetJob(const std::string& job_id) override;
   absl::StatusOr<JobPage> ListJobs(const JobFilter& filter, int page_size,
@@ -119,6 +121,10 @@ class SqliteStore : public Store, public ScheduleStore, public RegressionStore {
   absl::StatusOr<JobRecord> ReadJobRow(SqliteStatement& statement, int64_t* position)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status ReadScenarios(JobRecord& job) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Inserts the job's scenarios PENDING; call within a transaction.
+  absl::Status InsertScenarios(const std::string& job_id,
+                               const std::vector<v1::Scenario>& scenarios)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Inserts one event unless stored before; true if inserted now.
   absl::StatusOr<bool> InsertEvent(const v1::Event& event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status UpdateScheduleLocked(const v1::Schedule& schedule)

@@ -94,6 +94,11 @@ class Store {
   virtual absl::Status PutJob(const std::string& job_id, const v1::JobSpec& spec,
                               const std::vector<v1::Scenario>& scenarios, int32_t priority,
                               absl::Time submit_time, const std::string& request_id) = 0;
+  // Appends `scenarios` to an existing job, each PENDING at attempt 0 (a capacity search's next
+  // probes, issue #30), all or none. NOT_FOUND for an unknown job; INVALID_ARGUMENT for an empty
+  // scenario id or one the job already has.
+  virtual absl::Status AddScenarios(const std::string& job_id,
+                                    const std::vector<v1::Scenario>& scenarios) = 0;
   // The job submitted with `request_id`, or "" if none.
   virtual absl::StatusOr<std::string> JobIdForRequest(const std::string& request_id) = 0;
   // NOT_FOUND if no such job.

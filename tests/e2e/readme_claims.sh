@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The README's figures agree with what produces them and with their neighbours (issue #16):
 #   1. every program it names (build/bin/X, kv_bench_*) is one the build makes;
-#   2. the quick start's description of the demo (concurrency values, virtual users, GPU blocks,
-#      replicas) is deploy/examples/demo-sim.json's;
-#   3. the demo's printed table has the spec's concurrency values, tiers and sessions;
+#   2. the quick start's description of the demo (its search, SLO, repeats, virtual users, GPU
+#      blocks, replicas) is deploy/examples/demo-capacity.json's, and its first screen shows the
+#      capacity headline at that SLO;
+#   3. the sweep example's printed table (deploy/examples/demo-sim.json) has the spec's
+#      concurrency values, tiers and sessions;
 #   4. the TTFT deltas the prose quotes for 16 users ("p50 +A% and +B%, p95 C% and D%") are the
 #      table's p50 and p95 columns as deltas against GPU, to the 0.1 printed.
 source "$(dirname "$0")/lib.sh"
@@ -19,22 +21,34 @@ for program in $programs; do
   [ -x "$KV_BIN/$program" ] || fail "the README names $program, which the build does not make"
 done
 
-# 2. The quick start's demo.
-read -r c1 c2 users < <(printf '%s\n' "$flat" |
-  sed -nE 's/.*for each tier \(GPU, CPU_RAM, NVME\) at concurrency ([0-9]+) and ([0-9]+) \(([0-9]+) virtual users each\).*/\1 \2 \3/p') || true
-[ -n "${users:-}" ] || fail "the quick start does not say the demo's concurrency and users"
-[ "[$c1,$c2]" = "$(jq -c .concurrency "$spec")" ] ||
-  fail "the quick start says concurrency $c1 and $c2; demo-sim.json has $(jq -c .concurrency "$spec")"
-[ "$users" = "$(jq .sessions "$spec")" ] ||
-  fail "the quick start says $users virtual users; demo-sim.json has sessions $(jq .sessions "$spec")"
+# 2. The quick start's demo: its search, SLO, repeats, users, replicas and blocks are
+#    demo-capacity.json's, and the headline it shows has the spec's SLO and tiers.
+capacity="$KV_SOURCE/deploy/examples/demo-capacity.json"
+read -r low high users repeats < <(printf '%s\n' "$flat" |
+  sed -nE 's/.*for each tier \(GPU, CPU_RAM, NVME\) the most users from ([0-9]+) to ([0-9]+) \(([0-9]+) virtual users per probe, each probe run ([0-9]+) times\).*/\1 \2 \3 \4/p') || true
+[ -n "${repeats:-}" ] || fail "the quick start does not say the demo's search, users and repeats"
+[ "$low $high" = "$(jq -r '"\(.concurrency.search.min) \(.concurrency.search.max)"' "$capacity")" ] ||
+  fail "the quick start says a search from $low to $high; demo-capacity.json has $(jq -c .concurrency "$capacity")"
+[ "$users" = "$(jq .sessions "$capacity")" ] ||
+  fail "the quick start says $users virtual users; demo-capacity.json has sessions $(jq .sessions "$capacity")"
+[ "$repeats" = "$(jq .repeats "$capacity")" ] ||
+  fail "the quick start says $repeats repeats; demo-capacity.json has $(jq .repeats "$capacity")"
 read -r replicas blocks < <(printf '%s\n' "$flat" |
-  sed -nE 's/.*with `kvctl run`: for each tier [^:]*\), ([a-z]+) kvsim-vllm replicas \(([0-9,]+) GPU KV blocks each.*/\1 \2/p') || true
+  sed -nE 's/.*times\), ([a-z]+) kvsim-vllm replicas \(([0-9,]+) GPU KV blocks each.*/\1 \2/p') || true
 [ -n "${blocks:-}" ] || fail "the quick start does not say the demo's replicas and GPU blocks"
 case "$replicas" in one) replicas=1 ;; two) replicas=2 ;; three) replicas=3 ;; four) replicas=4 ;; esac
-[ "$replicas" = "$(jq .replicas "$spec")" ] ||
-  fail "the quick start says $replicas replicas; demo-sim.json has $(jq .replicas "$spec")"
-[ "${blocks//,/}" = "$(jq .engine_overrides.num_gpu_blocks "$spec")" ] ||
-  fail "the quick start says $blocks GPU blocks; demo-sim.json has $(jq .engine_overrides.num_gpu_blocks "$spec")"
+[ "$replicas" = "$(jq .replicas "$capacity")" ] ||
+  fail "the quick start says $replicas replicas; demo-capacity.json has $(jq .replicas "$capacity")"
+[ "${blocks//,/}" = "$(jq .engine_overrides.num_gpu_blocks "$capacity")" ] ||
+  fail "the quick start says $blocks GPU blocks; demo-capacity.json has $(jq .engine_overrides.num_gpu_blocks "$capacity")"
+first_screen="$(sed -n '1,40p' "$readme")"
+headline="$(grep -m1 '^At TTFT p95 ≤ ' <<<"$first_screen" || true)"
+[ -n "$headline" ] || fail "the README's first screen shows no capacity headline"
+slo_s="$(jq .slo.ttft_p95_s "$capacity")"
+case "$headline" in
+  "At TTFT p95 ≤ $slo_s s: GPU "*", CPU_RAM "*", NVME "*) ;;
+  *) fail "the first screen's headline is not the demo's SLO (TTFT p95 ≤ $slo_s s) and tiers: $headline" ;;
+esac
 
 # 3. The demo's table: the rows under the results header of the `kvctl run demo-sim.json` block.
 rows="$(sed -n '/^\$ build\/bin\/kvctl run deploy\/examples\/demo-sim.json$/,/^```$/p' "$readme" |

@@ -102,7 +102,8 @@ if found:
     print(tier, metric, metric.split("_")[1])
 PY
 ) || true  # nothing printed: read meets EOF, and the check below names what is missing
-[ -n "${tier:-}" ] || fail "run 7 (a 64th of the KV blocks) shows no TTFT regression: $(cat "$WORK/status7.txt")"
+[ -n "${tier:-}" ] || fail "run 7 (a 64th of the KV blocks) shows no TTFT regression: $(cat "$WORK/status7.txt")
+its analysis: $("$kvctl" status "${jobs[6]}" --output json | jq -c .analysis)"
 tier_name="$(tr 'A-Z_' 'a-z-' <<<"$tier")"
 expect_contains "$(cat "$WORK/status7.txt")" "REGRESSION nightly: TTFT $label of $tier_name c16 @sim-a +"
 python3 - "$WORK" "$tier" "$metric" "$first" <<'PY' || fail "run 7's diff does not match its request rows"

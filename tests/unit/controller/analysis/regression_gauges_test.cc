@@ -82,5 +82,34 @@ TEST_CASE("The latest run of a schedule is exported and a deleted one removed", 
   }
 }
 
+TEST_CASE("A scheduled capacity search's answer is a gauge per tier and bound", "[analysis]") {
+  prometheus::Registry registry;
+  RegressionGauges gauges(&registry);
+  v1::Job job;
+  job.set_job_id("nightly-2");
+  job.set_state(v1::JOB_STATE_SUCCEEDED);
+  v1::CapacityReport* report = job.mutable_capacity();
+  report->set_slo("TTFT p95 ≤ 1 s");
+  v1::TierCapacity* gpu = report->add_tiers();
+  gpu->set_tier(v1::GPU);
+  gpu->set_finished(true);
+  gpu->set_capacity(9);
+  gpu->set_low(7);
+  gpu->set_high(10);
+  v1::TierCapacity* searching = report->add_tiers();  // unfinished: no gauge
+  searching->set_tier(v1::NVME);
+  gauges.SetLatestRun("nightly", job, v1::RunAnalysis());
+  const std::map<std::string, double> values = Collect(registry);
+  const std::string name = "kvbench_schedule_capacity_users";
+  CHECK(values.at(name + "{bound=capacity,schedule=nightly,slo=TTFT p95 ≤ 1 s,tier=gpu,}") == 9);
+  CHECK(values.at(name + "{bound=low,schedule=nightly,slo=TTFT p95 ≤ 1 s,tier=gpu,}") == 7);
+  CHECK(values.at(name + "{bound=high,schedule=nightly,slo=TTFT p95 ≤ 1 s,tier=gpu,}") == 10);
+  CHECK(values.count(name + "{bound=capacity,schedule=nightly,slo=TTFT p95 ≤ 1 s,tier=nvme,}") ==
+        0);
+  gauges.RemoveSchedule("nightly");
+  CHECK(Collect(registry).count(name +
+                                "{bound=low,schedule=nightly,slo=TTFT p95 ≤ 1 s,tier=gpu,}") == 0);
+}
+
 }  // namespace
 }  // namespace kvbench::controller

@@ -79,5 +79,38 @@ TEST_CASE("history names the fields it could use for one no run has", "[history]
              Catch::Contains("--metric routing is not a number (job-1 has \"sticky\")"));
 }
 
+TEST_CASE("history charts a capacity search's answer, one line per tier", "[history]") {
+  std::vector<v1::Job> jobs;
+  for (int run = 0; run < 2; ++run) {
+    v1::Job& job = jobs.emplace_back();
+    job.set_job_id("job-" + std::to_string(run + 1));
+    job.set_submit_unix_ms(1000 * (run + 1));
+    for (v1::Tier tier : {v1::GPU, v1::CPU_RAM}) {
+      v1::TierCapacity* capacity = job.mutable_capacity()->add_tiers();
+      capacity->set_tier(tier);
+      capacity->set_finished(run == 0 || tier == v1::GPU);  // run 2's CPU_RAM still searching
+      capacity->set_capacity(tier == v1::GPU ? 9 + run : 15);
+      capacity->set_low(tier == v1::GPU ? 7 : 15);
+      capacity->set_high(tier == v1::GPU ? 10 + run : 19);
+    }
+  }
+  absl::StatusOr<report::History> users = BuildHistory(jobs, kCapacityUsersMetric, "nightly");
+  REQUIRE(users.ok());
+  REQUIRE(users->series.size() == 2);
+  CHECK(users->series[0].tier == v1::GPU);
+  CHECK(users->series[0].concurrency == 0);
+  CHECK(*users->series[0].values[0] == 9);
+  CHECK(*users->series[0].values[1] == 10);
+  CHECK(*users->series[1].values[0] == 15);
+  CHECK_FALSE(users->series[1].values[1].has_value());  // unfinished: no value
+  absl::StatusOr<report::History> high = BuildHistory(jobs, kCapacityHighMetric, "nightly");
+  REQUIRE(high.ok());
+  CHECK(*high->series[1].values[0] == 19);
+  // A job without a search has no capacity line: the field is unknown.
+  std::vector<v1::Job> plain = {Run("job-9", 1, "2026-12-01T02:00:00Z", {{v1::GPU, 0.2}})};
+  CHECK(BuildHistory(plain, kCapacityUsersMetric, "nightly").status().code() ==
+        absl::StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace kvbench::kvctl

@@ -320,5 +320,21 @@ TEST_CASE("Validity with repeats of a single tier gives no verdict: nothing is c
   CHECK(ComputeValidity(runs).empty());
 }
 
+TEST_CASE("A capacity search's probe without a GPU scenario is no comparison, not an invalid one",
+          "[validity]") {
+  std::vector<ScenarioRun> runs = CleanPair();
+  runs[0].scenario.set_tier(v1::NVME);  // NVME and CPU_RAM probed 8 users, GPU did not
+  runs[0].result->set_tier(v1::NVME);
+  for (ScenarioRun& run : runs) {
+    run.spec.mutable_concurrency_search()->set_min(1);
+    run.spec.mutable_concurrency_search()->set_max(32);
+  }
+  CHECK(ComputeValidity(runs).empty());
+  // Where the GPU tier probed the same concurrency, it is compared as in any job.
+  std::vector<ScenarioRun> with_gpu = CleanPair();
+  for (ScenarioRun& run : with_gpu) run.spec.mutable_concurrency_search()->set_max(32);
+  CHECK(OnlyVerdict(with_gpu).verdict() != v1::VERDICT_UNSPECIFIED);
+}
+
 }  // namespace
 }  // namespace kvbench::results

@@ -266,3 +266,63 @@ TEST_CASE("NormalizeJobSpec validates a proto-submitted spec whole") {
 
 }  // namespace
 }  // namespace kvbench::spec
+
+namespace kvbench::spec {
+namespace {
+
+constexpr char kSearchSpec[] = R"({
+  "name": "capacity", "model": "meta-llama/Llama-3.1-8B-Instruct", "build": "NVIDIA",
+  "engine": "sim", "tiers": ["GPU", "CPU_RAM"], "dataset": {"code": "tau2-bench-v1"},
+  "num_rounds": 5, "concurrency": {"search": {"min": 1, "max": 64}},
+  "slo": {"ttft_p95_s": 2, "tpot_mean_s": 0.05}, "repeats": 2})";
+
+TEST_CASE("A concurrency search is written where the list goes, with its SLO") {
+  absl::StatusOr<v1::JobSpec> spec = ParseJobSpec(kSearchSpec, "capacity.json");
+  INFO(spec.status().ToString());
+  REQUIRE(spec.ok());
+  CHECK(spec->concurrency().empty());
+  CHECK(spec->concurrency_search().min() == 1);
+  CHECK(spec->concurrency_search().max() == 64);
+  CHECK(spec->slo().ttft_p95_s() == 2);
+  CHECK(spec->slo().tpot_mean_s() == 0.05);
+  CHECK_FALSE(spec->slo().has_ttft_p99_s());
+}
+
+// The error of `text` with `from` replaced by `to`.
+std::string ErrorOf(const std::string& from, const std::string& to) {
+  std::string text = kSearchSpec;
+  const size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  absl::StatusOr<v1::JobSpec> spec = ParseJobSpec(text, "capacity.json");
+  REQUIRE_FALSE(spec.ok());
+  return std::string(spec.status().message());
+}
+
+TEST_CASE("A bad search or SLO names its field") {
+  CHECK_THAT(ErrorOf("\"min\": 1", "\"min\": 0"),
+             Catch::Contains("concurrency.search.min: 0 is out of range: must be between 1"));
+  CHECK_THAT(ErrorOf("\"max\": 64", "\"max\": 0"),
+             Catch::Contains("concurrency.search.max: 0 is below min 1"));
+  CHECK_THAT(ErrorOf("\"slo\": {\"ttft_p95_s\": 2, \"tpot_mean_s\": 0.05}", "\"slo\": {}"),
+             Catch::Contains("slo: must set at least one of ttft_p95_s, ttft_p99_s, tpot_mean_s"));
+  CHECK_THAT(ErrorOf("\"ttft_p95_s\": 2", "\"ttft_p95_s\": -1"),
+             Catch::Contains("slo.ttft_p95_s: -1 is out of range"));
+  CHECK_THAT(ErrorOf("\"slo\": {\"ttft_p95_s\": 2, \"tpot_mean_s\": 0.05}, ", ""),
+             Catch::Contains("slo: is required by concurrency.search"));
+  CHECK_THAT(ErrorOf("{\"search\": {\"min\": 1, \"max\": 64}}", "{\"serch\": {}}"),
+             Catch::Contains("concurrency.serch: unknown field"));
+  CHECK_THAT(ErrorOf("{\"search\": {\"min\": 1, \"max\": 64}}", "[2, 4]"),
+             Catch::Contains("slo: is what a capacity search is measured at"));
+  CHECK_THAT(ErrorOf("\"repeats\": 2", "\"repeats\": 2, \"sessions\": 8"),
+             Catch::Contains("sessions: 8 is below concurrency.search.max 64"));
+  CHECK_THAT(
+      ErrorOf("\"repeats\": 2", "\"repeats\": 2, \"concurrency_search\": {\"min\": 1, \"max\": 2}"),
+      Catch::Contains("concurrency_search: given twice"));
+  CHECK_THAT(
+      ErrorOf("\"repeats\": 2", "\"repeats\": 2, \"placement\": {\"fan_out\": \"FAN_OUT_EACH\"}"),
+      Catch::Contains("placement.fan_out: FAN_OUT_EACH cannot run a concurrency search"));
+}
+
+}  // namespace
+}  // namespace kvbench::spec

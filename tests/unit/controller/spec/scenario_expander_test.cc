@@ -113,5 +113,29 @@ TEST_CASE("Tier slugs are what ids and file names use") {
   CHECK(TierSlug(v1::NVME) == "nvme");
 }
 
+TEST_CASE("A capacity search expands into its first round and its probes interleave the tiers") {
+  v1::JobSpec spec = Spec({v1::CPU_RAM, v1::GPU}, {});
+  spec.mutable_concurrency_search()->set_min(2);
+  spec.mutable_concurrency_search()->set_max(64);
+  spec.mutable_slo()->set_ttft_p95_s(2);
+  spec.set_repeats(2);
+  spec.set_seed(7);
+  CHECK(Ids(ExpandScenarios(spec, "j")) ==
+        std::vector<std::string>{"00-gpu-c2-r1", "01-cpu-ram-c2-r1", "02-gpu-c2-r2",
+                                 "03-cpu-ram-c2-r2"});
+  // The next round: GPU at 16 (2 repeats), CPU_RAM re-running 8 (its repeats 3 and 4).
+  const std::vector<v1::Scenario> next =
+      ExpandProbes(spec, "j", 10, {{v1::CPU_RAM, 8, 3, 2}, {v1::GPU, 16, 1, 2}});
+  CHECK(Ids(next) == std::vector<std::string>{"10-gpu-c16-r1", "11-cpu-ram-c8-r3", "12-gpu-c16-r2",
+                                              "13-cpu-ram-c8-r4"});
+  CHECK(next[1].seed() == 9);  // seed + repeat - 1
+  CHECK(next[1].comparison_group() == "c8");
+  // At least kMinProbeSessions users, so every probe can be resampled.
+  CHECK(next[1].sessions() == kMinProbeSessions);
+  CHECK(next[0].sessions() == 16);
+  spec.set_sessions(64);
+  CHECK(ExpandProbes(spec, "j", 0, {{v1::GPU, 2, 1, 1}})[0].sessions() == 64);
+}
+
 }  // namespace
 }  // namespace kvbench::spec
