@@ -46,6 +46,17 @@ absl::Status JobStateMachine::Recover() {
   } while (!token.empty());
   KV_ASSIGN_OR_RETURN(controller_seq_, store_->MaxEventSeq(kControllerEventSource));
   if (table_.size() > 0) KV_LOG(INFO) << "recovered jobs=" << table_.size();
+  // A job stopped between its last scenario's end and what follows it (its own end, or a
+  // capacity search's next round) takes that step now.
+  const std::vector<std::string> job_ids = table_.submit_order();
+  for (const std::string& job_id : job_ids) {
+    JobRecord* job = table_.Find(job_id);
+    if (IsEndedJobState(job->state) || job->scenarios.empty()) continue;
+    const bool all_ended = std::all_of(
+        job->scenarios.begin(), job->scenarios.end(),
+        [](const ScenarioRecord& scenario) { return IsEndedScenarioState(scenario.state); });
+    if (all_ended) FinishJobIfDone(*job);
+  }
   return absl::OkStatus();
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "controller/spec/scenario_expander.h"
 #include "tests/unit/controller/core/fake_agent_channel.h"
 #include "tests/unit/controller/core/job_manager_harness.h"
 
@@ -154,6 +155,42 @@ TEST_CASE("a capacity search goes on after a controller restart, from the store"
   REQUIRE(ended.state() == v1::JOB_STATE_SUCCEEDED);
   CHECK(TierOf(ended, v1::GPU).capacity() == 12);
   CHECK(TierOf(ended, v1::CPU_RAM).capacity() == 20);
+}
+
+TEST_CASE("a search stopped between a round's end and the next round goes on at start",
+          "[capacity][job_manager]") {
+  JobManagerHarness h;
+  h.manager.reset();
+  // As a controller killed right after storing the first round's last end: every scenario
+  // SUCCEEDED with its rows and result, the job RUNNING, no next round stored.
+  v1::JobSpec spec = SearchSpec();
+  spec.set_repeats(1);
+  spec.set_seed(1);
+  const std::vector<v1::Scenario> first = spec::ExpandScenarios(spec, "job-1");
+  REQUIRE(first.size() == 2);
+  REQUIRE(h.store->PutJob("job-1", spec, first, 0, absl::Now(), "").ok());
+  int64_t seq = 1;
+  for (const v1::Scenario& scenario : first) {
+    v1::Assignment assignment;
+    *assignment.mutable_scenario() = scenario;
+    assignment.set_attempt(1);
+    REQUIRE(h.store->AppendEvent(RowsEvent("a", assignment, seq++)).ok());
+    REQUIRE(h.store->PutResult("job-1", scenario.scenario_id(), v1::ScenarioResult()).ok());
+    REQUIRE(h.store
+                ->SetScenarioState("job-1", scenario.scenario_id(), v1::SCENARIO_STATE_SUCCEEDED,
+                                   "", 1, "a")
+                .ok());
+  }
+  JobStatusUpdate running;
+  running.state = v1::JOB_STATE_RUNNING;
+  running.start_time = absl::Now();
+  REQUIRE(h.store->UpdateJob("job-1", running).ok());
+  h.Restart();
+  const v1::Job resumed = h.Job("job-1");
+  CHECK(resumed.state() == v1::JOB_STATE_RUNNING);
+  REQUIRE(resumed.scenarios_size() == 4);  // the second round (2 users) was added at start
+  CHECK(resumed.scenarios(2).scenario().scenario_id() == "02-gpu-c2-r1");
+  CHECK(resumed.scenarios(3).state() == v1::SCENARIO_STATE_PENDING);
 }
 
 TEST_CASE("a failed probe ends the search and fails the job", "[capacity][job_manager]") {
