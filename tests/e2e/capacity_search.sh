@@ -70,20 +70,14 @@ expect_contains "$("$KV_BIN/kvctl" compare "$job_dir")" "$headline"
 expect_contains "$(cat "$WORK/report.html")" "<p class=\"headline\">$headline</p>"
 
 # --- every probe recomputed from its requests.jsonl
-# p95 as stats::Percentile (linear between closest ranks) of every successful request's TTFT, in
-# simulated seconds (observed / sim_time_scale), the probe's repeats pooled.
-pooled_p95() {
-  cat "$@" | jq -s --argjson scale "$scale" '
-    [.[] | select(.error == null and .ttft_s != null) | .ttft_s / $scale] | sort as $x
-    | ($x | length) as $n | (($n - 1) * 0.95) as $h | ($h | floor) as $f
-    | if $f + 1 < $n then $x[$f] + ($h - $f) * ($x[$f + 1] - $x[$f]) else $x[$f] end'
-}
+# The p95 of every successful request's TTFT in simulated seconds, the probe's repeats pooled
+# (lib.sh's pooled_ttft_p95).
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-9 + 1e-6 * (b < 0 ? -b : b)) }'; }
 checked=0
 while read -r tier concurrency outcome value low high ids; do
   files=()
   for id in ${ids//,/ }; do files+=("$job_dir/$id/requests.jsonl"); done
-  p95="$(pooled_p95 "${files[@]}")"
+  p95="$(pooled_ttft_p95 "$scale" "${files[@]}")"
   near "$value" "$p95" || fail "$tier c$concurrency: TTFT p95 $value s, its requests give $p95"
   awk -v l="$low" -v v="$value" -v h="$high" 'BEGIN { exit !(l <= v && v <= h) }' ||
     fail "$tier c$concurrency: TTFT p95 $value outside its interval [$low, $high]"

@@ -148,3 +148,15 @@ start_prometheus() {
   done
   fail "no free port for Prometheus after 5 tries"
 }
+
+# pooled_ttft_p95 SCALE FILE...: the TTFT p95 of every successful request of the requests.jsonl
+# FILEs pooled (a cell's repeats), in simulated seconds (observed / SCALE, the result's
+# sim_time_scale), as stats::Percentile computes it: linear between the closest ranks.
+pooled_ttft_p95() {
+  local scale="$1"
+  shift
+  cat "$@" | jq -s --argjson scale "$scale" '
+    [.[] | select(.error == null and .ttft_s != null) | .ttft_s / $scale] | sort as $x
+    | ($x | length) as $n | (($n - 1) * 0.95) as $h | ($h | floor) as $f
+    | if $f + 1 < $n then $x[$f] + ($h - $f) * ($x[$f + 1] - $x[$f]) else $x[$f] end'
+}

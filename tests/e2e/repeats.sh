@@ -76,14 +76,8 @@ for scenario in 01-cpu-ram-c4-r1 03-cpu-ram-c4-r2; do
 done
 
 # --- the comparison: pooled values and the delta recomputed from requests.jsonl
-# p95 as stats::Percentile (linear between closest ranks) of every successful request's TTFT, in
-# simulated ms (observed / sim_time_scale).
-pooled_p95() {
-  cat "$@" | jq -s --argjson scale "$scale" '
-    [.[] | select(.error == null and .ttft_s != null) | .ttft_s / $scale * 1000] | sort as $x
-    | ($x | length) as $n | (($n - 1) * 0.95) as $h | ($h | floor) as $f
-    | if $f + 1 < $n then $x[$f] + ($h - $f) * ($x[$f + 1] - $x[$f]) else $x[$f] end'
-}
+# The pooled p95 of every successful request's TTFT (lib.sh), in simulated ms.
+pooled_p95() { awk -v s="$(pooled_ttft_p95 "$scale" "$@")" 'BEGIN { printf "%.15g", s * 1000 }'; }
 gpu="$(pooled_p95 "$job_dir"/0[02]-gpu-c4-r?/requests.jsonl)"
 cpu="$(pooled_p95 "$job_dir"/0[13]-cpu-ram-c4-r?/requests.jsonl)"
 compare="$("$KV_BIN/kvctl" compare "$job_dir" --output json)"
