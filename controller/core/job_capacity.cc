@@ -38,28 +38,39 @@ std::vector<v1::RequestRow> StoredRows(const JobRecord& job, const ScenarioRecor
 
 }  // namespace
 
-search::CapacityEvaluation EvaluateJobCapacity(const JobRecord& job, Store* store) {
-  if (!spec::HasCapacitySearch(job.spec)) return {};
-  std::map<std::string, v1::ScenarioResult> results;
+std::vector<results::ScenarioRun> StoredRuns(const JobRecord& job, Store* store) {
+  std::map<std::string, v1::ScenarioResult> stored_results;
   if (absl::StatusOr<std::vector<StoredResult>> stored = store->GetResults(job.job_id);
       stored.ok()) {
-    for (StoredResult& result : *stored) results[result.scenario_id] = std::move(result.result);
+    for (StoredResult& result : *stored) {
+      stored_results[result.scenario_id] = std::move(result.result);
+    }
   } else {
     KV_LOG(WARNING) << "results unreadable job=" << job.job_id << " error=" << stored.status();
   }
   std::vector<results::ScenarioRun> runs;
-  std::map<std::string, std::vector<v1::RequestRow>> rows;
   for (const ScenarioRecord& scenario : job.scenarios) {
     results::ScenarioRun& run = runs.emplace_back();
     run.spec = job.spec;
     run.scenario = scenario.scenario;
     run.state = scenario.state;
     run.error = scenario.reason;
-    const std::string& id = scenario.scenario.scenario_id();
     if (scenario.state != v1::SCENARIO_STATE_SUCCEEDED) continue;
-    if (auto result = results.find(id); result != results.end()) run.result = result->second;
+    auto result = stored_results.find(scenario.scenario.scenario_id());
+    if (result != stored_results.end()) run.result = std::move(result->second);
+  }
+  return runs;
+}
+
+search::CapacityEvaluation EvaluateJobCapacity(const JobRecord& job,
+                                               const std::vector<results::ScenarioRun>& runs,
+                                               Store* store) {
+  if (!spec::HasCapacitySearch(job.spec)) return {};
+  std::map<std::string, std::vector<v1::RequestRow>> rows;
+  for (const ScenarioRecord& scenario : job.scenarios) {
+    if (scenario.state != v1::SCENARIO_STATE_SUCCEEDED) continue;
     std::vector<v1::RequestRow> scenario_rows = StoredRows(job, scenario, store);
-    if (!scenario_rows.empty()) rows[id] = std::move(scenario_rows);
+    if (!scenario_rows.empty()) rows[scenario.scenario.scenario_id()] = std::move(scenario_rows);
   }
   return search::EvaluateCapacity(job.spec, runs, rows);
 }

@@ -354,7 +354,8 @@ bool JobStateMachine::ContinueCapacitySearch(JobRecord& job) {
   for (const ScenarioRecord& scenario : job.scenarios) {
     if (scenario.state != v1::SCENARIO_STATE_SUCCEEDED) return false;
   }
-  const search::CapacityEvaluation evaluation = EvaluateJobCapacity(job, store_);
+  const search::CapacityEvaluation evaluation =
+      EvaluateJobCapacity(job, StoredRuns(job, store_), store_);
   if (evaluation.next.empty()) {
     KV_LOG(INFO) << "capacity search done job=" << job.job_id << " \""
                  << evaluation.report.headline() << "\"";

@@ -72,11 +72,13 @@ v1::Job ToJobProto(const JobRecord& job, const JobTable& table, Store* store, bo
     }
   }
   if (with_results) {
-    for (v1::Validity& validity : results::ComputeValidity(results::RunsOfJob(proto))) {
+    // One read of the results serves the verdicts and the capacity search.
+    const std::vector<results::ScenarioRun> runs = results::RunsOfJob(proto);
+    for (v1::Validity& validity : results::ComputeValidity(runs)) {
       *proto.add_validity() = std::move(validity);
     }
     if (spec::HasCapacitySearch(job.spec)) {
-      *proto.mutable_capacity() = EvaluateJobCapacity(job, store).report;
+      *proto.mutable_capacity() = EvaluateJobCapacity(job, runs, store).report;
     }
   }
   return proto;
