@@ -13,7 +13,7 @@
 #    the target; the capacity is the largest met probe under the smallest miss.
 source "$(dirname "$0")/lib.sh"
 export KV_DATASET_MIRROR="$KV_DEMO_DATASETS"
-scale=0.05
+scale=0.1
 target=1.0
 cat > "$WORK/spec.json" <<EOF
 {
