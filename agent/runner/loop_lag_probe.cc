@@ -43,10 +43,11 @@ void LoopLagProbe::Run() {
     const SteadyClock::time_point next = SteadyClock::now() + period;
     if (wake_.wait_until(lock, next, [this] { return stopping_; })) return;
     const ReplayClock clock = *clock_;  // copied into the task: it may outlive the probe
-    const double posted_s = clock.Now();
-    const bool posted = client_->Post([timeline = timeline_, clock, posted_s] {
-      const double ran_s = clock.Now();
-      timeline->Record(ran_s, ran_s - posted_s);
+    // The lag in wall seconds, placed at the clock's time (the records' stamps: simulated ones
+    // with a SimClock, where time stands still between turns).
+    const double posted_wall_s = clock.WallNow();
+    const bool posted = client_->Post([timeline = timeline_, clock, posted_wall_s] {
+      timeline->Record(clock.Now(), clock.WallNow() - posted_wall_s);
     });
     if (!posted) return;  // not supported, or shut down
   }

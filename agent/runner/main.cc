@@ -68,6 +68,8 @@ int main(int argc, char** argv) {
                  "starting the clock");
   app.add_flag("--count-prompts,!--no-count-prompts", options.count_prompts,
                "Count prompts via /tokenize before the run (reuse opportunity; forced by --isl)");
+  app.add_option("--sim-clock", options.sim_clock,
+                 "Stamp by this shared simulated clock file (kvsim-vllm --sim-clock)");
   app.add_option("--http-client", options.http_client, "curl-multi or beast");
   app.add_option("--io-threads", options.io_threads, "HTTP client I/O threads")
       ->check(CLI::Range(1, 256));

@@ -50,11 +50,13 @@ AsyncHttpRequest ChatRequest(const RunnerOptions& options, const std::string& us
 }  // namespace
 
 Replay::Replay(AsyncHttpClient* client, const RunnerOptions& options, RecordWriter* writer,
-               StopSource* stop)
+               StopSource* stop, sim::SimClock* sim_clock)
     : client_(client),
       options_(options),
       writer_(writer),
       stop_(stop),
+      sim_clock_(sim_clock),
+      clock_(sim_clock),
       shutdown_on_stop_(stop, [client] { client->Shutdown(); }) {}
 
 Replay::~Replay() = default;
@@ -177,7 +179,7 @@ absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser
                                     user.user->session_id, static_cast<int>(user.sendable_rounds)});
   }
   if (before_clock) KV_RETURN_IF_ERROR(before_clock(CountedPrompts()));
-  clock_ = ReplayClock();  // the run's start: after warmup, serialization and counting
+  clock_ = ReplayClock(sim_clock_);  // the run's start: after warmup, serialization and counting
   result.clock_origin_s = clock_.origin_s();
   probe_ = std::make_unique<LoopLagProbe>(client_, &clock_);
   probe_->Start();
@@ -196,7 +198,11 @@ absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser
     std::lock_guard<std::mutex> lock(mu_);
     active_slots_ = static_cast<int>(slots);
   }
+  // On a shared simulated clock every slot's first request goes out at the same instant: a hold
+  // counted in flight keeps time still until all of them are sent.
+  if (sim_clock_ != nullptr) sim_clock_->Sent();
   for (auto& slot : slots_) TakeNextUser(slot.get());
+  if (sim_clock_ != nullptr) sim_clock_->Received();
   WaitForSlots();
   probe_->Stop();
   result.stopped = stop_->stop_requested();

@@ -71,10 +71,11 @@ using BeforeClockHook =
 //   users end incomplete; the records so far are complete.
 class Replay {
  public:
-  // `client`, `writer` (may be null) and `stop` must outlive the replay. The client is shut down
-  // when `stop` is requested (aborting what is in flight; every wait then ends).
+  // `client`, `writer` (may be null), `stop` and `sim_clock` (may be null: wall time) must outlive
+  // the replay. The client is shut down when `stop` is requested (aborting what is in flight;
+  // every wait then ends). With `sim_clock` every stamp is simulated (ReplayClock).
   Replay(AsyncHttpClient* client, const RunnerOptions& options, RecordWriter* writer,
-         StopSource* stop);
+         StopSource* stop, sim::SimClock* sim_clock = nullptr);
   ~Replay();
 
   // `warmup` short requests with their own user ids ("warmup-<i>") and prefixes, one after the
@@ -120,6 +121,7 @@ class Replay {
   RunnerOptions options_;
   RecordWriter* writer_;
   StopSource* stop_;
+  sim::SimClock* const sim_clock_;  // may be null
   ReplayClock clock_;
 
   std::unique_ptr<LoopLagProbe> probe_;  // while the clock runs

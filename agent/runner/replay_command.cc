@@ -156,7 +156,11 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, Stop
                << "\" warmup=" << options.warmup << " isl=" << options.isl << " osl=" << options.osl
                << " http_client=" << options.http_client << " io_threads=" << options.io_threads;
 
-  Replay replay(client.get(), options, writer.get(), stop);
+  std::unique_ptr<sim::SimClock> sim_clock;
+  if (!options.sim_clock.empty()) {
+    KV_ASSIGN_OR_RETURN(sim_clock, sim::SimClock::Open(options.sim_clock));
+  }
+  Replay replay(client.get(), options, writer.get(), stop, sim_clock.get());
   KV_RETURN_IF_ERROR(replay.Warmup());
   KV_ASSIGN_OR_RETURN(ReplayResult result, replay.Run(selection.users, options.count_prompts,
                                                       others, BeforeClock(options, go, stop)));
@@ -175,6 +179,9 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, Stop
   agent::results::AddRunnerLag(agent::results::ComputeRunnerLag(result.records), &summary);
   // Aligns the records' *_s times with other processes' steady_clock stamps (runner roofline).
   summary["clock_origin_s"] = result.clock_origin_s;
+  // Messages the shared simulated clock wrote off (SimClock::stalls): each made the run no
+  // longer deterministic.
+  if (sim_clock != nullptr) summary["sim_clock_stalls"] = sim_clock->stalls();
   if (!options.summary_path.empty()) {
     KV_RETURN_IF_ERROR(WriteSummary(options.summary_path, summary));
   }

@@ -15,6 +15,7 @@ void RoundExchange::Send(AsyncHttpClient* client, const AsyncHttpRequest& reques
   parser_ = SseParser();
   stream_ = StreamAccumulator();
   record_.sent_s = clock_->Now();
+  if (sim::SimClock* sim = clock_->sim()) sim->Sent();  // the engine takes it in (Received)
   client->Start(request, this);
 }
 
@@ -26,6 +27,7 @@ bool RoundExchange::OnBody(absl::string_view bytes, MonotonicTime arrival) {
   for (const std::string& event : events_) {
     if (stream_.Add(event) == StreamAccumulator::Kind::kToken && !record_.first_token_s) {
       record_.first_token_s = clock_->At(arrival);
+      if (sim::SimClock* sim = clock_->sim()) sim->Received();  // kvsim-vllm counted it Sent
     }
   }
   events_.clear();
@@ -55,7 +57,11 @@ void RoundExchange::OnComplete(absl::Status status, MonotonicTime end) {
   } else if (!stream_.done()) {
     record.error = "truncated_stream";
   }
+  // on_done_ may start the next request (counted Sent before this end is Received, so simulated
+  // time cannot move in between) or let the exchange's owner destroy it: nothing of *this after.
+  sim::SimClock* const sim = clock_->sim();
   on_done_(std::move(record_), cancelled);
+  if (sim != nullptr) sim->Received();  // the end kvsim-vllm counted Sent
 }
 
 }  // namespace kvbench::runner

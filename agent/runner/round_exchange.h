@@ -23,6 +23,8 @@ namespace kvbench::runner {
 // scheduled), prompt/output/cached tokens from the usage chunk, http_status, error:
 // "http_<status>", "timeout", "transport: <message>", "truncated_stream" (200 without [DONE]),
 // "stream_error: <message>". Nothing is logged (the hot path).
+// On a SimClock (ReplayClock::sim) it counts each request Sent before starting it, and Received
+// the first token and the end once stamped: kvsim-vllm's RequestSession counts those two Sent.
 class RoundExchange final : public AsyncHttpObserver {
  public:
   // `record` is the finished request; `cancelled` when `stop` or a client shutdown aborted it

@@ -35,6 +35,7 @@ std::vector<std::string> RunnerArgv(const v1::JobSpec& spec, const v1::Scenario&
   argv.insert(argv.end(), {"--output", paths.output_path, "--summary", paths.summary_path});
   if (!paths.prompts_path.empty()) argv.insert(argv.end(), {"--prompts", paths.prompts_path});
   if (!paths.ready_file.empty()) argv.insert(argv.end(), {"--ready-file", paths.ready_file});
+  if (!paths.sim_clock.empty()) argv.insert(argv.end(), {"--sim-clock", paths.sim_clock});
   if (IsGptOssModel(spec.model())) {
     argv.insert(argv.end(), {"--enable-agentic-tools", "--ask-mode", "--sanitize-harmony-tokens",
                              "--agentic-max-attempts",

@@ -42,6 +42,9 @@ struct RunnerOptions {
   std::string summary_path;      // summary JSON; empty = none
   std::string prompts_path;   // --prompts: counted prompts JSONL (counted_prompts.h); empty = none
   std::string ready_file;     // --ready-file: the warm-up gate (ready_gate.h); empty = no wait
+  // --sim-clock: the scenario's shared simulated clock (SimClock); stamps are then simulated time
+  // × its scale (ReplayClock). Empty: wall time.
+  std::string sim_clock;
   bool count_prompts = true;  // count prompts via /tokenize before the run (reuse opportunity)
   std::string http_client = kDefaultHttpClient;  // "curl-multi" or "beast"
   int io_threads = kDefaultIoThreads;

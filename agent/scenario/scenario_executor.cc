@@ -24,6 +24,7 @@
 #include "agent/scenario/scenario_end_event.h"
 #include "agent/scenario/scenario_result_builder.h"
 #include "agent/scenario/scenario_wiring.h"
+#include "agent/sim/clock/sim_clock.h"
 #include "agent/supervisor/pid_file.h"
 #include "agent/telemetry/launcher_command_runner.h"
 #include "common/json/proto_json.h"
@@ -154,6 +155,12 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
     KV_ASSIGN_OR_RETURN(wiring.nvme_dir,
                         WipedNvmeDir(env_.nvme_cache_dir, scenario_, env_.run_dir, pool_bytes));
   }
+  if (plan.engine->simulated()) {
+    // One simulated clock for the scenario's replicas and kv-runner: simulated runs reproduce
+    // (sim::SimClock, issue #30 item 5). Its scale is the replicas' --sim-time-scale.
+    wiring.sim_clock = ScenarioFile("sim-clock");
+    KV_RETURN_IF_ERROR(sim::SimClock::Create(wiring.sim_clock, SimTimeScale(job_)));
+  }
   return plan;
 }
 
@@ -207,8 +214,9 @@ absl::Status ScenarioExecutor::StartProxy(const Plan& plan) {
     if (!out) return absl::InternalError(absl::StrCat("cannot write ", caddyfile));
   }
   // Caddy keeps its autosave and data under the scenario dir, never in the user's home.
-  std::map<std::string, std::string> env = {{"XDG_CONFIG_HOME", ScenarioFile("caddy/config")},
-                                            {"XDG_DATA_HOME", ScenarioFile("caddy/data")}};
+  std::map<std::string, std::string> env = tiers::CaddyUpstreamEnv(plan.wiring);
+  env["XDG_CONFIG_HOME"] = ScenarioFile("caddy/config");
+  env["XDG_DATA_HOME"] = ScenarioFile("caddy/data");
   KV_RETURN_IF_ERROR(supervisor_->Start(
       kProxyName, {plan.caddy_program, "run", "--config", caddyfile, "--adapter", "caddyfile"},
       env));
@@ -282,7 +290,8 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
                             ScenarioFile("requests.jsonl"),
                             ScenarioFile("summary.json"),
                             ScenarioFile("prompts.jsonl"),
-                            ScenarioFile("runner.ready")};
+                            ScenarioFile("runner.ready"),
+                            plan.wiring.sim_clock};
   std::error_code error;
   fs::remove(paths.ready_file, error);
   fs::remove(paths.prompts_path, error);
@@ -389,6 +398,11 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
     load->set_sim_step_lateness_mean_s(late->mean_s);
     if (late->p90_s) load->set_sim_step_lateness_p90_s(*late->p90_s);
     if (late->p99_s) load->set_sim_step_lateness_p99_s(*late->p99_s);
+  }
+  if (!plan.wiring.sim_clock.empty()) {
+    KV_ASSIGN_OR_RETURN(std::unique_ptr<sim::SimClock> clock,
+                        sim::SimClock::Open(plan.wiring.sim_clock));
+    result.mutable_host_load()->set_sim_clock_stalls(clock->stalls());
   }
   if (std::optional<v1::DiskMetrics> disk = telemetry_->DiskResult()) {
     *result.mutable_disk() = *disk;

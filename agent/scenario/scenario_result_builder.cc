@@ -87,6 +87,11 @@ absl::StatusOr<results::SessionPlan> DatasetPlan(const v1::JobSpec& job,
 
 }  // namespace
 
+double SimTimeScale(const v1::JobSpec& job) {
+  return job.engine_overrides().has_sim_time_scale() ? job.engine_overrides().sim_time_scale()
+                                                     : kDefaultSimTimeScale;
+}
+
 absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
                                                        const v1::Scenario& scenario,
                                                        const std::string& dataset_path,
@@ -118,9 +123,7 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
   // A simulated engine: the latency also in simulated seconds (what the calibrated H200 would
   // take), which is what people read; `latency` keeps what was observed.
   if (job.engine() == v1::SIM) {
-    result.set_sim_time_scale(job.engine_overrides().has_sim_time_scale()
-                                  ? job.engine_overrides().sim_time_scale()
-                                  : kDefaultSimTimeScale);
+    result.set_sim_time_scale(SimTimeScale(job));
     *result.mutable_simulated_latency() =
         results::ToSimulatedTime(result.latency(), result.sim_time_scale());
   }

@@ -29,4 +29,8 @@ absl::StatusOr<v1::ScenarioResult> BuildScenarioResult(const v1::JobSpec& job,
                                                        const std::string& summary_json,
                                                        const std::string& prompts_jsonl);
 
+// A simulated engine's time scale for `job`: engine_overrides.sim_time_scale, else kvsim-vllm's
+// default --sim-time-scale (1: real time).
+double SimTimeScale(const v1::JobSpec& job);
+
 }  // namespace kvbench::agent

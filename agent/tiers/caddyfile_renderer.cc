@@ -1,6 +1,8 @@
 // RenderCaddyfile: the load balancer in front of 2+ replicas, as reference/caddy.md verified it
 // on Debian's Caddy 2.6.2.
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -28,16 +30,31 @@ std::string ScenarioRouting(const v1::JobSpec& job, v1::Tier tier) {
   return RoutesSticky(job, tier) ? kStickyRouting : kLeastConnRouting;
 }
 
+std::string CaddyUpstreamVariable(int index) { return absl::StrCat("KV_REPLICA_", index); }
+
+std::map<std::string, std::string> CaddyUpstreamEnv(const ScenarioWiring& wiring) {
+  std::map<std::string, std::string> env;
+  for (size_t i = 0; i < wiring.replicas.size(); ++i) {
+    const Endpoint& replica = wiring.replicas[i];
+    env[CaddyUpstreamVariable(static_cast<int>(i))] = absl::StrCat(replica.host, ":", replica.port);
+  }
+  return env;
+}
+
 std::string RenderCaddyfile(const v1::JobSpec& job, const v1::Scenario& scenario,
                             const ScenarioWiring& wiring, absl::Duration request_timeout) {
   std::vector<std::string> upstreams;
-  for (const Endpoint& replica : wiring.replicas) {
-    upstreams.push_back(absl::StrCat(replica.host, ":", replica.port));
+  std::vector<std::string> addresses;
+  for (size_t i = 0; i < wiring.replicas.size(); ++i) {
+    upstreams.push_back(absl::StrCat("{env.", CaddyUpstreamVariable(static_cast<int>(i)), "}"));
+    addresses.push_back(absl::StrCat(wiring.replicas[i].host, ":", wiring.replicas[i].port));
   }
   std::string out;
   absl::StrAppend(&out, "# kvbench scenario ", scenario.scenario_id(), ", tier ",
                   v1::Tier_Name(scenario.tier()), ": Caddy in front of ", upstreams.size(),
                   " replicas (reference/caddy.md)\n");
+  absl::StrAppend(&out, "# upstreams ", absl::StrJoin(upstreams, " "), " = ",
+                  absl::StrJoin(addresses, " "), " (CaddyUpstreamEnv)\n");
   absl::StrAppend(&out,
                   "{\n"
                   "\tadmin 127.0.0.1:",

@@ -183,6 +183,10 @@ LaunchPlan RenderReplica(const v1::Profile& profile, const v1::JobSpec& job,
     AddFlag(&argv, "--max-num-seqs", absl::StrCat(overrides.max_num_seqs()));
   }
   AddSimulationFlags(profile, job, &argv);
+  if (profile.simulated() && !wiring.sim_clock.empty()) {
+    AddFlag(&argv, "--sim-clock", wiring.sim_clock);
+    AddFlag(&argv, "--sim-clock-rank", absl::StrCat(index));
+  }
   if (HasCacheServer(scenario.tier())) {
     AddFlag(&argv, "--kv-transfer-config", KvTransferConfig(wiring.cache_zmq));
   }

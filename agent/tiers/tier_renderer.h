@@ -71,6 +71,9 @@ struct ScenarioWiring {
   Endpoint proxy;                  // Caddy's listener (replicas >= 2 only)
   int proxy_admin_port = 0;        // Caddy's admin API (readiness: GET /config/)
   std::string nvme_dir;            // NVME: the fs L2 pool's base_path (wiped before and after)
+  // A simulated engine's: the scenario's shared clock file (sim::SimClock), given to every
+  // replica (--sim-clock, --sim-clock-rank <index>) and to kv-runner. Empty otherwise.
+  std::string sim_clock;
   std::vector<std::vector<int>> replica_gpus;  // GPU indices of each replica
 };
 
@@ -155,7 +158,16 @@ std::string ScenarioRouting(const v1::JobSpec& job, v1::Tier tier);
 // (reference/caddy.md). Caddy 2.6.2 sets no read, write or response-header timeout by default
 // (caddy.md §f), so no transport block is written: none can be below request_timeout, and the one
 // default that exists, dial_timeout 3 s, bounds only the connect to a loopback replica.
+// The upstreams are `{env.KV_REPLICA_<i>}`, a runtime placeholder Caddy replaces when it dials
+// (and health-checks), set by CaddyUpstreamEnv: the header policy hashes an upstream's configured
+// address with the key (rendezvous hashing, modules/caddyhttp/reverseproxy/selectionpolicies.go
+// hostByHashing), so literal addresses would send a user to another replica whenever the ports
+// the agent picked change; by name, user u meets the same replica index in every scenario and
+// every rerun (issue #30 item 5, checked against caddy 2.6.2 in caddyfile_test).
 std::string RenderCaddyfile(const v1::JobSpec& job, const v1::Scenario& scenario,
                             const ScenarioWiring& wiring, absl::Duration request_timeout);
+// The environment Caddy must run with for RenderCaddyfile's upstreams: KV_REPLICA_<i> = the
+// replica's host:port.
+std::map<std::string, std::string> CaddyUpstreamEnv(const ScenarioWiring& wiring);
 
 }  // namespace kvbench::agent::tiers

@@ -24,13 +24,21 @@ std::string Millis(const v1::ScenarioResult& result, double seconds) {
 
 std::vector<std::string> HostSaturationFindings(const v1::ScenarioResult& result) {
   std::vector<std::string> findings;
+  const v1::HostLoad& load = result.host_load();
+  if (load.has_sim_clock_stalls()) {
+    if (load.sim_clock_stalls() > 0) {
+      findings.push_back(absl::StrCat("the simulated clock wrote off ", load.sim_clock_stalls(),
+                                      " message", load.sim_clock_stalls() == 1 ? "" : "s",
+                                      " that no one received (the run no longer reproduces)"));
+    }
+    return findings;
+  }
   const v1::HostTelemetry& telemetry = result.telemetry();
   if (telemetry.has_cpu_utilization_pct_mean() &&
       telemetry.cpu_utilization_pct_mean() > kHostCpuBusyLimitPct) {
     findings.push_back(absl::StrFormat("host CPU busy %.0f%% (limit %.0f%%)",
                                        telemetry.cpu_utilization_pct_mean(), kHostCpuBusyLimitPct));
   }
-  const v1::HostLoad& load = result.host_load();
   if (load.has_runner_loop_lag_p90_s()) {
     const double lag = EngineSeconds(result, load.runner_loop_lag_p90_s());
     if (lag > kRunnerLoopLagP90LimitS) {
@@ -53,6 +61,11 @@ std::vector<std::string> HostSaturationFindings(const v1::ScenarioResult& result
 std::string HostSaturationMessage(const v1::ScenarioResult& result) {
   const std::vector<std::string> findings = HostSaturationFindings(result);
   if (findings.empty()) return "";
+  if (result.host_load().has_sim_clock_stalls()) {
+    return absl::StrCat(result.scenario_id(), ": ", absl::StrJoin(findings, ", "),
+                        " during the replay; simulated latencies include how late the host "
+                        "answered");
+  }
   return absl::StrCat(result.scenario_id(), ": ", absl::StrJoin(findings, ", "),
                       " during the replay; ",
                       result.has_sim_time_scale() ? "simulated" : "measured",

@@ -38,10 +38,15 @@ inline constexpr double kSimStepLatenessP90LimitS = 0.010;
 // Each figure of `result` past its limit, e.g. "host CPU busy 97% (limit 90%)"; empty when none
 // is (or none was measured: a real engine has no simulator lateness, an old result no
 // host_load).
+// A simulated run on the shared clock (HostLoad.sim_clock_stalls set, issue #30 item 5) is judged
+// by that alone: its simulated times come from the clock's turns, not from wall time, so a busy
+// host only makes it take longer (its CPU, loop lag and step lateness stay in the result, as
+// figures); a stall, a message the clock wrote off, is the one way the host changed a number.
 std::vector<std::string> HostSaturationFindings(const v1::ScenarioResult& result);
 
 // "<scenario id>: <findings, joined> during the replay; simulated latencies include the host's
-// queueing" ("measured latencies" for a real engine); "" when there are no findings.
+// queueing" ("measured latencies" for a real engine; "... include how late the host answered"
+// on the shared clock); "" when there are no findings.
 std::string HostSaturationMessage(const v1::ScenarioResult& result);
 
 }  // namespace kvbench::results

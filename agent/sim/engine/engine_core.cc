@@ -38,6 +38,10 @@ bool IsDecode(const ScheduledChunk& chunk) {
          chunk.context_tokens + 1 == request.num_tokens();
 }
 
+const std::string& SampleKey(const EngineRequest& request) {
+  return request.sample_key.empty() ? request.id : request.sample_key;
+}
+
 }  // namespace
 
 EngineCore::EngineCore(const EngineConfig& config, ExternalKvCache* external,
@@ -81,7 +85,7 @@ std::optional<PendingOutput> EngineCore::Submit(EngineRequest request, double ar
   }
   auto state = std::make_unique<RequestState>();
   const OutputSampler::Length length =
-      sampler_.OutputLength(request.id, request.max_tokens, request.ignore_eos);
+      sampler_.OutputLength(SampleKey(request), request.max_tokens, request.ignore_eos);
   state->target_output_tokens = length.tokens;
   state->ends_by_length = length.hits_max;
   if (max_model_len_ > 0 && prompt + length.tokens > max_model_len_) {
@@ -99,6 +103,7 @@ std::optional<PendingOutput> EngineCore::Submit(EngineRequest request, double ar
                      blocks_.num_blocks()));
   }
   state->id = request.id;
+  state->sample_key = SampleKey(request);
   state->prompt_tokens = static_cast<int>(prompt);
   state->max_tokens = request.max_tokens;
   state->tokens = std::move(request.prompt);
@@ -210,7 +215,8 @@ void EngineCore::StoreChunks(RequestState* request) {
 
 void EngineCore::EmitToken(RequestState* request, double end_s, StepResult* result) {
   StoreChunks(request);
-  request->AppendToken(sampler_.Token(request->id, request->output_tokens()), config_.block_size);
+  request->AppendToken(sampler_.Token(request->sample_key, request->output_tokens()),
+                       config_.block_size);
   if (request->output_tokens() == 1) {
     request->timings.first_token_s = end_s;
   } else {

@@ -38,6 +38,9 @@ struct EngineRequest {
   std::vector<uint32_t> prompt;
   int max_tokens = 16;     // upper bound of generated tokens
   bool ignore_eos = false; // true: exactly max_tokens are generated
+  // What the output sampler draws this request's length and tokens from; empty: `id`. The
+  // lockstep driver keys it by content, since ids follow arrival order (LockstepSimEngine).
+  std::string sample_key;
   std::function<void(const RequestOutput&)> on_output;
 };
 

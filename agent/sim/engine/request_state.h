@@ -19,6 +19,7 @@ using OutputCallback = std::function<void(const RequestOutput&)>;
 // Everything the engine core knows about one request it holds (waiting or running).
 struct RequestState {
   std::string id;
+  std::string sample_key;        // what the output sampler draws from (EngineRequest::sample_key)
   std::vector<uint32_t> tokens;  // the prompt, then every generated token
   int prompt_tokens = 0;
   int max_tokens = 0;

@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "agent/sim/engine/lockstep_sim_engine.h"
 #include "agent/sim/engine/threaded_sim_engine.h"
 
 namespace kvbench::sim {
@@ -49,8 +50,13 @@ absl::Status Validate(const EngineConfig& config, const ExternalKvCache* externa
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<SimEngine>> SimEngine::Create(
-    EngineConfig config, std::unique_ptr<ExternalKvCache> external, EngineObserver* observer) {
+    EngineConfig config, std::unique_ptr<ExternalKvCache> external, EngineObserver* observer,
+    std::unique_ptr<SimClock> clock, int clock_rank) {
   if (absl::Status status = Validate(config, external.get()); !status.ok()) return status;
+  if (clock_rank < 0 || clock_rank >= SimClock::kMaxRanks) {
+    return Invalid("clock rank",
+                   absl::StrCat(clock_rank, " is outside 0..", SimClock::kMaxRanks - 1));
+  }
   if (config.num_gpu_blocks == 0) {
     config.num_gpu_blocks =
         GpuBlocksFromMemory(config.model, config.block_size, kDefaultGpuMemoryBytes,
@@ -60,6 +66,10 @@ absl::StatusOr<std::unique_ptr<SimEngine>> SimEngine::Create(
           absl::StrCat("engine config: ", config.model.name, " at tensor_parallel_size ",
                        config.tensor_parallel_size, " leaves no GPU memory for KV blocks"));
     }
+  }
+  if (clock != nullptr) {
+    return std::unique_ptr<SimEngine>(new LockstepSimEngine(
+        std::move(config), std::move(external), observer, std::move(clock), clock_rank));
   }
   return std::unique_ptr<SimEngine>(
       new ThreadedSimEngine(std::move(config), std::move(external), observer));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "agent/sim/clock/sim_clock.h"
 #include "agent/sim/engine/engine_config.h"
 #include "agent/sim/engine/engine_types.h"
 #include "agent/sim/engine/external_kv_cache.h"
@@ -18,10 +19,12 @@ namespace kvbench::sim {
 // and context), slept in real time x time_scale on its own thread.
 class SimEngine {
  public:
-  // `external` may be null (no connector); `observer` must outlive the engine.
-  static absl::StatusOr<std::unique_ptr<SimEngine>> Create(EngineConfig config,
-                                                           std::unique_ptr<ExternalKvCache> external,
-                                                           EngineObserver* observer);
+  // `external` may be null (no connector); `observer` must outlive the engine. Without `clock`
+  // simulated time is wall time ÷ time_scale (ThreadedSimEngine); with it the engine takes turns
+  // on the scenario's shared clock as participant `clock_rank` (LockstepSimEngine).
+  static absl::StatusOr<std::unique_ptr<SimEngine>> Create(
+      EngineConfig config, std::unique_ptr<ExternalKvCache> external, EngineObserver* observer,
+      std::unique_ptr<SimClock> clock = nullptr, int clock_rank = 0);
   virtual ~SimEngine() = default;
 
   // Starts the engine thread.

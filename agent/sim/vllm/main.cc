@@ -78,14 +78,28 @@ int main(int argc, char** argv) {
   metrics_options.gpu_memory_utilization = options.gpu_memory_utilization;
   VllmMetrics metrics(metrics_options, config);
 
-  absl::StatusOr<std::unique_ptr<SimEngine>> engine =
-      SimEngine::Create(config, std::move(*external), &metrics);
+  // The engine and the API server each map the scenario's clock (SimClock is a view of the file).
+  std::unique_ptr<SimClock> engine_clock;
+  std::unique_ptr<SimClock> server_clock;
+  if (!options.sim_clock.empty()) {
+    absl::StatusOr<std::unique_ptr<SimClock>> opened = SimClock::Open(options.sim_clock);
+    absl::StatusOr<std::unique_ptr<SimClock>> opened_again = SimClock::Open(options.sim_clock);
+    if (!opened.ok() || !opened_again.ok()) {
+      std::cerr << "kvsim-vllm: --sim-clock: "
+                << (opened.ok() ? opened_again.status() : opened.status()).message() << "\n";
+      return 2;
+    }
+    engine_clock = std::move(*opened);
+    server_clock = std::move(*opened_again);
+  }
+  absl::StatusOr<std::unique_ptr<SimEngine>> engine = SimEngine::Create(
+      config, std::move(*external), &metrics, std::move(engine_clock), options.sim_clock_rank);
   if (!engine.ok()) {
     std::cerr << "kvsim-vllm: " << engine.status().message() << "\n";
     return 1;
   }
   (*engine)->Start();
-  VllmApiServer server(options, engine->get(), &metrics);
+  VllmApiServer server(options, engine->get(), &metrics, server_clock.get());
 
   EventLoop loop("kvsim-vllm");
   int exit_code = 0;

@@ -1,5 +1,7 @@
 #include "agent/sim/vllm/request_session.h"
 
+#include <thread>
+
 #include "agent/sim/engine/tokenizer.h"
 
 namespace kvbench::sim {
@@ -10,6 +12,10 @@ const HttpHeaders& JsonHeaders() {
 }
 
 namespace {
+
+// The least wall time between a request's arrival and its answer's first bytes on the shared
+// clock: more than a loopback proxy needs to finish sending the request upstream.
+constexpr std::chrono::milliseconds kMinAnswerDelay(2);
 
 const HttpHeaders& SseHeaders() {
   static const HttpHeaders headers = {{"Content-Type", "text/event-stream; charset=utf-8"}};
@@ -26,13 +32,14 @@ std::string TextOf(const std::vector<uint32_t>& tokens) {
 
 RequestSession::RequestSession(std::string id, int64_t created, ParsedRequest request,
                                bool report_cached_tokens, std::shared_ptr<HttpResponder> responder,
-                               SimEngine* engine)
+                               SimEngine* engine, SimClock* clock)
     : id_(id),
       request_(std::move(request)),
       report_cached_tokens_(report_cached_tokens),
       formatter_(request_.kind, std::move(id), created, request_.model, request_.continuous_usage),
       responder_(std::move(responder)),
-      engine_(engine) {}
+      engine_(engine),
+      clock_(clock) {}
 
 void RequestSession::Start() {
   EngineRequest engine_request;
@@ -56,8 +63,13 @@ Usage RequestSession::UsageOf(const RequestOutput& output) const {
   return usage;
 }
 
+void RequestSession::CountWrite() {
+  if (clock_ != nullptr && !responder_->closed()) clock_->Sent();
+}
+
 void RequestSession::Fail(const std::string& message) {
   ApiError error = ApiError::Internal(message);
+  CountWrite();  // the response's end
   if (request_.stream) {
     StartStreamOnce();
     responder_->SendChunk(ResponseFormatter::ErrorEvent(error) + ResponseFormatter::DoneEvent());
@@ -78,6 +90,8 @@ void RequestSession::OnOutput(const RequestOutput& output) {
   if (!request_.stream) {
     text_ += text;
     if (output.finished) {
+      CountWrite();
+      if (clock_ != nullptr) std::this_thread::sleep_until(received_ + kMinAnswerDelay);
       responder_->Respond(200, JsonHeaders(),
                           formatter_.FullResponse(text_, output.finish_reason, usage));
     }
@@ -93,6 +107,11 @@ void RequestSession::OnOutput(const RequestOutput& output) {
     events =
         output.first ? formatter_.FirstEvents(text, usage) : formatter_.DeltaEvent(text, usage);
   }
+  if (!text.empty() && !text_counted_) {
+    text_counted_ = true;
+    CountWrite();  // the first token kv-runner stamps
+  }
+  if (output.finished) CountWrite();
   StartStreamOnce();
   responder_->SendChunk(std::move(events));
   if (output.finished) responder_->EndStream();
@@ -103,9 +122,15 @@ void RequestSession::OnOutput(const RequestOutput& output) {
 // 2.6.2) close the upstream connection mid-response and hand the client a clean but empty 200
 // (golang/go#40747, reference/caddy.md). Real vLLM never answers that fast (its API server
 // tokenizes and schedules first), so neither does the simulator.
+//
+// On the shared simulated clock an answer can follow its request within microseconds of wall time
+// (a cached prompt's step, on a host behind its pace, goes out at once), so the first bytes wait
+// until kMinAnswerDelay after the request came in. The wait is wall time only: it is spent inside
+// the engine's turn, while simulated time stands still.
 void RequestSession::StartStreamOnce() {
   if (stream_started_) return;
   stream_started_ = true;
+  if (clock_ != nullptr) std::this_thread::sleep_until(received_ + kMinAnswerDelay);
   responder_->StartStream(200, SseHeaders());
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
+#include "agent/sim/clock/sim_clock.h"
 #include "agent/sim/engine/sim_engine.h"
 #include "agent/sim/vllm/openai_request.h"
 #include "agent/sim/vllm/response_formatter.h"
@@ -18,10 +20,15 @@ const HttpHeaders& JsonHeaders();
 // vLLM's do; an engine failure after that arrives as an in-stream error event. A client that goes
 // away aborts its request in the engine. Outputs arrive on the engine thread; the responder queues
 // the writes onto the connection.
+// With a SimClock (kvsim-vllm --sim-clock) it counts, before writing them, the two things kv-runner
+// takes in at a simulated instant: the first chunk that carries text (the first token kv-runner
+// stamps) and the response's end (SimClock::Sent; kv-runner calls Received for each). Writes to a
+// client that went away are not counted: no one will receive them.
 class RequestSession : public std::enable_shared_from_this<RequestSession> {
  public:
   RequestSession(std::string id, int64_t created, ParsedRequest request, bool report_cached_tokens,
-                 std::shared_ptr<HttpResponder> responder, SimEngine* engine);
+                 std::shared_ptr<HttpResponder> responder, SimEngine* engine,
+                 SimClock* clock = nullptr);
 
   void Start();
 
@@ -30,6 +37,8 @@ class RequestSession : public std::enable_shared_from_this<RequestSession> {
   Usage UsageOf(const RequestOutput& output) const;
   void Fail(const std::string& message);
   void StartStreamOnce();
+  // SimClock::Sent for a write kv-runner will take in (no-op without a clock or a client).
+  void CountWrite();
 
   const std::string id_;
   const ParsedRequest request_;
@@ -37,7 +46,10 @@ class RequestSession : public std::enable_shared_from_this<RequestSession> {
   const ResponseFormatter formatter_;
   std::shared_ptr<HttpResponder> responder_;
   SimEngine* const engine_;
+  SimClock* const clock_;        // may be null
   bool stream_started_ = false;  // engine outputs of one request never overlap
+  bool text_counted_ = false;    // the first chunk carrying text was counted
+  const std::chrono::steady_clock::time_point received_ = std::chrono::steady_clock::now();
   std::string text_;             // non-streaming: the whole output so far
 };
 

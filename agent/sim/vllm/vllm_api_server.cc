@@ -32,11 +32,12 @@ ApiContext MakeContext(const VllmServeOptions& options, const SimEngine& engine)
 }  // namespace
 
 VllmApiServer::VllmApiServer(const VllmServeOptions& options, SimEngine* engine,
-                             const VllmMetrics* metrics)
+                             const VllmMetrics* metrics, SimClock* clock)
     : options_(options),
       context_(MakeContext(options, *engine)),
       engine_(engine),
       metrics_(metrics),
+      clock_(clock),
       created_(absl::ToUnixSeconds(absl::Now())) {
   HttpServer::Options server_options;
   server_options.host = options.host;
@@ -92,8 +93,11 @@ void VllmApiServer::HandleGeneration(ApiKind kind, const HttpServerRequest& requ
   }
   auto session = std::make_shared<RequestSession>(
       std::move(request_id), absl::ToUnixSeconds(absl::Now()), std::move(parsed),
-      options_.enable_prompt_tokens_details, std::move(responder), engine_);
+      options_.enable_prompt_tokens_details, std::move(responder), engine_, clock_);
   session->Start();
+  // A request refused above is answered without counting: its answer stands in for it, in flight
+  // on the clock throughout.
+  if (clock_ != nullptr) clock_->Received();
 }
 
 void VllmApiServer::HandleTokenize(const HttpServerRequest& request,

@@ -18,8 +18,11 @@ namespace kvbench::sim {
 // threads and never block: generation happens on the engine thread.
 class VllmApiServer {
  public:
-  // `engine` and `metrics` are borrowed and must outlive the server.
-  VllmApiServer(const VllmServeOptions& options, SimEngine* engine, const VllmMetrics* metrics);
+  // `engine`, `metrics` and `clock` (may be null) are borrowed and must outlive the server. With
+  // a clock, each generation request is SimClock::Received once the engine has it (kv-runner
+  // counted it Sent), and its session counts what it writes back (RequestSession).
+  VllmApiServer(const VllmServeOptions& options, SimEngine* engine, const VllmMetrics* metrics,
+                SimClock* clock = nullptr);
 
   // Listens: from now on /health answers (before, connections are refused, as while vLLM loads).
   absl::Status Start();
@@ -37,6 +40,7 @@ class VllmApiServer {
   const ApiContext context_;
   SimEngine* const engine_;
   const VllmMetrics* const metrics_;
+  SimClock* const clock_;  // may be null
   const int64_t created_;  // unix seconds the server started: /v1/models' "created"
   std::atomic<uint64_t> next_request_{0};
   std::unique_ptr<HttpServer> server_;

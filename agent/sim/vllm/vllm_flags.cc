@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "agent/sim/clock/sim_clock.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -56,6 +57,11 @@ void AddSimFlags(CLI::App* serve, VllmServeOptions* o) {
                    "Real seconds per simulated second (0.01 = 100x faster)")
       ->capture_default_str();
   serve->add_option("--sim-seed", o->sim_seed, "Seed of every simulated choice");
+  serve->add_option(
+      "--sim-clock", o->sim_clock,
+      "The scenario's shared simulated clock file (steps by its turns, not wall time)");
+  serve->add_option("--sim-clock-rank", o->sim_clock_rank, "This replica's rank on --sim-clock")
+      ->check(CLI::Range(0, SimClock::kMaxRanks - 1));
   serve->add_flag("--sim-omit-histograms", o->sim_omit_histograms,
                   "Leave request-timing histograms out of /metrics");
   serve->add_option("--sim-gpu-memory-gb", o->sim_gpu_memory_gb, "Simulated GPU memory")

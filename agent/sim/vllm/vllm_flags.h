@@ -48,6 +48,10 @@ struct VllmServeOptions {
   double sim_load_seconds = kDefaultSimLoadSeconds;
   int sim_mean_output_tokens = 256;
   std::string sim_platform = "cuda";  // "cuda" or "rocm" (CheckRocmVisibleDevices at start)
+  // The scenario's shared clock file (SimClock) and this replica's rank on it; empty: simulated
+  // time is wall time ÷ sim_time_scale.
+  std::string sim_clock;
+  int sim_clock_rank = 0;
   LatencyConstants latency;
 
   // The name responses and metrics carry: the first served name, else the model.

@@ -10,8 +10,14 @@ namespace {
 
 using Argv = std::vector<std::string>;
 
-const RunnerPaths kPaths = {"/bin/kv-runner", "http://127.0.0.1:8000", "/data/airline.json",
-                            "/w/requests.jsonl", "/w/summary.json", "", ""};
+const RunnerPaths kPaths = {"/bin/kv-runner",
+                            "http://127.0.0.1:8000",
+                            "/data/airline.json",
+                            "/w/requests.jsonl",
+                            "/w/summary.json",
+                            "",
+                            "",
+                            ""};
 
 Argv Base(const std::string& model, const std::string& sessions) {
   return {"/bin/kv-runner", "--base-url", "http://127.0.0.1:8000", "--model", model,
@@ -68,7 +74,8 @@ TEST_CASE("RunnerArgv passes the seed when the job sets one", "[Runner]") {
   CHECK(*(it + 1) == "42");
 }
 
-TEST_CASE("RunnerArgv passes --prompts and --ready-file when their paths are set", "[Runner]") {
+TEST_CASE("RunnerArgv passes --prompts, --ready-file and --sim-clock when their paths are set",
+          "[Runner]") {
   v1::JobSpec spec;
   spec.set_model("m");
   v1::Scenario scenario;
@@ -76,9 +83,11 @@ TEST_CASE("RunnerArgv passes --prompts and --ready-file when their paths are set
   RunnerPaths paths = kPaths;
   paths.prompts_path = "/w/prompts.jsonl";
   paths.ready_file = "/w/runner.ready";
+  paths.sim_clock = "/w/sim-clock";
   Argv argv = RunnerArgv(spec, scenario, paths);
-  const Argv tail(argv.end() - 4, argv.end());
-  CHECK(tail == Argv{"--prompts", "/w/prompts.jsonl", "--ready-file", "/w/runner.ready"});
+  const Argv tail(argv.end() - 6, argv.end());
+  CHECK(tail == Argv{"--prompts", "/w/prompts.jsonl", "--ready-file", "/w/runner.ready",
+                     "--sim-clock", "/w/sim-clock"});
 }
 
 }  // namespace

@@ -29,6 +29,8 @@ TEST_CASE("Golden Caddyfile: CPU_RAM, 2 replicas (caddy.md's verified recommenda
   CHECK(RenderCaddyfile(Job(), TestScenario(v1::CPU_RAM), TestWiring(2), kRequestTimeout) ==
         "# kvbench scenario 00-CPU_RAM-c4, tier CPU_RAM: Caddy in front of 2 replicas "
         "(reference/caddy.md)\n"
+        "# upstreams {env.KV_REPLICA_0} {env.KV_REPLICA_1} = 127.0.0.2:8000 127.0.0.3:8000 "
+        "(CaddyUpstreamEnv)\n"
         "{\n"
         "\tadmin 127.0.0.1:12019\n"
         "\tauto_https off\n"
@@ -41,7 +43,7 @@ TEST_CASE("Golden Caddyfile: CPU_RAM, 2 replicas (caddy.md's verified recommenda
         "\n"
         "http://:18080 {\n"
         "\tbind 127.0.0.1\n"
-        "\treverse_proxy 127.0.0.2:8000 127.0.0.3:8000 {\n"
+        "\treverse_proxy {env.KV_REPLICA_0} {env.KV_REPLICA_1} {\n"
         "\t\tlb_policy least_conn\n"
         "\t\thealth_uri /health\n"
         "\t\thealth_interval 10s\n"
@@ -156,7 +158,8 @@ TEST_CASE("The real caddy (2.6.2, deploy/setup.sh) accepts the rendered Caddyfil
     CHECK_FALSE(server["routes"][0].contains("match"));
     const std::string text = server["routes"][0].dump();
     CHECK(text.find(R"("handler":"reverse_proxy")") != std::string::npos);
-    CHECK(text.find(R"({"dial":"127.0.0.2:8000"},{"dial":"127.0.0.3:8000"})") != std::string::npos);
+    CHECK(text.find(R"({"dial":"{env.KV_REPLICA_0}"},{"dial":"{env.KV_REPLICA_1}"})") !=
+          std::string::npos);
     CHECK(text.find(tier == v1::GPU ? R"({"field":"X-User-Id","policy":"header"})"
                                     : R"({"policy":"least_conn"})") != std::string::npos);
     CHECK(text.find(R"("active":{"interval":10000000000,"timeout":5000000000,"uri":"/health"})") !=

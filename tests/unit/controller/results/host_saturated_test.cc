@@ -47,6 +47,27 @@ TEST_CASE("host_saturated: host CPU busy over its limit names the figure and the
   CHECK(std::find(notes.begin(), notes.end(), kOffloadExercised) != notes.end());
 }
 
+TEST_CASE("host_saturated: on the shared simulated clock only its stalls count",
+          "[validity][host]") {
+  const auto busy = [](v1::ScenarioResult* result) {
+    result->mutable_telemetry()->set_cpu_utilization_pct_mean(99);
+    result->mutable_host_load()->set_runner_loop_lag_p90_s(kScale * 0.5);
+    result->mutable_host_load()->set_sim_step_lateness_p90_s(kScale * 0.5);
+  };
+  // A busy host made the run slower, not different: no reason.
+  CHECK(HostReasons(VerdictWith([&](v1::ScenarioResult* result) {
+          busy(result);
+          result->mutable_host_load()->set_sim_clock_stalls(0);
+        })).empty());
+  CHECK(HostReasons(VerdictWith([&](v1::ScenarioResult* result) {
+          busy(result);
+          result->mutable_host_load()->set_sim_clock_stalls(2);
+        })) == std::vector<std::string>{
+                   "01-cpu-ram-c8: the simulated clock wrote off 2 messages that no one received "
+                   "(the run no longer reproduces) during the replay; simulated latencies include "
+                   "how late the host answered"});
+}
+
 TEST_CASE("host_saturated: a not_exercised group keeps its reason beside it", "[validity][host]") {
   std::vector<ScenarioRun> runs = CleanPair();
   // The GPU tier served all the reuse there was: not exercised, whatever the host did.
