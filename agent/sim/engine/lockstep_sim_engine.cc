@@ -66,12 +66,7 @@ void LockstepSimEngine::Stop() {
 
 void LockstepSimEngine::Submit(EngineRequest request) {
   if (stopping_) {
-    RequestOutput output;
-    output.finished = true;
-    output.finish_reason = FinishReason::kAbort;
-    output.prompt_tokens = static_cast<int>(request.prompt.size());
-    output.error = "the engine is stopped";
-    if (request.on_output) request.on_output(output);
+    SimEngine::AnswerStopped(request);
     return;
   }
   std::lock_guard<std::mutex> lock(mu_);

@@ -49,6 +49,15 @@ absl::Status Validate(const EngineConfig& config, const ExternalKvCache* externa
 
 }  // namespace
 
+void SimEngine::AnswerStopped(const EngineRequest& request) {
+  RequestOutput output;
+  output.finished = true;
+  output.finish_reason = FinishReason::kAbort;
+  output.prompt_tokens = static_cast<int>(request.prompt.size());
+  output.error = "the engine is stopped";
+  if (request.on_output) request.on_output(output);
+}
+
 absl::StatusOr<std::unique_ptr<SimEngine>> SimEngine::Create(
     EngineConfig config, std::unique_ptr<ExternalKvCache> external, EngineObserver* observer,
     std::unique_ptr<SimClock> clock, int clock_rank) {

@@ -37,6 +37,9 @@ class SimEngine {
   virtual void Abort(const std::string& request_id) = 0;
 
   virtual const EngineConfig& config() const = 0;
+  // What a stopped engine answers a Submit with, at once on the caller's thread: finished,
+  // kAbort, error "the engine is stopped".
+  static void AnswerStopped(const EngineRequest& request);
   // Simulated seconds since Start() (for timestamps in responses and metrics).
   virtual double NowSimSeconds() const = 0;
 };

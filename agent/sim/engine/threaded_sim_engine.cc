@@ -61,12 +61,7 @@ void ThreadedSimEngine::Submit(EngineRequest request) {
   std::unique_lock<std::mutex> lock(mu_);
   if (stopping_) {
     lock.unlock();
-    RequestOutput output;
-    output.finished = true;
-    output.finish_reason = FinishReason::kAbort;
-    output.prompt_tokens = static_cast<int>(request.prompt.size());
-    output.error = "the engine is stopped";
-    if (request.on_output) request.on_output(output);
+    SimEngine::AnswerStopped(request);
     return;
   }
   Command command;
