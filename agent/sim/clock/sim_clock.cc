@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
-#include <limits>
 
 #include "absl/strings/str_cat.h"
 

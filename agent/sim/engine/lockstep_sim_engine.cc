@@ -136,6 +136,9 @@ void LockstepSimEngine::Run() {
     due = std::move(step.outputs);
     EndTurn(start_s + step.duration_s, SimClock::kDeliver);
   }
+  // Stopped with a step's outputs not yet out: its finished requests have left the core, so
+  // Stop's AbortAll would never answer them.
+  for (const PendingOutput& output : due) output.Deliver();
 }
 
 }  // namespace kvbench::sim
