@@ -46,11 +46,8 @@ std::string Describe(const std::vector<VirtualUser>& chosen, size_t ceiling, uin
 UserSelection SelectUsers(std::vector<VirtualUser> users, int requested, uint64_t seed) {
   UserSelection selection;
   const size_t ceiling = users.size();
-  if (requested < 0 || static_cast<size_t>(requested) >= ceiling) {
-    selection.description = absl::StrCat("all ", Plural(ceiling, "virtual user"));
-    selection.users = std::move(users);
-    return selection;
-  }
+  const bool all = requested < 0 || static_cast<size_t>(requested) >= ceiling;
+  if (all) requested = static_cast<int>(ceiling);
   std::vector<std::string> kind_order;
   std::map<std::string, std::vector<VirtualUser>> by_kind;
   for (VirtualUser& user : users) {
@@ -69,7 +66,12 @@ UserSelection SelectUsers(std::vector<VirtualUser> users, int requested, uint64_
       if (next[k] < queues[k].size()) selection.users.push_back(std::move(queues[k][next[k]++]));
     }
   }
-  selection.description = Describe(selection.users, ceiling, seed);
+  // All of them still come in the seeded order: which users start together and which wait for
+  // a slot is what one repeat's seed changes (on the simulator, whose runs otherwise repeat
+  // exactly, the only thing; issue #30).
+  selection.description = all ? absl::StrCat("all ", Plural(ceiling, "virtual user"),
+                                             ", in a seeded order (seed ", seed, ")")
+                              : Describe(selection.users, ceiling, seed);
   return selection;
 }
 

@@ -35,8 +35,12 @@ void SeededShuffle(std::vector<T>& items, Generator& next) {
   }
 }
 
-// Chooses `requested` of `users` (ChunkIntoUsers' output, dataset order). Pure.
-// - requested >= users.size(): all of them, in dataset order.
+// Chooses `requested` of `users` (ChunkIntoUsers' output, dataset order), in a seeded order.
+// Pure.
+// - requested >= users.size() (or < 0): all of them, in the order the spread below gives them
+//   ("all 32 virtual users, in a seeded order (seed 1)"): at a concurrency below the users, the
+//   seed decides which start together, so repeats (seed + r - 1) differ as runs of a real
+//   workload would even when every user runs.
 // - Otherwise a seeded spread (std::mt19937_64 seeded with `seed`): users are bucketed by trace
 //   kind (VirtualUser.kind; "" is one bucket of its own), kinds in order of first appearance;
 //   within a kind, first chunks of sessions come before second chunks and so on, the users of one

@@ -53,17 +53,29 @@ void AddLmcacheNotes(const std::vector<const ScenarioRun*>& group, v1::Validity*
 void AddRoutingNote(const std::vector<const ScenarioRun*>& with_results, v1::Validity* validity) {
   std::vector<std::string> least_conn;
   int replicas = 0;
+  bool simulated = false;
   for (const ScenarioRun* run : with_results) {
     if (run->scenario.tier() == v1::GPU || Routing(*run) != kLeastConn) continue;
     least_conn.push_back(TierName(run->scenario.tier()));
     replicas = run->spec.has_replicas() ? run->spec.replicas() : 1;
+    simulated = simulated || run->spec.engine() == v1::SIM;
   }
   if (least_conn.empty()) return;
+  // Caddy's least_conn picks at random among the upstreams with the fewest connections
+  // (caddyserver/caddy modules/caddyhttp/reverseproxy/selectionpolicies.go, leastConnSelection):
+  // on the simulated engine, whose numbers otherwise repeat exactly, that is what still varies.
+  const std::string varies =
+      simulated ? absl::StrCat("; least_conn breaks ties at random, so with one seed ",
+                               absl::StrJoin(least_conn, " and "),
+                               " still differ from run to run on the simulated engine, which "
+                               "otherwise repeats its numbers exactly")
+                : "";
   AddNote(validity, kRoutingDiffers,
           absl::StrCat(absl::StrJoin(least_conn, " and "), " ran least_conn over ", replicas,
                        " replicas sharing one LMCache, the GPU tier sticky by X-User-Id: the "
-                       "deltas include routing and cross-replica sharing as well as offload "
-                       "(\"offload_routing\": \"STICKY\" runs the offload tiers sticky too, to "
+                       "deltas include routing and cross-replica sharing as well as offload",
+                       varies,
+                       " (\"offload_routing\": \"STICKY\" runs the offload tiers sticky too, to "
                        "separate the two)"));
 }
 

@@ -25,9 +25,19 @@ absl::StatusOr<std::unique_ptr<LmcacheServer>> LmcacheServer::Create(const Serve
   }
   server->store_ =
       std::make_unique<ChunkStore>(config.store, server->l2_.get(), server->metrics_.get());
-  server->handler_ = std::make_unique<RequestHandler>(server->store_.get());
-  server->eviction_loop_ =
-      std::make_unique<EvictionLoop>(executor, server->store_.get(), config.time_scale);
+  if (!config.sim_clock.empty()) {
+    absl::StatusOr<std::unique_ptr<SimClock>> sim_clock = SimClock::Open(config.sim_clock);
+    if (!sim_clock.ok()) return sim_clock.status();
+    server->sim_clock_ = std::move(*sim_clock);
+  }
+  server->eviction_loop_ = std::make_unique<EvictionLoop>(
+      executor, server->store_.get(), config.time_scale, server->sim_clock_.get());
+  EvictionLoop* eviction_loop = server->eviction_loop_.get();
+  server->handler_ = std::make_unique<RequestHandler>(
+      server->store_.get(), server->sim_clock_ != nullptr ? std::function<void()>([eviction_loop] {
+        eviction_loop->CatchUp();
+      })
+                                                          : std::function<void()>());
   absl::StatusOr<std::unique_ptr<ZmqService>> zmq =
       ZmqService::Create(config.zmq_endpoint, config.max_workers, server->handler_.get());
   if (!zmq.ok()) return zmq.status();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "agent/sim/clock/sim_clock.h"
 #include "agent/sim/lmcache/chunk_store.h"
 #include "agent/sim/lmcache/eviction_loop.h"
 #include "agent/sim/lmcache/http_api.h"
@@ -53,8 +54,9 @@ class LmcacheServer {
   std::unique_ptr<LmcacheMetrics> metrics_;
   std::unique_ptr<L2Adapter> l2_;  // null without --l2-adapter
   std::unique_ptr<ChunkStore> store_;
-  std::unique_ptr<RequestHandler> handler_;
+  std::unique_ptr<SimClock> sim_clock_;  // null without --sim-clock
   std::unique_ptr<EvictionLoop> eviction_loop_;
+  std::unique_ptr<RequestHandler> handler_;
   std::unique_ptr<ZmqService> zmq_;
   std::unique_ptr<HttpApi> http_api_;
   std::unique_ptr<HttpServer> http_;

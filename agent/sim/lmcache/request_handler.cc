@@ -1,10 +1,13 @@
 #include "agent/sim/lmcache/request_handler.h"
 
+#include <utility>
+
 #include "common/log/logging.h"
 
 namespace kvbench::sim::lmcache {
 
-RequestHandler::RequestHandler(ChunkStore* store) : store_(store) {}
+RequestHandler::RequestHandler(ChunkStore* store, std::function<void()> before_each)
+    : store_(store), before_each_(std::move(before_each)) {}
 
 std::string RequestHandler::Handle(absl::string_view request_bytes) {
   absl::StatusOr<Request> request = DecodeRequest(request_bytes);
@@ -22,6 +25,7 @@ std::string RequestHandler::Handle(absl::string_view request_bytes) {
 }
 
 Reply RequestHandler::HandleRequest(const Request& request) {
+  if (before_each_) before_each_();
   Reply reply;
   reply.type = request.type;
   reply.request_id = request.request_id;

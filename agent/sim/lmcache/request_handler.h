@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -12,14 +13,16 @@ namespace kvbench::sim::lmcache {
 // business logic of the ZMQ service, without ZMQ. Thread-safe (the store is).
 class RequestHandler {
  public:
-  // `store` must outlive the handler (it records the metrics).
-  explicit RequestHandler(ChunkStore* store);
+  // `store` must outlive the handler (it records the metrics). `before_each`, when set, runs
+  // before each request is served (the eviction loop's CatchUp on the simulated clock).
+  explicit RequestHandler(ChunkStore* store, std::function<void()> before_each = {});
 
   std::string Handle(absl::string_view request_bytes);
   Reply HandleRequest(const Request& request);
 
  private:
   ChunkStore* const store_;
+  const std::function<void()> before_each_;
 };
 
 }  // namespace kvbench::sim::lmcache

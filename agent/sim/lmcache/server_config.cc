@@ -90,6 +90,10 @@ void AddServerFlags(CLI::App* server, ServerFlags* flags) {
       ->check(CLI::NonNegativeNumber);
   server->add_option("--sim-seed", flags->sim_seed, "Seed of the metrics sampling")
       ->capture_default_str();
+  server->add_option("--sim-clock", flags->sim_clock,
+                     "The scenario's shared simulated clock file (kvsim-vllm --sim-clock): the "
+                     "eviction loop ticks every simulated second, at the requests, instead of "
+                     "on a wall-clock timer");
   server
       ->add_option("--prometheus-port", flags->prometheus_port,
                    "Port of the separate Prometheus /metrics server (with "
@@ -233,6 +237,7 @@ absl::StatusOr<ServerConfig> BuildServerConfig(const ServerFlags& flags) {
   config.legacy_evicted_keys_name = flags.sim_l1_evicted_keys_name;
   config.l1_usage_histogram = flags.sim_l1_usage_histogram;
   config.metrics_pushed = !flags.otlp_endpoint.empty();
+  config.sim_clock = flags.sim_clock;
   return config;
 }
 

@@ -60,11 +60,12 @@ struct ServerFlags {
   bool sim_l1_evicted_keys_name = false;
   bool sim_l1_usage_histogram = true;
   std::string otlp_endpoint;
+  std::string sim_clock;
 };
 
 // Adds the flags of `lmcache server` that kvbench uses, with upstream's names and defaults, to
 // the `server` subcommand, plus the simulator's --sim-time-scale, --sim-l2-bytes-scale,
-// --sim-seed and the upstream variants kvbench must survive: --sim-healthcheck-path,
+// --sim-seed, --sim-clock and the upstream variants kvbench must survive: --sim-healthcheck-path,
 // --sim-metrics-on-prometheus-port (the older HTTP layout), --sim-event-drop-rate,
 // --sim-l1-evicted-keys-name, --[no-]sim-l1-usage-histogram. Accepted and ignored, so upstream
 // command lines run unchanged: --l1-use-lazy /
@@ -92,6 +93,8 @@ struct ServerConfig {
   bool l1_usage_histogram = true;
   // --otlp-endpoint set: metrics are pushed (not simulated), /metrics is served nowhere.
   bool metrics_pushed = false;
+  // --sim-clock: the scenario's shared simulated clock file; the eviction loop ticks by it.
+  std::string sim_clock;
 };
 
 // INVALID_ARGUMENT naming the flag for every value the flags' own checks do not catch.

@@ -1,5 +1,6 @@
 #include "agent/datasets/user_selection.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <random>
@@ -33,15 +34,26 @@ std::vector<std::string> Ids(const UserSelection& selection) {
   return ids;
 }
 
-TEST_CASE("SelectUsers runs all users in dataset order when requested reaches the ceiling",
+// Issue #30: on the simulator, whose runs repeat exactly, the order of a run of every user is
+// what a repeat's seed changes; the same seed gives the same order.
+TEST_CASE("SelectUsers runs all users in a seeded order when requested reaches the ceiling",
           "[datasets]") {
   std::vector<VirtualUser> users;
-  AddUsers("a", 2, 2, &users);
-  for (int requested : {4, 9}) {
+  AddUsers("a", 4, 2, &users);
+  std::vector<std::string> sorted_ids = Ids(SelectUsers(users, 8, 7));
+  std::sort(sorted_ids.begin(), sorted_ids.end());
+  CHECK(sorted_ids ==
+        std::vector<std::string>{"a0-0", "a0-1", "a1-0", "a1-1", "a2-0", "a2-1", "a3-0", "a3-1"});
+  for (int requested : {8, 9, -1}) {
     const UserSelection selection = SelectUsers(users, requested, 7);
-    CHECK(Ids(selection) == std::vector<std::string>{"a0-0", "a0-1", "a1-0", "a1-1"});
-    CHECK(selection.description == "all 4 virtual users");
+    CHECK(Ids(selection) == Ids(SelectUsers(users, 8, 7)));
+    CHECK(selection.description == "all 8 virtual users, in a seeded order (seed 7)");
+    // First chunks of sessions before second chunks, as a partial pick orders them.
+    for (size_t i = 0; i < 4; ++i) CHECK(selection.users[i].chunk_index == 0);
   }
+  std::set<std::vector<std::string>> orders;
+  for (uint64_t seed = 0; seed < 8; ++seed) orders.insert(Ids(SelectUsers(users, 8, seed)));
+  CHECK(orders.size() > 1);
 }
 
 TEST_CASE("SelectUsers spreads a seeded pick over kinds, then sessions, first chunks first",

@@ -1,6 +1,7 @@
 #include "controller/regression/bootstrap_diff.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <vector>
 
 #include "tests/unit/controller/regression/synthetic_runs.h"
@@ -191,6 +192,23 @@ TEST_CASE("A run-to-run spread widens the interval of a one-run side", "[regress
   const auto one = BootstrapDiff(before, after, Options(500), 0, SpreadOf({0.8}));
   CHECK(*Of(one, RegressionMetric::kTtftP95).low == *p95_alone.low);
   CHECK(*Of(spread, RegressionMetric::kTtftP50).low == *Of(alone, RegressionMetric::kTtftP50).low);
+}
+
+// Three earlier runs at 0.9, 1.0 and 1.1 deviate from their mean by -10%, 0 and +10%; a new run
+// deviates from the true mean by sqrt(3 / 2) as much on average (Davison & Hinkley's modified
+// residuals): a one-run side is moved by -12.25%, 0 or +12.25%.
+TEST_CASE("A one-run side moves by the earlier runs' deviations, unshrunk", "[regression]") {
+  RunShape shape;
+  shape.user_spread = 0;
+  shape.request_spread = 0;
+  const std::vector<RunSample> runs = {Run(shape, 1)};
+  const auto diffs = BootstrapDiff(runs, runs, Options(2000), 0, SpreadOf({0.9, 1.0, 1.1}));
+  const MetricDiff& p95 = Of(diffs, RegressionMetric::kTtftP95);
+  const double step = 10 * std::sqrt(1.5);
+  // Both sides move: the change is (1 + a) / (1 + b) - 1 for a, b in {-step, 0, +step} %.
+  CHECK(*p95.change == Approx(0));
+  CHECK(*p95.high == Approx(((1 + step / 100) / (1 - step / 100) - 1) * 100));
+  CHECK(*p95.low == Approx(((1 - step / 100) / (1 + step / 100) - 1) * 100));
 }
 
 }  // namespace

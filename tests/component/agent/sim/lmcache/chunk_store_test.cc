@@ -7,12 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "agent/sim/clock/sim_clock.h"
 #include "agent/sim/lmcache/eviction_loop.h"
 #include "agent/sim/lmcache/l1_pool.h"
 #include "agent/sim/lmcache/lmcache_metrics.h"
 #include "tests/component/agent/sim/lmcache/metrics_text.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_executor.h"
+#include "tests/support/temp_dir.h"
 
 namespace kvbench::sim::lmcache {
 namespace {
@@ -111,6 +113,40 @@ TEST_CASE("Lmcache eviction loop: ticks every second times the time scale") {
   loop.Stop();
   executor.AdvanceTime(absl::Seconds(2));
   CHECK(f.Metric("lmcache_mp_l1_eviction_loop_ticks_total") == 5);
+}
+
+// Issue #30: on the scenario's simulated clock the loop ticks by simulated seconds, when a
+// request comes (CatchUp), never by a wall-clock timer: whether a chunk was evicted before a
+// lookup follows the simulated time only.
+TEST_CASE("Lmcache eviction loop: on a simulated clock, ticks at requests by simulated seconds") {
+  ::kvbench::testing::FakeClock clock;
+  ::kvbench::testing::FakeExecutor executor(&clock);
+  ::kvbench::testing::TempDir dir;
+  REQUIRE(SimClock::Create(dir.File("clock"), 1e-6).ok());
+  absl::StatusOr<std::unique_ptr<SimClock>> sim_clock = SimClock::Open(dir.File("clock"));
+  REQUIRE(sim_clock.ok());
+  Fixture f(10);
+  EvictionLoop loop(&executor, &f.store, /*time_scale=*/0.5, sim_clock->get());
+  loop.Start();
+  f.Store({1, 2, 3, 4, 5, 6, 7, 8, 9});
+  executor.AdvanceTime(absl::Seconds(10));  // wall time: nothing
+  loop.CatchUp();                           // simulated time 0: not due
+  CHECK(f.Metric("lmcache_mp_l1_eviction_loop_ticks_total") == 0);
+  // A participant's turns move simulated time to 0.5 s, then 2.7 s.
+  (*sim_clock)->Join(0);
+  for (double next : {0.5, 2.7}) {
+    (*sim_clock)->EndTurn(0, next, SimClock::kStep, false);
+    REQUIRE((*sim_clock)->AwaitTurn(0, [] { return false; }).has_value());
+    loop.CatchUp();
+  }
+  CHECK((*sim_clock)->NowSeconds() == Approx(2.7));
+  // Due at 1 s and 2 s: one tick at the request that found them due.
+  CHECK(f.Metric("lmcache_mp_l1_eviction_loop_ticks_total") == 1);
+  CHECK(f.store.l1_chunk_count() == 7);
+  loop.CatchUp();  // the next is due at 3 s
+  CHECK(f.Metric("lmcache_mp_l1_eviction_loop_ticks_total") == 1);
+  executor.AdvanceTime(absl::Seconds(10));
+  CHECK(f.Metric("lmcache_mp_l1_eviction_loop_ticks_total") == 1);
 }
 
 TEST_CASE("Lmcache store: an existing chunk is refreshed, not duplicated") {
