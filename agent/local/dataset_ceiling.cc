@@ -12,6 +12,7 @@
 #include "agent/runner/request_body.h"
 #include "agent/runner/runner_argv.h"
 #include "agent/sim/engine/chat_template.h"
+#include "agent/sim/engine/engine_config.h"
 #include "agent/sim/engine/tokenizer.h"
 #include "common/status/status_macros.h"
 
@@ -31,22 +32,23 @@ absl::StatusOr<size_t> SimTokenizeCount(const std::string& body) {
   return sim::SimTokenizer::CountTokens(text);
 }
 
-// Whether every round of `user` has a prompt of at most `isl` tokens, with the body kv-runner
-// sends to /tokenize for it (agent/runner/replay.cc, Replay::Prepare; the gpt-oss flags as
-// RunnerArgv sets them).
-absl::StatusOr<bool> FitsUnderIsl(const v1::JobSpec& spec, const datasets::VirtualUser& user) {
+// Each round's prompt of `user` in tokens, with the body kv-runner sends to /tokenize for it
+// (agent/runner/replay.cc, Replay::Prepare; the gpt-oss flags as RunnerArgv sets them).
+absl::StatusOr<std::vector<size_t>> PromptTokens(const v1::JobSpec& spec,
+                                                 const datasets::VirtualUser& user) {
   const bool gpt_oss = runner::IsGptOssModel(spec.model());
   runner::BodyOptions options;
   options.model = spec.model();
   options.sanitize_harmony_tokens = gpt_oss;
   const nlohmann::json tools =
       gpt_oss ? runner::DeclareRecordedTools(user.rounds) : nlohmann::json::array();
+  std::vector<size_t> tokens;
   for (const datasets::Round* round : user.rounds) {
-    KV_ASSIGN_OR_RETURN(size_t tokens, SimTokenizeCount(runner::BuildTokenizeBody(
-                                           options, round->messages, tools)));
-    if (tokens > static_cast<size_t>(spec.isl())) return false;
+    KV_ASSIGN_OR_RETURN(
+        size_t count, SimTokenizeCount(runner::BuildTokenizeBody(options, round->messages, tools)));
+    tokens.push_back(count);
   }
-  return true;
+  return tokens;
 }
 
 std::string DatasetName(const v1::JobSpec& spec, const std::string& path) {
@@ -73,24 +75,53 @@ absl::StatusOr<DatasetCeiling> DatasetCeiling::Compute(const v1::JobSpec& spec,
       std::vector<datasets::VirtualUser> users,
       datasets::ChunkIntoUsers(dataset, spec.num_rounds(), datasets::kDefaultMinChunkRounds));
   ceiling.virtual_users_ = static_cast<int>(users.size());
-  if (spec.isl() > 0 && spec.engine() == v1::SIM) {
-    int fitting = 0;
-    for (const datasets::VirtualUser& user : users) {
-      absl::StatusOr<bool> fits = FitsUnderIsl(spec, user);
-      if (!fits.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("dataset ", DatasetName(spec, *path),
-                                                       ", user ", user.user_id, ": ",
-                                                       fits.status().message()));
-      }
-      fitting += *fits ? 1 : 0;
+  // Prompts are counted on the sim engine only (a real engine's tokenizer is not here), and only
+  // when something needs them: the ceiling under ISL, or a forced KV capacity to check.
+  const bool count =
+      spec.engine() == v1::SIM && (spec.isl() > 0 || spec.engine_overrides().has_num_gpu_blocks());
+  if (!count) return ceiling;
+  int fitting = 0;
+  for (const datasets::VirtualUser& user : users) {
+    absl::StatusOr<std::vector<size_t>> tokens = PromptTokens(spec, user);
+    if (!tokens.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("dataset ", DatasetName(spec, *path),
+                                                     ", user ", user.user_id, ": ",
+                                                     tokens.status().message()));
     }
-    ceiling.under_isl_ = fitting;
+    bool fits = true;
+    for (size_t round = 0; round < tokens->size(); ++round) {
+      const int64_t count_here = static_cast<int64_t>((*tokens)[round]);
+      fits = fits && (spec.isl() <= 0 || count_here <= spec.isl());
+      if (!ceiling.largest_prompt_ || count_here > ceiling.largest_prompt_->tokens) {
+        ceiling.largest_prompt_ =
+            LargestPrompt{count_here, user.user_id, static_cast<int>(round) + 1};
+      }
+    }
+    fitting += fits ? 1 : 0;
   }
+  if (spec.isl() > 0) ceiling.under_isl_ = fitting;
   return ceiling;
 }
 
 int DatasetCeiling::SessionsToRun(int requested) const {
   return std::min(requested, under_isl_.value_or(virtual_users_));
+}
+
+std::optional<std::string> DatasetCeiling::KvCapacityWarning(const v1::JobSpec& spec) const {
+  if (!largest_prompt_ || !spec.engine_overrides().has_num_gpu_blocks()) return std::nullopt;
+  const int64_t blocks = spec.engine_overrides().num_gpu_blocks();
+  // As the simulated engine admits a request (agent/sim/engine/engine_core.cc): the KV holds
+  // prompt + output - 1 tokens, in blocks of its block size (the agent leaves vLLM's default);
+  // the output at most osl.
+  const int64_t block_size = sim::EngineConfig().block_size;
+  const int64_t output = std::max(spec.osl(), 1);
+  const int64_t needed = (largest_prompt_->tokens + output - 1 + block_size - 1) / block_size;
+  if (needed <= blocks) return std::nullopt;
+  return absl::StrCat("num_gpu_blocks ", blocks, ": the largest prompt (", largest_prompt_->tokens,
+                      " tokens, user ", largest_prompt_->user_id, " round ", largest_prompt_->round,
+                      ") needs ", needed, " KV blocks of ", block_size, " tokens (with up to ",
+                      output, " output tokens) and one replica has ", blocks,
+                      ": every request that large fails");
 }
 
 absl::Status DatasetCeiling::CheckCellsHaveUsers(const v1::JobSpec& spec) const {

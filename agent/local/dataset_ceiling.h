@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,20 @@ class DatasetCeiling {
   // counted, else the ceiling). Meaningful only when readable().
   int SessionsToRun(int requested) const;
 
+  // The largest prompt, counted as kvsim-vllm counts it (sim engine, with ISL > 0 or a forced
+  // num_gpu_blocks); nullopt when not counted.
+  struct LargestPrompt {
+    int64_t tokens = 0;
+    std::string user_id;
+    int round = 0;  // 1-based
+  };
+  const std::optional<LargestPrompt>& largest_prompt() const { return largest_prompt_; }
+  // A line saying that the largest prompt does not fit one replica's forced KV capacity (issue
+  // #31: num_gpu_blocks 64 failed every request, and nothing said so before the run), e.g.
+  // "num_gpu_blocks 64: the largest prompt (2,107 tokens, user u3 round 5) needs 136 KV blocks
+  // ..."; nullopt when it fits or was not counted.
+  std::optional<std::string> KvCapacityWarning(const v1::JobSpec& spec) const;
+
   // INVALID_ARGUMENT, one line naming num_rounds (or ISL), the dataset and the ceiling, when the
   // dataset was read and no cell would have a virtual user; OK otherwise (also when unreadable).
   absl::Status CheckCellsHaveUsers(const v1::JobSpec& spec) const;
@@ -45,6 +60,7 @@ class DatasetCeiling {
   std::string path_;
   int virtual_users_ = 0;
   std::optional<int> under_isl_;
+  std::optional<LargestPrompt> largest_prompt_;
 };
 
 }  // namespace kvbench::agent

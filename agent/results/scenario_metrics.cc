@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "common/stats/percentiles.h"
 
 namespace kvbench::agent::results {
@@ -124,6 +125,7 @@ v1::SessionCounts ComputeSessionCounts(const std::vector<RequestRecord>& records
   }
   v1::SessionCounts out;
   std::int64_t failed_requests = 0;
+  const RequestRecord* first_failed = nullptr;
   for (const RequestRecord& record : records) {
     UserState& user = users[record.user_id];
     user.sent = true;
@@ -132,7 +134,15 @@ v1::SessionCounts ComputeSessionCounts(const std::vector<RequestRecord>& records
     } else {
       user.failed = true;
       ++failed_requests;
+      if (first_failed == nullptr || record.sent_s < first_failed->sent_s) first_failed = &record;
     }
+  }
+  if (first_failed != nullptr) {
+    // The status only when it says more than the error (an error mid-stream came with a 200).
+    const int status = first_failed->http_status;
+    out.set_first_error(status > 0 && status != 200 ? absl::StrCat(*first_failed->error, " (HTTP ",
+                                                                   first_failed->http_status, ")")
+                                                    : *first_failed->error);
   }
   auto covers = [](const UserState& user, int rounds) {
     for (int round = 1; round <= rounds; ++round) {

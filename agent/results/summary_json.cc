@@ -57,6 +57,8 @@ Json SummaryJson(const v1::LatencyMetrics& latency, const v1::SessionCounts& ses
   out["cached_tokens_total"] =
       latency.has_cached_tokens_total() ? Json(latency.cached_tokens_total()) : Json(nullptr);
   out["failed_requests"] = sessions.failed_requests();
+  out["first_error"] =
+      sessions.first_error().empty() ? Json(nullptr) : Json(sessions.first_error());
   out["ttft_by_round"] = RoundsJson(latency);
   return out;
 }

@@ -116,29 +116,35 @@ size_t Replay::SendableRounds(const std::vector<PromptCount>& counts) const {
   return static_cast<size_t>(over - counts.begin());
 }
 
-absl::StatusOr<std::optional<int>> Replay::CountPrompts(
-    const std::vector<std::string>& tokenize_bodies,
-    const std::vector<datasets::VirtualUser>& ceiling_users) {
+absl::Status Replay::CountPrompts(const std::vector<std::string>& tokenize_bodies) {
   PromptCounter counter(client_, options_.base_url, kPromptCountTimeout, stop_);
   KV_ASSIGN_OR_RETURN(std::vector<PromptCount> counts, counter.Count(tokenize_bodies));
   size_t next = 0;
-  int under_isl = 0;
   for (PreparedUser& user : prepared_) {
     for (size_t round = 0; round < user.bodies.size(); ++round) {
       user.counts.push_back(std::move(counts[next++]));
     }
     user.sendable_rounds = SendableRounds(user.counts);
-    under_isl += user.sendable_rounds == user.bodies.size() ? 1 : 0;
   }
-  if (options_.isl <= 0) return std::optional<int>();
-  for (const datasets::VirtualUser& user : ceiling_users) {
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<bool>> Replay::FitUnderIsl(
+    const std::vector<datasets::VirtualUser>& users) {
+  std::vector<std::string> tokenize_bodies;
+  Prepare(users, &tokenize_bodies);
+  PromptCounter counter(client_, options_.base_url, kPromptCountTimeout, stop_);
+  KV_ASSIGN_OR_RETURN(std::vector<PromptCount> counts, counter.Count(tokenize_bodies));
+  std::vector<bool> fits;
+  size_t next = 0;
+  for (const datasets::VirtualUser& user : users) {
     const std::vector<PromptCount> rounds(
         counts.begin() + static_cast<long>(next),
         counts.begin() + static_cast<long>(next + user.rounds.size()));
     next += user.rounds.size();
-    under_isl += SendableRounds(rounds) == user.rounds.size() ? 1 : 0;
+    fits.push_back(SendableRounds(rounds) == user.rounds.size());
   }
-  return std::optional<int>(under_isl);
+  return fits;
 }
 
 std::vector<agent::results::CountedPrompt> Replay::CountedPrompts() const {
@@ -153,24 +159,16 @@ std::vector<agent::results::CountedPrompt> Replay::CountedPrompts() const {
 }
 
 absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser>& users,
-                                         bool count_prompts,
-                                         const std::vector<datasets::VirtualUser>& ceiling_users,
-                                         const BeforeClockHook& before_clock) {
+                                         bool count_prompts, const BeforeClockHook& before_clock) {
   count_prompts = count_prompts || options_.isl > 0;
   std::vector<std::string> tokenize_bodies;
   prepared_ = Prepare(users, count_prompts ? &tokenize_bodies : nullptr);
   ReplayResult result;
   if (count_prompts) {
-    if (options_.isl > 0) Prepare(ceiling_users, &tokenize_bodies);  // their bodies only
-    absl::StatusOr<std::optional<int>> counted = CountPrompts(tokenize_bodies, ceiling_users);
-    if (counted.ok()) {
-      result.ceiling_under_isl = *counted;
-    } else {
-      if (options_.isl > 0 || counted.status().code() == absl::StatusCode::kCancelled) {
-        return counted.status();
-      }
-      KV_LOG(WARNING) << "prompts not counted, reuse opportunity unknown: "
-                      << counted.status().message();
+    absl::Status counted = CountPrompts(tokenize_bodies);
+    if (!counted.ok()) {
+      if (options_.isl > 0 || counted.code() == absl::StatusCode::kCancelled) return counted;
+      KV_LOG(WARNING) << "prompts not counted, reuse opportunity unknown: " << counted.message();
       for (PreparedUser& user : prepared_) user.counts.clear();
     }
   }

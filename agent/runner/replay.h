@@ -39,8 +39,6 @@ struct ReplayResult {
   double clock_origin_s = 0;  // the run's clock start, raw steady_clock seconds
   // From the prompts as /tokenize counted them, in send order; unset when they were not counted.
   std::optional<agent::results::ReuseOpportunity> reuse;
-  // ISL > 0 (prompts counted): virtual users, chosen or not, all of whose rounds fit under ISL.
-  std::optional<int> ceiling_under_isl;
 };
 
 // Called once the prompts are counted, just before the run's clock starts, with the counted
@@ -54,8 +52,8 @@ using BeforeClockHook =
 // a round's end and the next round's send.
 //
 // - Before the clock starts: every body is serialized; with `count_prompts` (forced when ISL > 0)
-//   every prompt is counted through /tokenize (PromptCounter); with ISL > 0 also those of
-//   `ceiling_users` (the virtual users not chosen), only to count the ceiling under ISL.
+//   every prompt is counted through /tokenize (PromptCounter). FitUnderIsl counts any users'
+//   prompts beforehand, to choose among those that fit.
 // - The users replayed are the given ones (already cut to the requested count); a slot whose
 //   user ends takes the next one.
 // - A user sends its rounds strictly in order; round 1 is due when its slot takes it, round k+1
@@ -82,12 +80,16 @@ class Replay {
   // other, not recorded. UNAVAILABLE naming the first failure.
   absl::Status Warmup();
 
+  // ISL > 0: whether every round of each of `users` has a prompt within ISL tokens, counted
+  // through /tokenize as Run counts them (so a selection among the users that fit runs whole:
+  // issue #31). UNAVAILABLE when /tokenize cannot count; CANCELLED when stopped.
+  absl::StatusOr<std::vector<bool>> FitUnderIsl(const std::vector<datasets::VirtualUser>& users);
+
   // Replays `users`. Fails only before the first request: UNAVAILABLE when prompts must be
   // counted (ISL > 0) and /tokenize cannot; CANCELLED when stopped while counting.
   // `before_clock` (may be empty) runs after counting, before the clock starts (BeforeClockHook).
   absl::StatusOr<ReplayResult> Run(const std::vector<datasets::VirtualUser>& users,
                                    bool count_prompts,
-                                   const std::vector<datasets::VirtualUser>& ceiling_users = {},
                                    const BeforeClockHook& before_clock = nullptr);
 
  private:
@@ -101,10 +103,8 @@ class Replay {
 
   std::vector<PreparedUser> Prepare(const std::vector<datasets::VirtualUser>& users,
                                     std::vector<std::string>* tokenize_bodies) const;
-  // Counts `tokenize_bodies` (the chosen users' rounds, then `ceiling_users`' rounds).
-  absl::StatusOr<std::optional<int>> CountPrompts(
-      const std::vector<std::string>& tokenize_bodies,
-      const std::vector<datasets::VirtualUser>& ceiling_users);
+  // Counts `tokenize_bodies` (the replayed users' rounds) into prepared_.
+  absl::Status CountPrompts(const std::vector<std::string>& tokenize_bodies);
   size_t SendableRounds(const std::vector<PromptCount>& counts) const;
   std::vector<agent::results::CountedPrompt> CountedPrompts() const;
   void StartRound(Slot* slot);

@@ -3,7 +3,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "agent/datasets/dataset_loader.h"
@@ -107,18 +106,6 @@ BeforeClockHook BeforeClock(const RunnerOptions& options, StopSource* go, StopSo
   };
 }
 
-// The virtual users not chosen (their prompts are counted for the ceiling under ISL only).
-std::vector<datasets::VirtualUser> NotChosen(const std::vector<datasets::VirtualUser>& all,
-                                             const std::vector<datasets::VirtualUser>& chosen) {
-  std::set<std::string> ids;
-  for (const datasets::VirtualUser& user : chosen) ids.insert(user.user_id);
-  std::vector<datasets::VirtualUser> rest;
-  for (const datasets::VirtualUser& user : all) {
-    if (ids.count(user.user_id) == 0) rest.push_back(user);
-  }
-  return rest;
-}
-
 }  // namespace
 
 absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, StopSource* go) {
@@ -139,16 +126,36 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, Stop
   agent::results::SessionPlan plan;
   plan.dataset_ceiling = static_cast<int>(users.size());
   plan.requested = options.requested_sessions();
-  datasets::UserSelection selection = datasets::SelectUsers(users, plan.requested, options.seed);
-  plan.selection = selection.description;
-  const std::vector<datasets::VirtualUser> others =
-      options.isl > 0 ? NotChosen(users, selection.users) : std::vector<datasets::VirtualUser>();
 
   std::unique_ptr<RecordWriter> writer;
   if (!options.output_path.empty()) {
     KV_ASSIGN_OR_RETURN(writer, RecordWriter::Create(options.output_path));
   }
   KV_ASSIGN_OR_RETURN(std::unique_ptr<AsyncHttpClient> client, MakeClient(options));
+  std::unique_ptr<sim::SimClock> sim_clock;
+  if (!options.sim_clock.empty()) {
+    KV_ASSIGN_OR_RETURN(sim_clock, sim::SimClock::Open(options.sim_clock));
+  }
+  Replay replay(client.get(), options, writer.get(), stop, sim_clock.get());
+  KV_RETURN_IF_ERROR(replay.Warmup());
+  // With ISL, the users are chosen among those every prompt of which fits (issue #31: choosing
+  // among all of them truncated some, and no ISL-limited comparison could be valid); what
+  // `kvctl plan` prints as WILL_RUN is then what runs.
+  std::vector<datasets::VirtualUser> candidates = users;
+  std::string within;
+  if (options.isl > 0) {
+    KV_ASSIGN_OR_RETURN(std::vector<bool> fits, replay.FitUnderIsl(users));
+    candidates.clear();
+    for (size_t i = 0; i < users.size(); ++i) {
+      if (fits[i]) candidates.push_back(users[i]);
+    }
+    plan.dataset_ceiling_under_isl = static_cast<int>(candidates.size());
+    within = absl::StrCat(" (of the dataset's ", users.size(),
+                          ", those with every prompt within isl ", options.isl, ")");
+  }
+  datasets::UserSelection selection =
+      datasets::SelectUsers(candidates, plan.requested, options.seed);
+  plan.selection = selection.description + within;
   KV_LOG(INFO) << "replay start base_url=" << options.base_url << " model=" << options.model
                << " concurrency=" << options.concurrency << " num_rounds=" << options.num_rounds
                << " sessions_requested=" << plan.requested
@@ -156,18 +163,11 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, Stop
                << "\" warmup=" << options.warmup << " isl=" << options.isl << " osl=" << options.osl
                << " http_client=" << options.http_client << " io_threads=" << options.io_threads;
 
-  std::unique_ptr<sim::SimClock> sim_clock;
-  if (!options.sim_clock.empty()) {
-    KV_ASSIGN_OR_RETURN(sim_clock, sim::SimClock::Open(options.sim_clock));
-  }
-  Replay replay(client.get(), options, writer.get(), stop, sim_clock.get());
-  KV_RETURN_IF_ERROR(replay.Warmup());
   KV_ASSIGN_OR_RETURN(ReplayResult result, replay.Run(selection.users, options.count_prompts,
-                                                      others, BeforeClock(options, go, stop)));
+                                                      BeforeClock(options, go, stop)));
   client->Shutdown();
 
   plan.planned_users = result.planned_users;
-  plan.dataset_ceiling_under_isl = result.ceiling_under_isl;
   v1::SessionCounts counts = agent::results::ComputeSessionCounts(result.records, plan);
   v1::LatencyMetrics latency = agent::results::ComputeLatencyMetrics(result.records);
   if (result.reuse && result.reuse->same_user_pct) {

@@ -36,7 +36,8 @@ std::vector<bool> InReplayScrapes(const std::vector<ScrapeKind>& kinds) {
   return in_replay;
 }
 
-GaugeSummary SummarizeInReplay(const std::vector<GaugeScrape>& scrapes) {
+GaugeSummary SummarizeInReplay(const std::vector<GaugeScrape>& scrapes,
+                               std::optional<double> last_response_s) {
   std::vector<ScrapeKind> kinds;
   for (const GaugeScrape& scrape : scrapes) kinds.push_back(scrape.kind);
   const std::vector<bool> in_replay = InReplayScrapes(kinds);
@@ -46,6 +47,7 @@ GaugeSummary SummarizeInReplay(const std::vector<GaugeScrape>& scrapes) {
   for (std::size_t i = 0; i < scrapes.size(); ++i) {
     const std::vector<double>& values = scrapes[i].values;
     if (!in_replay[i] || values.empty()) continue;
+    if (last_response_s && scrapes[i].t_s > *last_response_s) continue;
     double sum = 0;
     for (double value : values) sum += value;
     sum_of_means += sum / static_cast<double>(values.size());
@@ -54,6 +56,7 @@ GaugeSummary SummarizeInReplay(const std::vector<GaugeScrape>& scrapes) {
     summary.max = summary.max ? std::max(*summary.max, highest) : highest;
   }
   if (counted > 0) summary.mean = sum_of_means / counted;
+  summary.scrapes = counted;
   return summary;
 }
 

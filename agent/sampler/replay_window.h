@@ -36,23 +36,29 @@ struct ScrapeSpan {
 };
 std::optional<ScrapeSpan> ReplaySpan(const std::vector<ScrapeKind>& kinds);
 
-// One scrape of a gauge: its kind, and the value of every source (replica) that answered with
-// the gauge (none: every scrape failed or lacked it).
+// One scrape of a gauge: its kind, the value of every source (replica) that answered with the
+// gauge (none: every scrape failed or lacked it), and when (seconds since the replay started).
 struct GaugeScrape {
   ScrapeKind kind = ScrapeKind::kPeriodic;
   std::vector<double> values;
+  double t_s = 0;
 };
 
 // A gauge over the in-replay scrapes: `mean` is the mean over those scrapes of the mean over the
 // sources at each (the replicas share one engine config, so the mean of their fractions is the
 // fleet's fraction in use, as the KV usage series shows it); `max` the highest value of any
-// source at any of them. Both
-// nullopt (absent, never 0) when no in-replay scrape has a value.
+// source at any of them; `scrapes` how many scrapes they rest on. Both nullopt (absent, never 0)
+// when no in-replay scrape has a value. With `last_response_s` (when the runner's last response
+// was seen, on the scrapes' clock), a periodic scrape after it is not in-replay either: the
+// runner may take a while to exit after its last answer, and those scrapes read the idle engine
+// into the replay's load (issue #31: a demo c16 cell's mean 37.8% over all, 56.6% before).
 struct GaugeSummary {
   std::optional<double> mean;
   std::optional<double> max;
+  int scrapes = 0;
 };
-GaugeSummary SummarizeInReplay(const std::vector<GaugeScrape>& scrapes);
+GaugeSummary SummarizeInReplay(const std::vector<GaugeScrape>& scrapes,
+                               std::optional<double> last_response_s = std::nullopt);
 
 // The sum over the replicas of each one's CounterIncrease (resets handled: a restarted replica's
 // counter adds its pre-reset value back); a replica with fewer than 2 points adds nothing.

@@ -178,6 +178,7 @@ std::vector<GaugeScrape> Sampler::GaugeScrapes(const std::string& key, bool lmca
   for (const Tick& tick : ticks_) {
     GaugeScrape& scrape = scrapes.emplace_back();
     scrape.kind = ParseScrapeKind(tick.kind);
+    scrape.t_s = tick.t_s;
     for (const ScrapeTarget& target : targets_) {
       if (target.lmcache != lmcache) continue;
       auto source = tick.values.find(target.source);
@@ -242,8 +243,13 @@ v1::EngineMetrics Sampler::EngineResult() const {
   };
   if (auto prefill = histogram_mean(keys::kPrefillTime)) engine.set_mean_prefill_time_s(*prefill);
   if (auto queue = histogram_mean(keys::kQueueTime)) engine.set_mean_queue_time_s(*queue);
-  const GaugeSummary usage = SummarizeInReplay(GaugeScrapes(keys::kKvCacheUsage, false));
-  if (usage.mean) engine.set_kv_cache_usage_mean(*usage.mean);
+  const GaugeSummary usage =
+      SummarizeInReplay(GaugeScrapes(keys::kKvCacheUsage, false), last_response_s_);
+  if (usage.mean) {
+    engine.set_kv_cache_usage_mean(*usage.mean);
+    engine.set_kv_cache_usage_scrapes(usage.scrapes);
+  }
+  if (last_response_s_) engine.set_kv_cache_usage_until_s(*last_response_s_);
   if (usage.max) engine.set_kv_cache_usage_max(*usage.max);
   SetPrefixCacheTokens(&engine);
   if (auto increase = Increase(keys::kPreemptions)) {
@@ -296,7 +302,8 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
   if (auto evicted = increase(keys::kEvictedChunks)) {
     lmcache.set_evicted_chunks(static_cast<int64_t>(*evicted));
   }
-  const GaugeSummary ratio = SummarizeInReplay(GaugeScrapes(keys::kL1UsageRatio, true));
+  const GaugeSummary ratio =
+      SummarizeInReplay(GaugeScrapes(keys::kL1UsageRatio, true), last_response_s_);
   if (ratio.mean) lmcache.set_l1_usage_ratio_mean(*ratio.mean);
   if (auto bytes = max_of(keys::kL1UsageBytes)) {
     lmcache.set_l1_usage_bytes_max(static_cast<int64_t>(*bytes));

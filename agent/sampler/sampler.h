@@ -59,6 +59,9 @@ class Sampler {
   // Appends a reading that is not a scrape (the host's CPU counters: host_cpu_sample.h) to
   // samples.jsonl and hands it to `on_sample`; the sampler's own math ignores it.
   void Record(const v1::Sample& sample);
+  // When the runner's last response was seen (seconds since the replay started, as Scrape's
+  // `t_s`): periodic scrapes after it no longer count for the gauges (replay_window.h).
+  void SetLastResponse(double t_s) { last_response_s_ = t_s; }
   // True when a periodic scrape is due at `t_s` (one period after the previous one).
   bool Due(double t_s) const;
   double period_s() const { return options_.period_s; }
@@ -121,6 +124,7 @@ class Sampler {
 
   std::vector<Tick> ticks_;
   std::optional<double> last_periodic_s_;
+  std::optional<double> last_response_s_;
   std::map<std::string, int> successful_scrapes_;  // by source
   std::map<std::string, bool> redeclarations_logged_;
 };

@@ -22,6 +22,7 @@ void ReplayProgress::LoadPlan() {
     if (!prompt.ok()) return;  // not the runner's file: progress without sessions
     int& rounds = last_round_[prompt->user_id];
     rounds = std::max(rounds, prompt->round);
+    ++requests_planned_;
   }
   planned_ = !last_round_.empty();
 }
@@ -56,6 +57,16 @@ void ReplayProgress::AddRecord(absl::string_view line) {
 std::optional<int> ReplayProgress::sessions_done() const {
   if (!planned_) return std::nullopt;
   return sessions_done_;
+}
+
+std::optional<int> ReplayProgress::sessions_total() const {
+  if (!planned_) return std::nullopt;
+  return static_cast<int>(last_round_.size());
+}
+
+std::optional<int64_t> ReplayProgress::requests_total() const {
+  if (!planned_) return std::nullopt;
+  return requests_planned_;
 }
 
 }  // namespace kvbench::agent

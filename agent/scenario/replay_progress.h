@@ -28,6 +28,9 @@ class ReplayProgress {
 
   int64_t requests_done() const { return requests_done_; }
   std::optional<int> sessions_done() const;
+  // From the plan (prompts.jsonl): the chosen users and all their rounds; nullopt without it.
+  std::optional<int> sessions_total() const;
+  std::optional<int64_t> requests_total() const;
 
  private:
   void AddRecord(absl::string_view line);
@@ -39,6 +42,7 @@ class ReplayProgress {
   int64_t requests_done_ = 0;
   std::unordered_map<std::string, int> last_round_;  // user → planned rounds
   bool planned_ = false;
+  int64_t requests_planned_ = 0;
   int sessions_done_ = 0;
 };
 

@@ -86,16 +86,37 @@ std::string ScenarioExecutor::ScenarioFile(const std::string& name) const {
   return absl::StrCat(env_.scenario_dir, "/", name);
 }
 
-void ScenarioExecutor::Phase(v1::ScenarioPhase phase, const ReplayProgress* replay) {
+void ScenarioExecutor::Phase(v1::ScenarioPhase phase, const ReplayProgress* replay,
+                             std::optional<double> replay_elapsed_s) {
   phase_ = phase;
+  if (replay != nullptr) {
+    replay_counts_.set_requests_done(replay->requests_done());
+    replay_counts_.set_sessions_done(replay->sessions_done().value_or(0));
+    if (std::optional<int> total = replay->sessions_total()) {
+      replay_counts_.set_sessions_total(*total);
+    }
+    if (std::optional<int64_t> total = replay->requests_total()) {
+      replay_counts_.set_requests_total(*total);
+    }
+    if (replay_elapsed_s) replay_counts_.set_replay_elapsed_s(*replay_elapsed_s);
+  }
   v1::Event event;
   v1::Progress* progress = event.mutable_progress();
+  // The replay's counts as last seen: collecting and teardown show the final ones (issue #31:
+  // a finished scenario said "teardown 0/32 sessions").
+  *progress = replay_counts_;
   progress->set_phase(phase);
-  progress->set_sessions_total(scenario_.sessions() > 0 ? scenario_.sessions()
-                                                        : scenario_.concurrency());
-  if (replay != nullptr) {
-    progress->set_requests_done(replay->requests_done());
-    progress->set_sessions_done(replay->sessions_done().value_or(0));
+  if (progress->sessions_total() == 0) {
+    progress->set_sessions_total(scenario_.sessions() > 0 ? scenario_.sessions()
+                                                          : scenario_.concurrency());
+  }
+  // What is left of the replay at its rate so far.
+  if (phase == v1::SCENARIO_PHASE_REPLAY && progress->requests_total() > 0 &&
+      progress->requests_done() > 0 && progress->has_replay_elapsed_s()) {
+    const double left = static_cast<double>(
+        std::max<int64_t>(progress->requests_total() - progress->requests_done(), 0));
+    progress->set_eta_s(progress->replay_elapsed_s() * left /
+                        static_cast<double>(progress->requests_done()));
   }
   progress->set_elapsed_s(absl::ToDoubleSeconds(env_.clock->Monotonic() - started_));
   sink_(std::move(event));
@@ -327,6 +348,7 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
   ReplayWatchdog watchdog(absl::Seconds(job_.progress_timeout_s()), env_.clock->Monotonic(),
                           scenario_.tier(), plan.cache != nullptr ? kCacheServerName : "");
   std::optional<absl::Duration> stop_sent;
+  std::optional<double> last_response_s;  // when requests.jsonl last grew, since the gate
   // Poll at least as often as the sampler's period (short under a simulator's time scale), and
   // briskly while the runner waits at the gate.
   const absl::Duration poll =
@@ -341,14 +363,18 @@ absl::Status ScenarioExecutor::RunReplay(const Plan& plan) {
       watchdog.Progressed(env_.clock->Monotonic());
       if (!exit.ok()) runner->Signal(SIGUSR1).IgnoreError();
     }
+    // Progress before the scrape: a scrape after the last response seen must not count as
+    // in-replay (replay_window.h).
+    const bool progressed = progress.Update();
+    if (progressed && gate_open) last_response_s = since_start();
     if (exit.ok()) {
+      if (last_response_s) sampler_->SetLastResponse(*last_response_s);
       Scrape("after", since_start());
     } else if (gate_open && sampler_->Due(since_start())) {
       Scrape("periodic", since_start());
     }
-    const bool progressed = progress.Update();
     if (progressed || (progress.requests_done() > 0 && phase_ == v1::SCENARIO_PHASE_WARMUP)) {
-      Phase(v1::SCENARIO_PHASE_REPLAY, &progress);
+      Phase(v1::SCENARIO_PHASE_REPLAY, &progress, since_start());
     }
     if (progressed) watchdog.Progressed(env_.clock->Monotonic());
     if (exit.ok()) {
@@ -481,15 +507,20 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Run() {
   Teardown(plan.ok() ? &*plan : nullptr);
   if (cancelled_.load() && result.ok()) result = absl::CancelledError("cancelled");
 
+  absl::Status outcome = result.status();
   if (result.ok()) {
     result->set_start_unix_ms(start_unix_ms);
     SendRequestRecords();
     v1::Event result_event;
     *result_event.mutable_result() = *result;
     sink_(std::move(result_event));
+    // Sent all the same: its requests and counts show why.
+    outcome = ReplayOutcome(*result);
+    if (!outcome.ok()) Log(v1::LogLine::ERROR, "agent", std::string(outcome.message()));
   }
-  v1::Event end = ScenarioEndEvent(result.status());
+  v1::Event end = ScenarioEndEvent(outcome);
   sink_(std::move(end));
+  if (!outcome.ok()) return outcome;
   return result;
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,7 +109,10 @@ class ScenarioExecutor {
   void AddWarnings(const Plan& plan, v1::ScenarioResult* result);
   void Teardown(const Plan* plan);
   // A progress event; `replay` (during the replay) gives the requests and sessions done.
-  void Phase(v1::ScenarioPhase phase, const ReplayProgress* replay = nullptr);
+  // Sends the phase with the replay's counts (from `replay` when given, else as last seen) and,
+  // during the replay, its ETA.
+  void Phase(v1::ScenarioPhase phase, const ReplayProgress* replay = nullptr,
+             std::optional<double> replay_elapsed_s = std::nullopt);
   void Log(v1::LogLine::Severity severity, const std::string& process, const std::string& text);
   // Logs and records the children that exited since the last call; returns them.
   std::vector<std::string> ReportExitedChildren(const char* when);
@@ -133,6 +137,7 @@ class ScenarioExecutor {
   // The cache server's /metrics (found after readiness), and what answered when none did.
   CacheServerMetrics cache_metrics_;
   v1::ScenarioPhase phase_ = v1::SCENARIO_PHASE_UNSPECIFIED;
+  v1::Progress replay_counts_;  // the replay's counts as last seen (Phase)
   absl::Duration started_;
 };
 

@@ -49,6 +49,7 @@ void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::o
     if (group.validity.has_value()) PrintVerdict(*group.validity, out);
     if (!group.time_note.empty()) out << group.time_note << "\n";
     if (!group.interval_note.empty()) out << group.interval_note << "\n";
+    if (!group.scrape_note.empty()) out << group.scrape_note << "\n";
     std::vector<std::string> headers = {"METRIC"};
     for (size_t i = 0; i < group.columns.size(); ++i) {
       headers.push_back(v1::Tier_Name(group.columns[i].tier));
@@ -107,6 +108,7 @@ nlohmann::ordered_json ComparisonJson(const std::vector<results::ComparisonGroup
     item["baseline"] = group.baseline >= 0 ? nlohmann::ordered_json("GPU") : nullptr;
     item["repeats"] = group.repeats;
     item["interval_note"] = group.interval_note;
+    item["scrape_note"] = group.scrape_note;
     item["metrics"] = nlohmann::ordered_json::array();
     for (const results::ComparisonRow& row : group.rows) {
       nlohmann::ordered_json metric;

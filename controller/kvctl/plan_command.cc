@@ -79,7 +79,11 @@ void PrintPlanTable(const client::JobPlan& plan, const DatasetCeiling& ceiling, 
       << "\n"
       << "  sampling every " << spec.sampling().period_s() << " s, rate window "
       << spec.sampling().rate_window_s() << " s\n"
-      << RoutingLine(spec) << CeilingLine(spec, ceiling) << "\n";
+      << RoutingLine(spec) << CeilingLine(spec, ceiling);
+  if (std::optional<std::string> warning = ceiling.KvCapacityWarning(spec)) {
+    out << "  warning: " << *warning << "\n";
+  }
+  out << "\n";
   const bool routed = spec.replicas() >= 2;
   const bool under_isl = ceiling.virtual_users_under_isl().has_value();
   std::vector<std::string> headers = {"SCENARIO", "TIER", "CONCURRENCY", "SESSIONS"};
@@ -122,6 +126,10 @@ void PrintPlanJson(const client::JobPlan& plan, const DatasetCeiling& ceiling, s
   nlohmann::ordered_json json;
   json["spec"] = nlohmann::ordered_json::parse(ProtoToJson(plan.spec));
   json["dataset_ceiling"] = CeilingJson(ceiling);
+  json["warnings"] = nlohmann::ordered_json::array();
+  if (std::optional<std::string> warning = ceiling.KvCapacityWarning(plan.spec)) {
+    json["warnings"].push_back(*warning);
+  }
   json["scenarios"] = nlohmann::ordered_json::array();
   for (const v1::Scenario& scenario : plan.scenarios) {
     nlohmann::ordered_json cell = nlohmann::ordered_json::parse(ProtoToJson(scenario));

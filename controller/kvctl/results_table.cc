@@ -10,7 +10,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "controller/kvctl/table_printer.h"
+#include "controller/results/few_scrapes.h"
 #include "controller/results/offload_served.h"
 #include "controller/results/simulated_time_display.h"
 
@@ -23,16 +25,27 @@ std::string Ms(bool has, double seconds) {
   return has ? absl::StrFormat("%.1f", seconds * 1000) : kNull;
 }
 
+// How much of an error a STATUS cell shows.
+constexpr size_t kErrorShown = 100;
+
+// `text`, cut to `limit` characters with "..." when longer.
+std::string Abbreviated(absl::string_view text, size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  return absl::StrCat(text.substr(0, limit - 3), "...");
+}
+
 std::string Pct(bool has, double pct) { return has ? absl::StrFormat("%+.0f%%", pct) : kNull; }
 
-// KV cache usage over the in-replay scrapes, mean/max in %: "40.7/85.0".
+// KV cache usage over the in-replay scrapes, mean/max in %: "40.7/85.0", with the count when
+// they were few: "56.6/91.0 (3 scrapes)".
 std::string KvUsage(const v1::EngineMetrics& engine) {
   if (!engine.has_kv_cache_usage_mean() && !engine.has_kv_cache_usage_max()) return kNull;
   auto pct = [](bool has, double fraction) {
     return has ? absl::StrFormat("%.1f", fraction * 100) : std::string(kNull);
   };
   return absl::StrCat(pct(engine.has_kv_cache_usage_mean(), engine.kv_cache_usage_mean()), "/",
-                      pct(engine.has_kv_cache_usage_max(), engine.kv_cache_usage_max()));
+                      pct(engine.has_kv_cache_usage_max(), engine.kv_cache_usage_max()),
+                      results::FewScrapesText(engine));
 }
 
 // What offload served (vLLM's external hit tokens), with its share of the prompt tokens.
@@ -123,9 +136,22 @@ ResultsRow ResultsRowFromOutcome(const v1::Scenario& scenario, const absl::Statu
     if (result.lmcache().l2_store_failed_chunks() > 0) {
       notes.push_back(absl::StrCat(result.lmcache().l2_store_failed_chunks(), " L2 stores failed"));
     }
+    // Failed requests with the share and the first error (issue #31: the error was only in
+    // requests.jsonl).
+    if (s.failed_requests() > 0) {
+      const int64_t sent = s.failed_requests() + result.latency().requests_completed();
+      notes.push_back(absl::StrCat(
+          s.failed_requests(), " of ", sent, " requests failed",
+          s.first_error().empty() ? "" : ", first: ", Abbreviated(s.first_error(), kErrorShown)));
+    }
     row.outcome = notes.empty() ? "ok" : absl::StrCat("ok (", absl::StrJoin(notes, ", "), ")");
   } else {
     row.outcome = status.code() == absl::StatusCode::kCancelled ? "cancelled" : "failed";
+    // Why, in its first line (kvctl status has the whole reason).
+    const std::vector<absl::string_view> lines = absl::StrSplit(status.message(), '\n');
+    if (!lines.empty() && !lines.front().empty()) {
+      absl::StrAppend(&row.outcome, ": ", Abbreviated(lines.front(), kErrorShown));
+    }
   }
   return row;
 }

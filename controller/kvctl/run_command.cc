@@ -92,6 +92,9 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
       agent::DatasetCeiling::Compute(plan->spec, flags.options.dataset_mirror);
   if (!ceiling.ok()) return ceiling.status();
   if (absl::Status usable = ceiling->CheckCellsHaveUsers(plan->spec); !usable.ok()) return usable;
+  if (std::optional<std::string> warning = ceiling->KvCapacityWarning(plan->spec)) {
+    *context->err << "warning: " << *warning << "\n";
+  }
   agent::LocalRunOptions options = flags.options;
   absl::StatusOr<std::vector<int>> gpus = ParseGpus(flags.gpus);
   if (!gpus.ok()) return gpus.status();

@@ -29,7 +29,11 @@ std::string RunProgress::Line(const std::string& scenario_id) const {
   std::string line = absl::StrFormat("%-14s %-22s %6.1fs", scenario_id,
                                      ScenarioPhaseName(progress.phase()), progress.elapsed_s());
   if (progress.phase() == v1::SCENARIO_PHASE_REPLAY) {
-    absl::StrAppend(&line, "  ", progress.requests_done(), " requests");
+    absl::StrAppend(&line, "  ", progress.requests_done());
+    if (progress.requests_total() > 0) absl::StrAppend(&line, " of ", progress.requests_total());
+    absl::StrAppend(&line, " requests");
+    if (progress.has_eta_s())
+      absl::StrAppend(&line, absl::StrFormat(", ETA %.0fs", progress.eta_s()));
   }
   return line;
 }

@@ -31,14 +31,54 @@ std::string UtcTimeText(int64_t ms) {
   return absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", absl::FromUnixMillis(ms), absl::UTCTimeZone());
 }
 
+bool Ended(v1::ScenarioState state) {
+  return state == v1::SCENARIO_STATE_SUCCEEDED || state == v1::SCENARIO_STATE_FAILED ||
+         state == v1::SCENARIO_STATE_CANCELLED;
+}
+
+// "12/32 sessions, 37/160 req, 21s, ETA 70s" while it runs; the final counts once it ended.
 std::string ProgressText(const v1::ScenarioStatus& status) {
   if (!status.has_progress()) return "-";
   const v1::Progress& progress = status.progress();
   std::string text =
       absl::StrCat(progress.sessions_done(), "/", progress.sessions_total(), " sessions");
-  if (progress.requests_done() > 0) absl::StrAppend(&text, ", ", progress.requests_done(), " req");
+  if (progress.requests_done() > 0 || progress.requests_total() > 0) {
+    absl::StrAppend(&text, ", ", progress.requests_done());
+    if (progress.requests_total() > 0) absl::StrAppend(&text, "/", progress.requests_total());
+    absl::StrAppend(&text, " req");
+  }
   absl::StrAppend(&text, absl::StrFormat(", %.0fs", progress.elapsed_s()));
+  if (progress.has_eta_s() && !Ended(status.state())) {
+    absl::StrAppend(&text, absl::StrFormat(", ETA %.0fs", progress.eta_s()));
+  }
   return text;
+}
+
+// The phase, or "done" once the scenario ended (its last phase was teardown).
+std::string PhaseText(const v1::ScenarioStatus& status) {
+  if (Ended(status.state())) return "done";
+  if (!status.has_progress() || status.progress().phase() == v1::SCENARIO_PHASE_UNSPECIFIED) {
+    return "-";
+  }
+  return ScenarioPhaseName(status.progress().phase());
+}
+
+// "3 of 6 scenarios ended (2 succeeded, 1 failed)".
+std::string ScenariosLine(const v1::Job& job) {
+  int ended = 0, succeeded = 0, failed = 0, cancelled = 0;
+  for (const v1::ScenarioStatus& status : job.scenarios()) {
+    if (!Ended(status.state())) continue;
+    ++ended;
+    succeeded += status.state() == v1::SCENARIO_STATE_SUCCEEDED;
+    failed += status.state() == v1::SCENARIO_STATE_FAILED;
+    cancelled += status.state() == v1::SCENARIO_STATE_CANCELLED;
+  }
+  std::vector<std::string> kinds;
+  if (succeeded > 0) kinds.push_back(absl::StrCat(succeeded, " succeeded"));
+  if (failed > 0) kinds.push_back(absl::StrCat(failed, " failed"));
+  if (cancelled > 0) kinds.push_back(absl::StrCat(cancelled, " cancelled"));
+  return absl::StrCat(ended, " of ", job.scenarios_size(), " scenarios ended",
+                      kinds.empty() ? "" : absl::StrCat(" (", absl::StrJoin(kinds, ", "), ")"));
 }
 
 std::vector<std::string> Headers() {
@@ -49,14 +89,11 @@ std::vector<std::string> Headers() {
 std::vector<std::vector<std::string>> Rows(const v1::Job& job) {
   std::vector<std::vector<std::string>> rows;
   for (const v1::ScenarioStatus& status : job.scenarios()) {
-    const bool has_phase =
-        status.has_progress() && status.progress().phase() != v1::SCENARIO_PHASE_UNSPECIFIED;
     rows.push_back(
         {status.scenario().scenario_id(), v1::Tier_Name(status.scenario().tier()),
          absl::StrCat(status.scenario().concurrency()), ScenarioStateName(status.state()),
          status.agent_id().empty() ? "-" : status.agent_id(), absl::StrCat(status.attempt()),
-         has_phase ? ScenarioPhaseName(status.progress().phase()) : "-", ProgressText(status),
-         status.error()});
+         PhaseText(status), ProgressText(status), status.error()});
   }
   return rows;
 }
@@ -89,6 +126,7 @@ void PrintTable(const v1::Job& job, std::ostream& out) {
       << "\n"
       << "  submitted " << UtcTimeText(job.submit_unix_ms()) << ", started "
       << UtcTimeText(job.start_unix_ms()) << ", ended " << UtcTimeText(job.end_unix_ms()) << "\n";
+  out << "  " << ScenariosLine(job) << "\n";
   if (!job.error().empty()) out << "  error: " << job.error() << "\n";
   // A capacity search's answer so far (the probes' table is kvctl results').
   if (job.capacity().tiers_size() > 0) out << "  " << job.capacity().headline() << "\n";

@@ -20,6 +20,9 @@ std::string ValueText(const std::optional<double>& value) {
 
 std::string GroupTable(const results::ComparisonGroup& group) {
   std::string out = absl::StrCat("<h3>Concurrency ", group.concurrency, "</h3>\n");
+  if (!group.scrape_note.empty()) {
+    absl::StrAppend(&out, "<p class=\"meta\">", HtmlEscape(group.scrape_note), "</p>\n");
+  }
   if (!group.interval_note.empty()) {
     absl::StrAppend(&out, "<p class=\"meta\">", HtmlEscape(group.interval_note), "</p>\n");
   }

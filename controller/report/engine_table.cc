@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "controller/report/text_format.h"
 #include "controller/report/tier_style.h"
+#include "controller/results/few_scrapes.h"
 #include "controller/results/offload_served.h"
 
 namespace kvbench::report {
@@ -24,7 +25,7 @@ std::string Row(const ReportRun& run) {
       absl::StrCat("<span class=\"tier-swatch\" style=\"background:", style.color, "\"></span>",
                    style.name),
       absl::StrCat(run.concurrency),
-      Cell(e.has_kv_cache_usage_mean(), e.kv_cache_usage_mean() * 100),
+      Cell(e.has_kv_cache_usage_mean(), e.kv_cache_usage_mean() * 100) + results::FewScrapesText(e),
       Cell(e.has_kv_cache_usage_max(), e.kv_cache_usage_max() * 100),
       Cell(e.has_num_preemptions(), e.num_preemptions()),
       Cell(e.has_prefix_cache_query_tokens(), e.prefix_cache_query_tokens()),

@@ -175,6 +175,15 @@ std::string ScenariosTable(const v1::Job& job) {
   for (const v1::ScenarioStatus& status : job.scenarios()) {
     std::vector<std::string> problems;
     if (!status.error().empty()) problems.push_back(HtmlEscape(status.error()));
+    // Requests that failed in a scenario that still succeeded (issue #31).
+    const v1::SessionCounts& sessions = status.result().sessions();
+    if (status.state() == v1::SCENARIO_STATE_SUCCEEDED && sessions.failed_requests() > 0) {
+      problems.push_back(HtmlEscape(absl::StrCat(
+          sessions.failed_requests(), " of ",
+          sessions.failed_requests() + status.result().latency().requests_completed(),
+          " requests failed",
+          sessions.first_error().empty() ? "" : ", the first: " + sessions.first_error())));
+    }
     for (const std::string& failure : status.result().process_failures()) {
       problems.push_back(HtmlEscape(failure));
     }

@@ -5,8 +5,11 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "controller/results/few_scrapes.h"
 #include "controller/results/offload_served.h"
 #include "controller/results/simulated_time_display.h"
+#include "controller/results/validity_text.h"
 
 namespace kvbench::results {
 namespace {
@@ -146,6 +149,28 @@ std::optional<double> MeanOverRepeats(const Extract& extract,
   return sum / count;
 }
 
+// ComparisonGroup::scrape_note: per tier, the in-replay scrapes its KV usage mean rests on
+// (summed over its repeats), when any of its runs had fewer than kFewScrapes.
+std::string ScrapeNote(const std::vector<std::vector<const ScenarioRun*>>& tiers) {
+  std::vector<std::string> few;
+  for (const std::vector<const ScenarioRun*>& tier_runs : tiers) {
+    int scrapes = 0;
+    bool any_few = false;
+    for (const ScenarioRun* run : tier_runs) {
+      if (!run->result || !run->result->engine().has_kv_cache_usage_scrapes()) continue;
+      scrapes += run->result->engine().kv_cache_usage_scrapes();
+      any_few = any_few || run->result->engine().kv_cache_usage_scrapes() < kFewScrapes;
+    }
+    if (any_few) {
+      few.push_back(absl::StrCat(TierName(tier_runs.front()->scenario.tier()), " ", scrapes));
+    }
+  }
+  if (few.empty()) return "";
+  return absl::StrCat("KV cache usage means rest on few in-replay scrapes (",
+                      absl::StrJoin(few, ", "), "): a mean of fewer than ", kFewScrapes,
+                      " moves with where the scrapes fell; a shorter sampling period_s gives more");
+}
+
 }  // namespace
 
 std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& runs,
@@ -192,6 +217,7 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
       }
       tiers.push_back(tier_runs);
     }
+    group.scrape_note = ScrapeNote(tiers);
     for (const MetricSpec& metric : Metrics()) {
       ComparisonRow& row = group.rows.emplace_back();
       row.metric = metric.name;

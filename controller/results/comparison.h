@@ -58,6 +58,9 @@ struct ComparisonGroup {
   // What the intervals cover, e.g. that one repeat cannot show the run-to-run spread; "" before
   // regression::AttachDeltaIntervals.
   std::string interval_note;
+  // "KV cache usage means rest on few scrapes: GPU 3, CPU_RAM 2 ..." when a tier's run had fewer
+  // than kFewScrapes in-replay scrapes (few_scrapes.h); "" otherwise.
+  std::string scrape_note;
 };
 
 // Groups by comparison_group (ordered by concurrency) and fills every metric row: TTFT

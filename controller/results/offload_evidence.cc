@@ -81,11 +81,6 @@ GpuPressure AssessGpuPressure(const ScenarioRun& gpu) {
     const std::string fact = absl::StrCat(WithCommas(engine.num_preemptions()), " preemptions");
     (engine.num_preemptions() > 0 ? short_facts : ample_facts).push_back(fact);
   }
-  if (engine.has_kv_cache_usage_max()) {
-    const std::string fact =
-        absl::StrCat("KV cache usage peaked at ", Percent(engine.kv_cache_usage_max()));
-    (engine.kv_cache_usage_max() >= kGpuKvUsageFull ? short_facts : ample_facts).push_back(fact);
-  }
   std::optional<bool> achieved;  // the reuse comparison, when it can be made
   if (std::optional<ReuseComparison> reuse = CompareReuse(result.latency(), engine)) {
     const double share = static_cast<double>(reuse->served) / static_cast<double>(reuse->reusable);
@@ -97,15 +92,22 @@ GpuPressure AssessGpuPressure(const ScenarioRun& gpu) {
         absl::StrCat("its own prefix cache served ", Percent(share), " of the ", reuse->what, " (",
                      WithCommas(reuse->served), " of ", WithCommas(reuse->reusable), ")"));
   }
+  // A usage peak is one scrape of one replica (a transient fill between two frees reads 98% while
+  // the cache served every reusable block): it decides only without the reuse comparison.
+  std::optional<std::string> usage_peak;
+  const bool usage_full =
+      engine.has_kv_cache_usage_max() && engine.kv_cache_usage_max() >= kGpuKvUsageFull;
+  if (engine.has_kv_cache_usage_max()) {
+    usage_peak = absl::StrCat("KV cache usage peaked at ", Percent(engine.kv_cache_usage_max()));
+    if (!achieved) (usage_full ? short_facts : ample_facts).push_back(*usage_peak);
+  }
   bool exceeds = false;
   const std::optional<std::string> working_set = WorkingSetFact(gpu, &exceeds);
   // The working set is an estimate: it decides only without the reuse comparison.
   if (working_set && !achieved) (exceeds ? short_facts : ample_facts).push_back(*working_set);
 
-  const bool measured_short =
-      (engine.num_preemptions() > 0) ||
-      (engine.has_kv_cache_usage_max() && engine.kv_cache_usage_max() >= kGpuKvUsageFull) ||
-      (achieved && !*achieved) || (!achieved && working_set && exceeds);
+  const bool measured_short = (engine.num_preemptions() > 0) || (achieved && !*achieved) ||
+                              (!achieved && usage_full) || (!achieved && working_set && exceeds);
   if (measured_short) {
     pressure.finding = Finding::kRanShort;
   } else if (achieved || working_set) {
@@ -116,6 +118,8 @@ GpuPressure AssessGpuPressure(const ScenarioRun& gpu) {
   pressure.facts = short_first ? short_facts : ample_facts;
   const std::vector<std::string>& rest = short_first ? ample_facts : short_facts;
   pressure.facts.insert(pressure.facts.end(), rest.begin(), rest.end());
+  // Measured, but not deciding beside the reuse comparison.
+  if (usage_peak && achieved) pressure.facts.push_back(*usage_peak + " (one scrape: not deciding)");
   if (working_set && achieved) pressure.facts.push_back(*working_set);
   return pressure;
 }

@@ -32,14 +32,15 @@ struct GpuPressure {
   // 61,800)"), the deciding one first.
   std::vector<std::string> facts;
 };
-// Evidence, in order of strength: preemptions > 0 (ran short); KV usage max >= kGpuKvUsageFull
-// (ran short); the GPU's own prefix-cache hits against the reuse there was to get — exactly, per
-// request, the cached tokens capped at what the same user's earlier rounds computed
-// (latency.same_user_reusable_cached_tokens / same_user_reusable_tokens: a sticky GPU tier that
-// evicted nothing serves all of it), else in aggregate (cached tokens or the hit counter against
-// the reuse opportunity x prompt tokens) — below kGpuReuseAchievedShare ran short, at or above
-// never ran short; without any reuse comparison, the working set (peak_concurrent_tokens)
-// against replicas x num_gpu_blocks x block_size. Pure.
+// Evidence, in order of strength: preemptions > 0 (ran short); the GPU's own prefix-cache hits
+// against the reuse there was to get — exactly, per request, the cached tokens capped at what the
+// same user's earlier rounds computed (latency.same_user_reusable_cached_tokens /
+// same_user_reusable_tokens: a sticky GPU tier that evicted nothing serves all of it), else in
+// aggregate (cached tokens or the hit counter against the reuse opportunity x prompt tokens) —
+// below kGpuReuseAchievedShare ran short, at or above never ran short; without any reuse
+// comparison, KV usage max >= kGpuKvUsageFull (ran short: one scrape of one replica, so it
+// decides only where nothing better was measured; issue #31) and the working set
+// (peak_concurrent_tokens) against replicas x num_gpu_blocks x block_size. Pure.
 GpuPressure AssessGpuPressure(const ScenarioRun& gpu);
 
 // What the offload tiers served: per tier, a clause such as "CPU_RAM served 41,200 prompt tokens

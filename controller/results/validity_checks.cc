@@ -158,9 +158,11 @@ void CheckFailures(const std::vector<const ScenarioRun*>& with_results, v1::Vali
   for (const ScenarioRun* run : with_results) {
     const v1::SessionCounts& s = run->result->sessions();
     if (s.error() == 0 && s.failed_requests() == 0) continue;
+    const int64_t sent = s.failed_requests() + run->result->latency().requests_completed();
     AddReason(validity, kFailedSessions,
               absl::StrCat(TierName(run->scenario.tier()), ": ", s.error(), " error sessions, ",
-                           s.failed_requests(), " failed requests"));
+                           s.failed_requests(), " of ", sent, " requests failed",
+                           s.first_error().empty() ? "" : " (the first: " + s.first_error() + ")"));
   }
 }
 

@@ -58,7 +58,18 @@ job="$(echo "$out" | sed -n 's/^job \([^:]*\):.*/\1/p' | head -1)"
 [ -n "$job" ] || fail "no job id in: $out"
 expect_contains "$out" "replay"
 expect_verdict "$out" c16 valid
-expect_contains "$("$kvctl" status "$job")" "succeeded"
+status="$("$kvctl" status "$job")"
+expect_contains "$status" "succeeded"
+# Issue #31: a finished job's scenarios say done with their final counts, never "teardown 0/32".
+expect_contains "$status" "$("$kvctl" status "$job" --output json | jq -r '.scenarios | length') of $("$kvctl" status "$job" --output json | jq -r '.scenarios | length') scenarios ended"
+rows="$(echo "$status" | awk '$1 ~ /^[0-9][0-9]-/ && $4 == "succeeded" { split($8, s, "/"); split($10, r, "/"); print $7, s[1], s[2], r[1], r[2] }')"
+[ "$(echo "$rows" | grep -c .)" -eq "$("$kvctl" status "$job" --output json | jq '.scenarios | length')" ] ||
+  fail "not every scenario row reads succeeded with its progress: $status"
+while read -r phase done total req_done req_total; do
+  [ "$phase" = done ] || fail "a finished scenario's phase is $phase: $status"
+  [ "$done" = "$total" ] && [ "$req_done" = "$req_total" ] && [ "$req_total" -gt 0 ] ||
+    fail "a finished scenario shows $done/$total sessions, $req_done/$req_total requests: $status"
+done <<< "$rows"
 expect_contains "$("$kvctl" jobs)" "$job"
 
 # Both agents ran part of the sweep.

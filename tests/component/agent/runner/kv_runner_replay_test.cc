@@ -133,7 +133,9 @@ TEST_CASE("Runner replays the airline sessions with achieved below requested", "
         summary["reuse_same_user_pct"].get<double>());
 }
 
-TEST_CASE("Runner ISL is a depth limit: deeper rounds are never sent", "[Runner][Replay]") {
+// Issue #31: with an ISL the users are chosen among those every prompt of which fits, so none is
+// cut; the ones that do not fit are left out, and the ceiling under ISL counts the ones that do.
+TEST_CASE("Runner ISL: only users whose every prompt fits run, none cut", "[Runner][Replay]") {
   auto sim = StartVllm("0.01");
   TempDir dir;
   constexpr int kIsl = 6000;
@@ -150,10 +152,13 @@ TEST_CASE("Runner ISL is a depth limit: deeper rounds are never sent", "[Runner]
   }
   CheckRoundOrder(records);
   Json summary = Json::parse(dir.ReadFile("summary.json"));
-  CHECK(summary["sessions_truncated_by_isl"].get<int>() > 0);  // users cut at the limit
+  CHECK(summary["sessions_truncated_by_isl"].get<int>() == 0);
   CHECK(summary["sessions_incomplete"] == 0);
   CHECK(summary["sessions_error"] == 0);
-  CHECK(records.size() < kAirlineUsers * 5);
+  const int fitting = summary["dataset_ceiling_under_isl"].get<int>();
+  CHECK(fitting < kAirlineUsers);  // some users do not fit: the case is tested
+  CHECK(summary["sessions_complete"].get<int>() == fitting);
+  CHECK(records.size() == static_cast<size_t>(fitting) * 5);
 }
 
 TEST_CASE("Runner sends x-user-id on every request: the server sees each user's rounds",

@@ -144,6 +144,28 @@ TEST_CASE("Metrics session counts of two users by three rounds", "[results]") {
   CHECK(s.not_started() == 1);
   CHECK(s.incomplete() == 0);
   CHECK(s.failed_requests() == 1);
+  CHECK(s.first_error() == "timeout");
+}
+
+// Issue #31: a run in which every request failed read "ok"; the first error (by send time, not by
+// the order requests finished) is what the status shows.
+TEST_CASE("Metrics session counts keep the earliest sent failure's error", "[results]") {
+  std::vector<runner::RequestRecord> records = TwoUsersThreeRounds();
+  CHECK(ComputeSessionCounts({records[0]}, 1, 1, {{"a", 1}}).first_error().empty());
+  runner::RequestRecord late = testing::Failed("c", 1, 0.0, 0.3, 0.4, 5000);
+  late.error = "stream_error: the request needs 313 KV blocks";
+  late.http_status = 200;
+  runner::RequestRecord early = testing::Failed("d", 1, 0.0, 0.05, 9.0, 5000);
+  early.error = "http_error: Bad Request";
+  early.http_status = 400;
+  records.push_back(late);   // finished first
+  records.push_back(early);  // sent first
+  const v1::SessionCounts s = ComputeSessionCounts(records, 4, 4, {});
+  CHECK(s.failed_requests() == 3);
+  CHECK(s.first_error() == "http_error: Bad Request (HTTP 400)");
+  records.pop_back();
+  CHECK(ComputeSessionCounts(records, 4, 4, {}).first_error() ==
+        "stream_error: the request needs 313 KV blocks");
 }
 
 TEST_CASE("Metrics token totals are the successful requests' sums", "[results]") {

@@ -196,7 +196,7 @@ TEST_CASE("Replay without /tokenize: ISL is refused before any request", "[Runne
   }
 }
 
-TEST_CASE("Replay counts the ceiling under ISL over every virtual user, chosen or not",
+TEST_CASE("Replay counts which users fit under ISL, and cuts a user where ISL ends it",
           "[Runner]") {
   // 3 users of 3 rounds; user k's round r prompt has 100 * (k + r) tokens. ISL 350: user 0
   // (100..300) fits, user 1 (200..400) is cut after round 2, user 2 (300..500) after round 1.
@@ -213,21 +213,22 @@ TEST_CASE("Replay counts the ceiling under ISL over every virtual user, chosen o
     reply.chunks = {Json{{"count", tokens.size()}, {"tokens", tokens}}.dump()};
     return reply;
   });
-  // Users 1 and 2 run; user 0 is not chosen but is counted for the ceiling.
+  // Which users fit whole, counted before any is chosen (issue #31): only user 0.
+  Replay replay(&f.client, f.options, nullptr, &f.stop);
+  absl::StatusOr<std::vector<bool>> fits = replay.FitUnderIsl(f.virtual_users);
+  REQUIRE(fits.ok());
+  CHECK(*fits == std::vector<bool>{true, false, false});
+  // Users 1 and 2 run all the same (a caller that chose them): each is cut where ISL ends it.
   const std::vector<datasets::VirtualUser> chosen = {f.virtual_users[1], f.virtual_users[2]};
-  const std::vector<datasets::VirtualUser> others = {f.virtual_users[0]};
   std::vector<agent::results::CountedPrompt> at_clock;
   size_t chat_requests_at_clock = 99;
-  Replay replay(&f.client, f.options, nullptr, &f.stop);
-  auto result = replay.Run(chosen, false, others, [&](const auto& prompts) {
+  auto result = replay.Run(chosen, false, [&](const auto& prompts) {
     at_clock = prompts;
     chat_requests_at_clock = 0;
     for (const auto& request : f.client.requests()) chat_requests_at_clock += IsChat(request);
     return absl::OkStatus();
   });
   REQUIRE(result.ok());
-  REQUIRE(result->ceiling_under_isl.has_value());
-  CHECK(*result->ceiling_under_isl == 1);  // only user 0 fits whole
   REQUIRE(result->planned_users.size() == 2);
   CHECK(result->planned_users[0].user_id == "user-1");
   CHECK(result->planned_users[0].session_id == "s1");

@@ -106,6 +106,24 @@ TEST_CASE("SummarizeInReplay: mean over in-replay scrapes of the replicas' mean,
   }
 }
 
+// Issue #31: the runner answered its last request at 12 s and exited at 20 s; the periodic
+// scrapes at 16 s read the idle engine (vLLM counts freed blocks as free) and must not count.
+TEST_CASE("SummarizeInReplay: scrapes after the runner's last response do not count", "[sampler]") {
+  const std::vector<GaugeScrape> scrapes = {{kB, {0.0}, 0},  {kP, {0.5}, 4},   {kP, {0.7}, 8},
+                                            {kP, {0.6}, 12}, {kP, {0.02}, 16}, {kA, {0.0}, 20}};
+  const GaugeSummary all = SummarizeInReplay(scrapes);
+  CHECK(all.scrapes == 4);
+  CHECK(*all.mean == Approx((0.5 + 0.7 + 0.6 + 0.02) / 4));
+  const GaugeSummary replay = SummarizeInReplay(scrapes, 12.0);
+  CHECK(replay.scrapes == 3);
+  CHECK(*replay.mean == Approx(0.6));
+  CHECK(*replay.max == Approx(0.7));
+  // A last response before every periodic scrape: nothing in-replay, absent rather than 0.
+  const GaugeSummary none = SummarizeInReplay(scrapes, 1.0);
+  CHECK(none.scrapes == 0);
+  CHECK_FALSE(none.mean.has_value());
+}
+
 TEST_CASE("SummedIncrease: each replica's increase, resets handled, summed", "[sampler]") {
   struct Case {
     const char* name;

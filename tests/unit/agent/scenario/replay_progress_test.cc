@@ -45,6 +45,9 @@ TEST_CASE("Replay progress: requests as appended, sessions once a user's last ro
   }
   progress.LoadPlan();
   CHECK(progress.sessions_done() == 0);
+  // Issue #31: the totals are the plan's, not the sessions asked for.
+  CHECK(progress.sessions_total() == 2);
+  CHECK(progress.requests_total() == 5);
 
   Append(requests, RecordLine("u1", 1) + RecordLine("u2", 1));
   CHECK(progress.Update());
@@ -77,6 +80,8 @@ TEST_CASE("Replay progress without a plan counts requests and leaves sessions un
   CHECK(progress.Update());
   CHECK(progress.requests_done() == 1);
   CHECK_FALSE(progress.sessions_done().has_value());
+  CHECK_FALSE(progress.sessions_total().has_value());
+  CHECK_FALSE(progress.requests_total().has_value());
 }
 
 }  // namespace

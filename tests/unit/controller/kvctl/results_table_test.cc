@@ -137,5 +137,36 @@ TEST_CASE("Results table: SESSIONS is complete/requested and STATUS counts the l
   CHECK(CellOf(headers, cells[4], "STATUS") == "ok (80 L2 stores failed)");
 }
 
+// Issue #31: the share of failed requests and the first error, and why a scenario failed.
+TEST_CASE("Results table: STATUS shows failed requests' first error and a failure's reason") {
+  v1::Scenario scenario;
+  scenario.set_tier(v1::GPU);
+  scenario.set_concurrency(2);
+  v1::ScenarioResult some_failed;
+  some_failed.mutable_sessions()->set_requested(4);
+  some_failed.mutable_sessions()->set_complete(3);
+  some_failed.mutable_sessions()->set_error(1);
+  some_failed.mutable_sessions()->set_failed_requests(1);
+  some_failed.mutable_sessions()->set_first_error("timeout");
+  some_failed.mutable_latency()->set_requests_completed(19);
+  const std::vector<ResultsRow> rows = {
+      ResultsRowFromOutcome(scenario, absl::OkStatus(), some_failed),
+      ResultsRowFromOutcome(
+          scenario,
+          absl::AbortedError("no request succeeded: all 160 requests failed; the first: "
+                             "stream_error: the request needs 133 KV blocks, the engine has 64 "
+                             "in all\nlog tail"),
+          {}),
+      ResultsRowFromOutcome(scenario, absl::AbortedError(""), {})};
+  const std::vector<std::string> headers = ResultsTableHeaders(rows);
+  const std::vector<std::vector<std::string>> cells = ResultsTableCells(rows);
+  CHECK(CellOf(headers, cells[0], "STATUS") ==
+        "ok (1 session lost, 1 of 20 requests failed, first: timeout)");
+  CHECK(CellOf(headers, cells[1], "STATUS") ==
+        "failed: no request succeeded: all 160 requests failed; the first: stream_error: the "
+        "request needs 133 KV ...");
+  CHECK(CellOf(headers, cells[2], "STATUS") == "failed");
+}
+
 }  // namespace
 }  // namespace kvbench::kvctl

@@ -87,14 +87,26 @@ TEST_CASE("Validity: was the offload exercised, one table row each", "[validity]
        v1::VERDICT_VALID,
        kOffloadExercised,
        {"the GPU tier ran short of KV cache (4 preemptions; its own prefix cache served 98.8%"}},
-      {"GPU got the reuse but its KV blocks were full: VALID",
+      // Issue #31: one scrape of one replica read 98.5% while the GPU tier's own cache served
+      // every reusable token with 0 preemptions; the peak no longer outvotes the reuse.
+      {"GPU got the reuse, one scrape read its KV blocks full: NOT_EXERCISED",
        [&](auto& runs) {
          gpu_got_the_reuse(runs);
+         Engine(runs[0]).set_kv_cache_usage_max(0.985);
+       },
+       v1::VERDICT_NOT_EXERCISED,
+       kGpuNeverRanShort,
+       {"never ran short of KV cache (its own prefix cache served 98.8%",
+        "KV cache usage peaked at 98.5% (one scrape: not deciding)"}},
+      {"reuse unknown, its KV blocks full: VALID",
+       [&](auto& runs) {
+         reuse_unknown(runs);
+         runs[0].result->clear_peak_concurrent_tokens();
          Engine(runs[0]).set_kv_cache_usage_max(0.97);
        },
        v1::VERDICT_VALID,
        kOffloadExercised,
-       {"(KV cache usage peaked at 97.0%"}},
+       {"the GPU tier ran short of KV cache (KV cache usage peaked at 97.0%"}},
       {"no cached_tokens in the responses: the prefix-cache hit counter",
        [](auto& runs) {
          Latency(runs[0]).clear_cached_tokens_total();
@@ -239,6 +251,22 @@ TEST_CASE("Validity notes routing as a factor over 2+ replicas", "[validity]") {
                                    "the GPU tier sticky by X-User-Id: the deltas include routing"));
     }
   }
+}
+
+TEST_CASE("Validity: least_conn on the simulated engine says what still varies", "[validity]") {
+  std::vector<ScenarioRun> runs = CleanPair();
+  for (ScenarioRun& run : runs) run.spec.set_engine(v1::SIM);
+  const v1::Validity simulated = OnlyVerdict(runs);
+  REQUIRE(simulated.notes_size() > 0);
+  CHECK(simulated.notes(0).code() == kRoutingDiffers);
+  CHECK_THAT(simulated.notes(0).message(),
+             Catch::Contains("least_conn breaks ties at random, so with one seed CPU_RAM still "
+                             "differ from run to run on the simulated engine"));
+  for (ScenarioRun& run : runs) run.spec.set_engine(v1::VLLM);
+  const v1::Validity real = OnlyVerdict(runs);
+  REQUIRE(real.notes_size() > 0);
+  CHECK(real.notes(0).code() == kRoutingDiffers);
+  CHECK_THAT(real.notes(0).message(), !Catch::Contains("ties at random"));
 }
 
 TEST_CASE("AssessGpuPressure: unknown without any measurement", "[validity]") {

@@ -81,9 +81,11 @@ TEST_CASE("Validity: INVALID reasons, one table row each", "[validity]") {
        [](auto& runs) {
          runs[1].result->mutable_sessions()->set_error(3);
          runs[1].result->mutable_sessions()->set_failed_requests(7);
+         runs[1].result->mutable_sessions()->set_first_error("timeout");
+         runs[1].result->mutable_latency()->set_requests_completed(153);
        },
        kFailedSessions,
-       {"CPU_RAM: 3 error sessions, 7 failed requests"}},
+       {"CPU_RAM: 3 error sessions, 7 of 160 requests failed (the first: timeout)"}},
       {"a replica died during the replay, no request failed",
        [](auto& runs) {
          runs[0].result->add_process_failures(
@@ -157,12 +159,13 @@ TEST_CASE("Validity names every scenario that differs and every failed check", "
   runs[1].spec.set_osl(128);
   runs[2].spec.set_osl(256);
   runs[2].result->mutable_sessions()->set_failed_requests(2);
+  runs[2].result->mutable_latency()->set_requests_completed(40);
   const v1::Validity validity = OnlyVerdict(runs);
   CHECK(validity.verdict() == v1::VERDICT_INVALID);
   CHECK(Codes(validity) == std::vector<std::string>{kParameterDiffers, kFailedSessions});
   CHECK(validity.reasons(0).message() ==
         "osl differs: 64 (00-gpu-c8) vs 128 (01-cpu-ram-c8), 256 (02-nvme-c8)");
-  CHECK(validity.reasons(1).message() == "NVME: 0 error sessions, 2 failed requests");
+  CHECK(validity.reasons(1).message() == "NVME: 0 error sessions, 2 of 42 requests failed");
 }
 
 TEST_CASE("Validity compares only the KV capacities that are reported", "[validity]") {

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# What the screens say is true (issue #31), each on a variant of the demo spec run end to end on
+# the simulators (real Caddy, real processes), checked against the raw files:
+#  1. one scrape does not decide "valid": with a scrape every second, the GPU tier's own prefix
+#     cache served every reusable token -> c2 not_exercised, whatever one scrape of one replica
+#     read (a peak of 95% or more is shown as "(one scrape: not deciding)");
+#  3. the KV usage mean rests on the in-replay scrapes before the runner's last response:
+#     recomputed from samples.jsonl up to result.json's engine.kv_cache_usage_until_s, with the
+#     scrape count beside a mean of fewer than 5 in `kvctl results`;
+#  4. a GPU cache smaller than one prompt: `kvctl plan` and `kvctl run` warn before anything
+#     runs; every request fails, so each scenario FAILED with its first error, which `kvctl
+#     results` and the job's validity show; kvctl exits non-zero.
+source "$(dirname "$0")/lib.sh"
+kvctl="$KV_BIN/kvctl"
+demo="$KV_SOURCE/deploy/examples/demo-sim.json"
+
+# run_variant NAME JQ_FILTER: the demo spec changed by JQ_FILTER, run into $WORK/NAME; its
+# output in $WORK/NAME.out, its exit status in $WORK/NAME.code, the job folder in $WORK/NAME.dir.
+run_variant() {
+  jq "$2 | .name = \"$1\"" "$demo" > "$WORK/$1.json"
+  local code=0
+  "$kvctl" run "$WORK/$1.json" --out "$WORK/$1" 2>"$WORK/$1.err" > "$WORK/$1.out" || code=$?
+  echo "$code" > "$WORK/$1.code"
+  ls -d "$WORK/$1/$1"-* > "$WORK/$1.dir"
+}
+
+# --- 1 and 3. A scrape every second, concurrency 2, GPU and CPU_RAM.
+run_variant scraped '.concurrency = [2] | .tiers = ["GPU", "CPU_RAM"]
+  | .sampling = {"period_s": 1, "rate_window_s": 20}'
+out="$(cat "$WORK/scraped.out")"
+exit_ok "$(cat "$WORK/scraped.code")" "$out" || { cat "$WORK/scraped.err" >&2; fail "scraped: kvctl run exited $(cat "$WORK/scraped.code")"; }
+dir="$(cat "$WORK/scraped.dir")"
+gpu="$dir/00-gpu-c2"
+expect_verdict "$out" c2 not_exercised
+expect_contains "$out" "gpu_never_ran_short: the GPU tier never ran short of KV cache (its own prefix cache served"
+# The highest in-replay scrape of any GPU replica: shown, and not deciding, when it read full.
+peak="$(jq -r '.engine.kv_cache_usage_max' "$gpu/result.json")"
+if awk -v p="$peak" 'BEGIN { exit !(p >= 0.95) }'; then
+  expect_contains "$out" "(one scrape: not deciding)"
+fi
+# 3. The mean over the periodic scrapes after "before" and up to the last response the agent saw,
+# of the replicas' mean at each.
+until_s="$(jq -r '.engine.kv_cache_usage_until_s' "$gpu/result.json")"
+[ "$until_s" != null ] || fail "scraped: result.json has no engine.kv_cache_usage_until_s"
+read -r mean count < <(jq -rs --argjson until "$until_s" '
+  (map(.kind) | rindex("before")) as $b
+  | [.[$b:][] | select(.source | startswith("replica-"))] as $s
+  | ([$s[] | select(.kind == "after")][0].t_s) as $after
+  | [$s[] | select(.kind == "periodic" and .t_s <= $until and .t_s <= $after
+                   and .values["vllm:kv_cache_usage_perc"] != null)]
+  | group_by(.t_s) | map(map(.values["vllm:kv_cache_usage_perc"]) | add / length)
+  | "\(add / length) \(length)"' "$gpu/samples.jsonl")
+reported="$(jq -r '"\(.engine.kv_cache_usage_mean) \(.engine.kv_cache_usage_scrapes)"' "$gpu/result.json")"
+awk -v m="$mean" -v r="${reported% *}" 'BEGIN { d = m - r; exit !(d < 1e-9 && d > -1e-9) }' ||
+  fail "scraped: KV usage mean $reported (mean, scrapes) in result.json, $mean over $count scrapes recomputed from samples.jsonl"
+[ "${reported#* }" = "$count" ] || fail "scraped: result.json counts ${reported#* } scrapes, samples.jsonl $count"
+late="$(jq -s --argjson until "$until_s" '[.[] | select(.kind == "periodic" and .t_s > $until)] | length' "$gpu/samples.jsonl")"
+echo "scraped: GPU KV usage mean over $count scrapes up to ${until_s} s; $late periodic scrape(s) after the last response left out"
+
+# --- 4. A GPU KV cache smaller than one prompt.
+jq '.name = "tiny" | .concurrency = [2] | .tiers = ["GPU", "CPU_RAM"]
+  | .engine_overrides.num_gpu_blocks = 64' "$demo" > "$WORK/tiny.json"
+plan="$("$kvctl" plan "$WORK/tiny.json")"
+expect_contains "$plan" "warning: num_gpu_blocks 64: the largest prompt ("
+expect_contains "$plan" "and one replica has 64: every request that large fails"
+run_variant tiny '.concurrency = [2] | .tiers = ["GPU", "CPU_RAM"] | .engine_overrides.num_gpu_blocks = 64'
+code="$(cat "$WORK/tiny.code")"
+[ "$code" != 0 ] || fail "tiny: kvctl run exited 0 with every request failed"
+expect_contains "$(cat "$WORK/tiny.err")" "warning: num_gpu_blocks 64: the largest prompt ("
+dir="$(cat "$WORK/tiny.dir")"
+for scenario in 00-gpu-c2 01-cpu-ram-c2; do
+  first="$(jq -rs '[.[] | select(.error != null)] | sort_by(.sent_s) | .[0].error' "$dir/$scenario/requests.jsonl")"
+  failed="$(jq -s '[.[] | select(.error != null)] | length' "$dir/$scenario/requests.jsonl")"
+  ok="$(jq -s '[.[] | select(.error == null)] | length' "$dir/$scenario/requests.jsonl")"
+  [ "$ok" = 0 ] && [ "$failed" -gt 0 ] || fail "tiny: $scenario has $ok successful and $failed failed requests"
+  state="$(jq -r --arg s "$scenario" '.scenarios[] | select(.scenario.scenario_id == $s) | "\(.state) \(.error)"' "$dir/job.json")"
+  expect_contains "$state" "SCENARIO_STATE_FAILED no request succeeded: all $failed requests failed; the first: $first"
+  [ "$(jq -r .sessions.first_error "$dir/$scenario/result.json")" = "$first" ] ||
+    fail "tiny: $scenario result.json's first_error is not requests.jsonl's first error ($first)"
+done
+results="$("$kvctl" results "$dir")"
+expect_contains "$results" "failed: no request succeeded: all "
+expect_contains "$(cat "$WORK/tiny.out")" "comparison c2: invalid"
+expect_contains "$(cat "$WORK/tiny.out")" "no request succeeded"
+echo "PASS"
