@@ -3,7 +3,8 @@
 # kvsim-lmcache for CPU_RAM): every engine figure of result.json is recomputed with jq from the
 # scrapes in samples.jsonl, as replay_window.h defines it —
 #   kv_cache_usage_mean: the mean over the periodic (in-replay) scrapes of the replicas' mean,
-#     never the idle "before"/"after" scrapes;
+#     never the idle "before"/"after" scrapes nor a periodic one after the runner's last
+#     response (engine.kv_cache_usage_until_s);
 #   kv_cache_usage_max: the highest replica value in those scrapes;
 #   prefix_cache_query/hit_tokens, external_query/hit_tokens: after - before, summed over the
 #     replicas (absent on the GPU tier, which has no connector);
@@ -46,9 +47,12 @@ for scenario in 00-gpu-c4 01-cpu-ram-c4; do
   periodic="$(jq -s "$replicas | map(select(.kind == \"periodic\")) | length" "$samples")"
   [ "$periodic" -ge 2 ] || fail "$scenario: only $periodic periodic replica scrapes; the test needs some"
   usage='.values["vllm:kv_cache_usage_perc"]'
-  mean="$(jq -s "$replicas | map(select(.kind == \"periodic\" and $usage != null))
+  # In-replay: periodic, and not after the runner's last response as the agent saw it (issue #31).
+  until_s="$(jq '.engine.kv_cache_usage_until_s // 1e300' "$result")"
+  in_replay="(.kind == \"periodic\" and .t_s <= $until_s)"
+  mean="$(jq -s "$replicas | map(select($in_replay and $usage != null))
     | group_by(.t_s) | map(map($usage) | add / length) | add / length" "$samples")"
-  max="$(jq -s "$replicas | map(select(.kind == \"periodic\") | $usage // empty) | max" "$samples")"
+  max="$(jq -s "$replicas | map(select($in_replay) | $usage // empty) | max" "$samples")"
   all_mean="$(jq -s "$replicas | map(select($usage != null)) | group_by(.t_s)
     | map(map($usage) | add / length) | add / length" "$samples")"
   got_mean="$(jq '.engine.kv_cache_usage_mean' "$result")"
