@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/stats/percentiles.h"
+#include "controller/results/few_scrapes.h"
 #include "tests/unit/controller/regression/synthetic_runs.h"
 
 namespace kvbench::regression {
@@ -165,6 +166,35 @@ TEST_CASE("A tier without request rows keeps its values and gets no interval", "
   CHECK_FALSE(p95.values[2].has_value());  // its result has no latency to fall back on
   job.rows.erase("GPU-r1");
   CHECK_THAT(job.Compare()[0].interval_note, Catch::Contains("no request rows for the GPU tier"));
+}
+
+}  // namespace
+}  // namespace kvbench::regression
+
+namespace kvbench::regression {
+namespace {
+
+// Issue #31: a KV usage mean of fewer than 5 in-replay scrapes is shown with its count: in the
+// results table's cell and, per tier, under the comparison.
+TEST_CASE("Comparison: KV usage means resting on few scrapes are said so", "[comparison]") {
+  std::vector<results::ScenarioRun> runs = {Scenario(v1::GPU, 1), Scenario(v1::CPU_RAM, 1),
+                                            Scenario(v1::CPU_RAM, 2)};
+  runs[0].result->mutable_engine()->set_kv_cache_usage_scrapes(12);
+  runs[1].result->mutable_engine()->set_kv_cache_usage_scrapes(3);
+  runs[2].result->mutable_engine()->set_kv_cache_usage_scrapes(6);
+  std::vector<results::ComparisonGroup> groups = results::BuildComparison(runs, {});
+  REQUIRE(groups.size() == 1);
+  CHECK(groups[0].scrape_note ==
+        "KV cache usage means rest on few in-replay scrapes (CPU_RAM 9): a mean of fewer than 5 "
+        "moves with where the scrapes fell; a shorter sampling period_s gives more");
+  CHECK(results::FewScrapesText(runs[1].result->engine()) == " (3 scrapes)");
+  CHECK(results::FewScrapesText(runs[0].result->engine()).empty());
+  runs[1].result->mutable_engine()->set_kv_cache_usage_scrapes(1);
+  CHECK(results::FewScrapesText(runs[1].result->engine()) == " (1 scrape)");
+  // Results recorded before the count: nothing said.
+  for (results::ScenarioRun& run : runs)
+    run.result->mutable_engine()->clear_kv_cache_usage_scrapes();
+  CHECK(results::BuildComparison(runs, {})[0].scrape_note.empty());
 }
 
 }  // namespace
