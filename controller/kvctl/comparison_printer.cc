@@ -79,7 +79,10 @@ nlohmann::ordered_json ComparisonJson(const std::vector<results::ComparisonGroup
     nlohmann::ordered_json item;
     item["comparison_group"] = group.comparison_group;
     item["concurrency"] = group.concurrency;
-    item["verdict"] = group.validity.has_value() ? VerdictName(group.validity->verdict()) : "";
+    // Spelled as job.json spells it (issue #31: one spelling in every machine output).
+    item["verdict"] = group.validity.has_value()
+                          ? nlohmann::ordered_json(v1::Verdict_Name(group.validity->verdict()))
+                          : nlohmann::ordered_json(nullptr);
     item["reasons"] = nlohmann::ordered_json::array();
     if (group.validity.has_value()) {
       for (const v1::ValidityReason& reason : group.validity->reasons()) {

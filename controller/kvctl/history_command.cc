@@ -80,7 +80,7 @@ void PrintChangePoints(const report::History& history, std::ostream& out) {
   }
 }
 
-void PrintTable(const report::History& history, std::ostream& out) {
+void PrintHistoryTable(const report::History& history, std::ostream& out) {
   out << history.metric << " of " << history.title << ", " << history.runs.size()
       << " runs (oldest first)\n\n";
   std::vector<std::string> headers = {"AGENT", "TIER", "CONCURRENCY"};
@@ -103,7 +103,7 @@ void PrintTable(const report::History& history, std::ostream& out) {
   runs.Print(out);
 }
 
-void PrintCsv(const report::History& history, std::ostream& out) {
+void PrintHistoryCsv(const report::History& history, std::ostream& out) {
   out << "fire_time,job_id,agent_id,tier,concurrency,metric,value\n";
   for (const report::HistorySeries& series : history.series) {
     for (size_t i = 0; i < series.values.size(); ++i) {
@@ -115,7 +115,7 @@ void PrintCsv(const report::History& history, std::ostream& out) {
   }
 }
 
-void PrintJson(const report::History& history, std::ostream& out) {
+void PrintHistoryJson(const report::History& history, std::ostream& out) {
   nlohmann::ordered_json json;
   json["title"] = history.title;
   json["metric"] = history.metric;
@@ -216,13 +216,13 @@ absl::Status History(const HistoryFlags& flags, KvctlContext* context) {
   }
   switch (flags.format) {
     case OutputFormat::kJson:
-      PrintJson(*history, *context->out);
+      PrintHistoryJson(*history, *context->out);
       break;
     case OutputFormat::kCsv:
-      PrintCsv(*history, *context->out);
+      PrintHistoryCsv(*history, *context->out);
       break;
     default:
-      PrintTable(*history, *context->out);
+      PrintHistoryTable(*history, *context->out);
       break;
   }
   return absl::OkStatus();

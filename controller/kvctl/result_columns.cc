@@ -8,6 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "controller/kvctl/results_table.h"
+#include "controller/kvctl/verdict_gate.h"
+#include "controller/results/validity.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/reflection.h"
 
@@ -116,8 +118,9 @@ std::vector<std::pair<std::string, std::string>> FlattenResult(const v1::Scenari
 }
 
 void PrintResultsFullCsv(const v1::Job& job, std::ostream& out) {
-  std::vector<std::string> headers = {"scenario_id", "tier",  "concurrency",
-                                      "repeat",      "state", "error"};
+  std::vector<std::string> headers = {"scenario_id",      "tier",     "concurrency",
+                                      "repeat",           "agent_id", "state",
+                                      "comparison_group", "verdict",  "error"};
   std::map<std::string, size_t> index;
   std::vector<std::map<std::string, std::string>> values;
   for (const v1::ScenarioStatus& status : job.scenarios()) {
@@ -131,12 +134,16 @@ void PrintResultsFullCsv(const v1::Job& job, std::ostream& out) {
   std::vector<std::vector<std::string>> rows;
   for (int i = 0; i < job.scenarios_size(); ++i) {
     const v1::ScenarioStatus& status = job.scenarios(i);
-    std::vector<std::string> row = {status.scenario().scenario_id(),
-                                    v1::Tier_Name(status.scenario().tier()),
-                                    absl::StrCat(status.scenario().concurrency()),
-                                    absl::StrCat(std::max(status.scenario().repeat(), 1)),
-                                    ScenarioStateName(status.state()),
-                                    status.error()};
+    std::vector<std::string> row = {
+        status.scenario().scenario_id(),
+        v1::Tier_Name(status.scenario().tier()),
+        absl::StrCat(status.scenario().concurrency()),
+        absl::StrCat(std::max(status.scenario().repeat(), 1)),
+        status.agent_id(),
+        ScenarioStateName(status.state()),
+        results::ComparisonGroupOf(status.scenario()),
+        VerdictOfGroup(job, results::ComparisonGroupOf(status.scenario())),
+        status.error()};
     row.resize(headers.size());
     for (const auto& [column, text] : values[i]) row[index.at(column)] = text;
     rows.push_back(std::move(row));

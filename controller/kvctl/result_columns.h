@@ -20,7 +20,9 @@ namespace kvbench::kvctl {
 // scenario_id, tier and concurrency to the row's own columns.
 std::vector<std::pair<std::string, std::string>> FlattenResult(const v1::ScenarioResult& result);
 
-// One row per scenario: scenario_id, tier, concurrency, state, error, then the union of every
+// One row per scenario: scenario_id, tier, concurrency, repeat, agent_id, state, comparison_group,
+// verdict (its group's, as job.json spells it: VERDICT_VALID, ...; empty before there is one),
+// error, then the union of every
 // scenario's result columns in first-seen order (empty where a scenario lacks one).
 void PrintResultsFullCsv(const v1::Job& job, std::ostream& out);
 

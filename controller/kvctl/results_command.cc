@@ -19,6 +19,8 @@
 #include "controller/kvctl/request_export.h"
 #include "controller/kvctl/result_columns.h"
 #include "controller/kvctl/results_table.h"
+#include "controller/kvctl/verdict_gate.h"
+#include "controller/results/validity.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -26,13 +28,15 @@ namespace {
 struct ResultsFlags {
   std::string job_id;
   bool requests = false;
+  VerdictGate gate = VerdictGate::kNoneInvalid;
   OutputFormat format = OutputFormat::kTable;
   ConnectionFlags connection;
 };
 
-// An array of {scenario_id, tier, concurrency, state, result} (result only when it has one;
-// error when there is one); for a capacity search's job, {"capacity": the search's answer (the
-// headline first), "scenarios": that array}.
+// An array of {scenario_id, tier, concurrency, agent_id, comparison_group, verdict, state, result}
+// (verdict: its comparison group's, as job.json spells it, null before there is one; result only
+// when it has one; error when there is one); for a capacity search's job, {"capacity": the search's
+// answer (the headline first), "scenarios": that array}.
 void PrintJson(const v1::Job& job, std::ostream& out) {
   nlohmann::ordered_json json = nlohmann::ordered_json::array();
   for (const v1::ScenarioStatus& status : job.scenarios()) {
@@ -40,6 +44,11 @@ void PrintJson(const v1::Job& job, std::ostream& out) {
     row["scenario_id"] = status.scenario().scenario_id();
     row["tier"] = v1::Tier_Name(status.scenario().tier());
     row["concurrency"] = status.scenario().concurrency();
+    row["agent_id"] = status.agent_id();
+    row["comparison_group"] = results::ComparisonGroupOf(status.scenario());
+    const std::string verdict = VerdictOfGroup(job, results::ComparisonGroupOf(status.scenario()));
+    row["verdict"] =
+        verdict.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(verdict);
     row["state"] = v1::ScenarioState_Name(status.state());
     if (!status.error().empty()) row["error"] = status.error();
     if (status.has_result())
@@ -82,13 +91,17 @@ absl::Status ShowResults(const ResultsFlags& flags, KvctlContext* context) {
   }
   absl::StatusOr<v1::Job> job = FetchJob(flags.job_id, flags.connection, *context);
   if (!job.ok()) return job.status();
+  // --require-valid: every format prints, then the exit code says whether all were valid.
+  const absl::Status verdicts = flags.gate == VerdictGate::kAllValid
+                                    ? InvalidComparisonsStatus(*job, flags.gate)
+                                    : absl::OkStatus();
   if (flags.format == OutputFormat::kJson) {
     PrintJson(*job, *context->out);
-    return absl::OkStatus();
+    return verdicts;
   }
   if (flags.format == OutputFormat::kCsv) {
     PrintResultsFullCsv(*job, *context->out);
-    return absl::OkStatus();
+    return verdicts;
   }
   std::vector<ResultsRow> rows;
   for (const v1::ScenarioStatus& status : job->scenarios()) {
@@ -101,7 +114,7 @@ absl::Status ShowResults(const ResultsFlags& flags, KvctlContext* context) {
   PrintResultsTable(rows, out);
   if (job->validity_size() > 0) out << "\n";
   for (const v1::Validity& validity : job->validity()) PrintVerdict(validity, out);
-  return absl::OkStatus();
+  return verdicts;
 }
 
 }  // namespace
@@ -114,6 +127,7 @@ void AddResultsCommand(CLI::App* app, KvctlContext* context) {
       ->required();
   command->add_flag("--requests", flags->requests,
                     "Every request of the job (from the controller): --output jsonl or csv");
+  AddRequireValidFlag(command, &flags->gate);
   AddOutputOption(
       command, &flags->format,
       {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kJsonl});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -80,6 +81,14 @@ std::string Warnings(const v1::ScenarioResult& result) {
 bool Repeated(const std::vector<ResultsRow>& rows) {
   return std::any_of(rows.begin(), rows.end(),
                      [](const ResultsRow& row) { return row.scenario.repeat() > 1; });
+}
+
+// Whether the rows are a FAN_OUT_EACH job's on more than one agent: the table then leads each row
+// with its AGENT, else two nodes' "2 GPU" rows read as duplicates.
+bool SeveralAgents(const std::vector<ResultsRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [&rows](const ResultsRow& row) {
+    return row.scenario.agent_id() != rows.front().scenario.agent_id();
+  });
 }
 
 std::vector<std::string> Cells(const ResultsRow& row) {
@@ -200,6 +209,7 @@ std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows
                                       "STATUS",
                                       "WARNINGS"};
   if (Repeated(rows)) headers.insert(headers.begin() + 2, "RUN");
+  if (SeveralAgents(rows)) headers.insert(headers.begin(), "AGENT");
   return headers;
 }
 
@@ -207,15 +217,18 @@ std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<Result
   std::vector<const ResultsRow*> ordered;
   for (const ResultsRow& row : rows) ordered.push_back(&row);
   std::stable_sort(ordered.begin(), ordered.end(), [](const ResultsRow* a, const ResultsRow* b) {
-    return a->scenario.concurrency() < b->scenario.concurrency();
+    return std::make_tuple(a->scenario.agent_id(), a->scenario.concurrency()) <
+           std::make_tuple(b->scenario.agent_id(), b->scenario.concurrency());
   });
   std::vector<std::vector<std::string>> cells;
   const bool repeated = Repeated(rows);
+  const bool several_agents = SeveralAgents(rows);
   for (const ResultsRow* row : ordered) {
     std::vector<std::string>& line = cells.emplace_back(Cells(*row));
     if (repeated) {
       line.insert(line.begin() + 2, absl::StrCat(std::max(row->scenario.repeat(), 1)));
     }
+    if (several_agents) line.insert(line.begin(), row->scenario.agent_id());
   }
   return cells;
 }

@@ -44,7 +44,8 @@ std::string SimulatedTimeNote(const std::vector<ResultsRow>& rows);
 // external prefix-cache hit tokens, with their % of the prompt tokens when known);
 // LMC_LOOKUP_HIT% LMCache's lookup-based hit rate (lookup hit / requested tokens).
 std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows);
-// The table's cells, rows ordered by concurrency (stable); "-" where a value is null or the
+// The table's cells, rows ordered by concurrency (stable; a FAN_OUT_EACH job's by agent first, each
+// row led by its AGENT, issue #31); "-" where a value is null or the
 // scenario has no result. The last column, WARNINGS, lists the result's warning codes
 // (ScenarioResult.warnings, e.g. cache_server_metrics_unavailable).
 std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows);

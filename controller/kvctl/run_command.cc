@@ -50,6 +50,7 @@ absl::StatusOr<std::vector<int>> ParseGpus(const std::string& text) {
 struct RunFlags {
   std::string spec_path;
   std::string gpus;
+  VerdictGate gate = VerdictGate::kNoneInvalid;
   agent::LocalRunOptions options;
 };
 
@@ -132,7 +133,7 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
                   *context->out);
   // Exit 7 when cancelled; a failed scenario fails the run even when it was cancelled as well (the
   // controller's rule, controller/core/job_outcome.h).
-  return RunExitStatus(*job);
+  return RunExitStatus(*job, flags.gate);
 }
 
 }  // namespace
@@ -143,6 +144,7 @@ void AddRunCommand(CLI::App* app, KvctlContext* context) {
   auto flags = std::make_shared<RunFlags>();
   flags->options.out_dir = "kvbench-results";
   command->add_option("spec", flags->spec_path, "Job spec JSON file")->required();
+  AddRequireValidFlag(command, &flags->gate);
   command->add_option("--out", flags->options.out_dir, "Results folder (DIR/<job>/<scenario>/)")
       ->capture_default_str();
   command->add_option("--profiles", flags->options.profiles_dir,

@@ -24,6 +24,7 @@ struct SubmitFlags {
   std::string spec_path;
   std::string request_id;
   bool watch = false;
+  WatchOptions watch_options;
   OutputFormat format = OutputFormat::kTable;
   ConnectionFlags connection;
 };
@@ -63,7 +64,8 @@ absl::Status Submit(const SubmitFlags& flags, KvctlContext* context) {
   }
   if (!flags.watch) return absl::OkStatus();
   *context->out << "\n";
-  return WatchJobToEnd(**client, response->job_id(), context, StopOnSignals({SIGINT, SIGTERM}));
+  return WatchJobToEnd(**client, response->job_id(), context, StopOnSignals({SIGINT, SIGTERM}),
+                       flags.watch_options);
 }
 
 }  // namespace
@@ -74,6 +76,7 @@ void AddSubmitCommand(CLI::App* app, KvctlContext* context) {
   auto flags = std::make_shared<SubmitFlags>();
   command->add_option("spec", flags->spec_path, "Job spec JSON file")->required();
   command->add_flag("--watch", flags->watch, "Then follow the job until it ends (as kvctl watch)");
+  AddRequireValidFlag(command, &flags->watch_options.gate);
   command->add_option("--request-id", flags->request_id,
                       "Idempotency key: a retried submit with the same key returns the same job");
   AddOutputOption(command, &flags->format, {OutputFormat::kTable, OutputFormat::kJson});

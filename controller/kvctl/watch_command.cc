@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/cli/stop_signals.h"
 #include "controller/kvctl/connection_flags.h"
-#include "controller/kvctl/local_job_record.h"
+#include "controller/kvctl/verdict_gate.h"
 #include "controller/kvctl/watch_progress.h"
 
 namespace kvbench::kvctl {
@@ -27,10 +27,10 @@ bool WaitUnlessCancelled(absl::Duration duration, StopSource* cancel) {
   return true;
 }
 
-absl::Status FinalStatus(const v1::Job& job) {
+absl::Status FinalStatus(const v1::Job& job, VerdictGate gate) {
   switch (job.state()) {
     case v1::JOB_STATE_SUCCEEDED:
-      return InvalidComparisonsStatus(job);  // exit 8 when one is invalid, as kvctl run
+      return InvalidComparisonsStatus(job, gate);  // exit 8 when one is invalid, as kvctl run
     case v1::JOB_STATE_CANCELLED:
       return absl::CancelledError(absl::StrCat("job ", job.job_id(), " was cancelled"));
     default:
@@ -100,7 +100,7 @@ absl::Status WatchJobToEnd(client::ControllerClient& client, const std::string& 
   absl::StatusOr<v1::Job> final_job = Follow(client, job_id, progress, cancel, options);
   if (!final_job.ok()) return final_job.status();
   progress.End(*final_job);
-  return FinalStatus(*final_job);
+  return FinalStatus(*final_job, options.gate);
 }
 
 void AddWatchCommand(CLI::App* app, KvctlContext* context) {
@@ -108,14 +108,16 @@ void AddWatchCommand(CLI::App* app, KvctlContext* context) {
       app->add_subcommand("watch", "Follow a job's progress until it ends (exit code: outcome)");
   auto job_id = std::make_shared<std::string>();
   auto connection = std::make_shared<ConnectionFlags>();
+  auto options = std::make_shared<WatchOptions>();
   command->add_option("job", *job_id, "Job id")->required();
+  AddRequireValidFlag(command, &options->gate);
   AddConnectionFlags(command, connection.get());
-  command->callback([context, job_id, connection] {
-    context->action = [context, job_id, connection]() -> absl::Status {
+  command->callback([context, job_id, connection, options] {
+    context->action = [context, job_id, connection, options]() -> absl::Status {
       absl::StatusOr<std::unique_ptr<client::ControllerClient>> client =
           ConnectController(*connection, *context);
       if (!client.ok()) return client.status();
-      return WatchJobToEnd(**client, *job_id, context, StopOnSignals({SIGINT, SIGTERM}));
+      return WatchJobToEnd(**client, *job_id, context, StopOnSignals({SIGINT, SIGTERM}), *options);
     };
   });
 }

@@ -7,6 +7,7 @@
 #include "common/sync/stop_source.h"
 #include "controller/client/controller_client.h"
 #include "controller/kvctl/kvctl_command.h"
+#include "controller/kvctl/verdict_gate.h"
 
 namespace kvbench::kvctl {
 
@@ -21,6 +22,8 @@ struct WatchOptions {
   int max_resumes = kWatchMaxResumes;
   absl::Duration initial_backoff = kWatchInitialBackoff;
   absl::Duration max_backoff = kWatchMaxBackoff;
+  // What a succeeded job's comparisons must be for exit 0 (--require-valid: all valid).
+  VerdictGate gate = VerdictGate::kNoneInvalid;
 };
 
 // `kvctl watch JOB`, also the tail of `kvctl submit --watch`: prints progress until the job is

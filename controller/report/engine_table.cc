@@ -18,10 +18,10 @@ std::string Cell(bool has, Value value) {
   return FormatOptional(has ? std::optional<double>(static_cast<double>(value)) : std::nullopt);
 }
 
-std::string Row(const ReportRun& run) {
+std::string Row(const ReportRuns& runs, const ReportRun& run) {
   const v1::EngineMetrics& e = run.result->engine();
   const TierStyle style = StyleOfTier(run.tier);
-  const std::vector<std::string> cells = {
+  std::vector<std::string> cells = {
       absl::StrCat("<span class=\"tier-swatch\" style=\"background:", style.color, "\"></span>",
                    style.name),
       absl::StrCat(run.concurrency),
@@ -35,6 +35,7 @@ std::string Row(const ReportRun& run) {
       FormatOptional(results::OffloadServedPctOfPrompt(*run.result)),
       Cell(run.result->has_lmcache() && run.result->lmcache().has_hit_rate(),
            run.result->lmcache().hit_rate() * 100)};
+  if (runs.several_agents()) cells.insert(cells.begin(), HtmlEscape(run.agent));
   return absl::StrCat("<tr><td>", absl::StrJoin(cells, "</td><td>"), "</td></tr>\n");
 }
 
@@ -42,20 +43,21 @@ std::string Row(const ReportRun& run) {
 
 std::string EngineTable(const ReportRuns& runs) {
   if (runs.runs().empty()) return "<p class=\"no-data\">no data</p>\n";
-  const std::vector<std::string> headers = {"tier",
-                                            "concurrency",
-                                            "KV usage mean (%)",
-                                            "KV usage max (%)",
-                                            "preemptions",
-                                            "GPU prefix-cache query tokens",
-                                            "GPU prefix-cache hit tokens",
-                                            "external query tokens",
-                                            "offload served tokens (external hits)",
-                                            "offload served (% of prompt tokens)",
-                                            "LMCache lookup hit rate (%)"};
+  std::vector<std::string> headers = {"tier",
+                                      "concurrency",
+                                      "KV usage mean (%)",
+                                      "KV usage max (%)",
+                                      "preemptions",
+                                      "GPU prefix-cache query tokens",
+                                      "GPU prefix-cache hit tokens",
+                                      "external query tokens",
+                                      "offload served tokens (external hits)",
+                                      "offload served (% of prompt tokens)",
+                                      "LMCache lookup hit rate (%)"};
+  if (runs.several_agents()) headers.insert(headers.begin(), "agent");
   std::string out = absl::StrCat("<div class=\"wide\"><table class=\"engine\">\n<thead><tr><th>",
                                  absl::StrJoin(headers, "</th><th>"), "</th></tr></thead>\n");
-  for (const ReportRun& run : runs.runs()) out += Row(run);
+  for (const ReportRun& run : runs.runs()) out += Row(runs, run);
   return absl::StrCat(
       out, "</table></div>\n",
       "<p class=\"table-note\">KV usage: over the scrapes taken during the replay (not "

@@ -58,23 +58,37 @@ std::string Banner(const std::vector<v1::Validity>& validity) {
   return out;
 }
 
-std::string Charts(const ReportRuns& runs) {
-  std::string out = absl::StrCat("<h2>TTFT</h2>\n<div class=\"charts\">\n",
+std::string ChartsOf(const ReportRuns& runs, const std::string& heading_suffix) {
+  std::string out = absl::StrCat("<h2>TTFT", heading_suffix, "</h2>\n<div class=\"charts\">\n",
                                  LineChart(TtftByConcurrencyChart(runs)).RenderSvg());
   for (int concurrency : runs.concurrencies()) {
     out += LineChart(TtftByRoundChart(runs, concurrency)).RenderSvg();
   }
-  out += "</div>\n<h2>Prefix-cache hit rates</h2>\n<div class=\"charts\">\n";
+  absl::StrAppend(&out, "</div>\n<h2>Prefix-cache hit rates", heading_suffix,
+                  "</h2>\n<div class=\"charts\">\n");
   for (int concurrency : runs.concurrencies()) {
     out += LineChart(HitRateChart(runs, concurrency)).RenderSvg();
   }
-  out += "</div>\n<h2>KV cache usage</h2>\n<div class=\"charts\">\n";
+  absl::StrAppend(&out, "</div>\n<h2>KV cache usage", heading_suffix,
+                  "</h2>\n<div class=\"charts\">\n");
   for (int concurrency : runs.concurrencies()) {
     out += LineChart(KvCacheUsageChart(runs, concurrency)).RenderSvg();
   }
-  return absl::StrCat(out, "</div>\n<h2>Throughput</h2>\n<div class=\"charts\">\n",
+  return absl::StrCat(out, "</div>\n<h2>Throughput", heading_suffix,
+                      "</h2>\n<div class=\"charts\">\n",
                       BarChart(RequestsPerSecondChart(runs)).RenderSvg(),
                       BarChart(OutputTokensPerSecondChart(runs)).RenderSvg(), "</div>\n");
+}
+
+// The charts; a FAN_OUT_EACH job's once per agent, each headed and titled with its agent (the
+// tiers are compared on one node, never across nodes).
+std::string Charts(const ReportRuns& runs) {
+  if (!runs.several_agents()) return ChartsOf(runs, "");
+  std::string out;
+  for (const std::string& agent : runs.agents()) {
+    out += ChartsOf(runs.ForAgent(agent), absl::StrCat(": agent ", HtmlEscape(agent)));
+  }
+  return out;
 }
 
 // For a simulated engine: the times shown are simulated seconds, said once at the top.

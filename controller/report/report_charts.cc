@@ -84,7 +84,7 @@ ChartSeries TimeSeriesOf(const v1::ScenarioResult* result, const std::string& na
 LineChartSpec OverTime(const ReportRuns& runs, const std::string& title,
                        const std::string& y_label) {
   LineChartSpec spec;
-  spec.title = title;
+  spec.title = title + runs.title_suffix();
   spec.x_label = absl::StrCat("time since replay start (", Unit(runs, "s"), ")");
   spec.y_label = y_label;
   spec.y_max = kPercent;
@@ -94,7 +94,7 @@ LineChartSpec OverTime(const ReportRuns& runs, const std::string& title,
 BarChartSpec Throughput(const ReportRuns& runs, const std::string& title,
                         const std::string& y_label, const std::string& unit,
                         const std::function<std::optional<double>(const v1::LatencyMetrics&)>& of) {
-  BarChartSpec spec{title,
+  BarChartSpec spec{title + runs.title_suffix(),
                     "concurrency (virtual users)",
                     absl::StrCat(y_label, " (", Unit(runs, unit), ")"),
                     Unit(runs, unit),
@@ -120,7 +120,7 @@ BarChartSpec Throughput(const ReportRuns& runs, const std::string& title,
 
 LineChartSpec TtftByConcurrencyChart(const ReportRuns& runs) {
   LineChartSpec spec;
-  spec.title = "TTFT p50 and p95 by concurrency";
+  spec.title = "TTFT p50 and p95 by concurrency" + runs.title_suffix();
   spec.x_label = "concurrency (virtual users)";
   spec.y_label = absl::StrCat("TTFT (", Unit(runs, "ms"), ")");
   for (int concurrency : runs.concurrencies()) spec.x_ticks.push_back(concurrency);
@@ -133,7 +133,7 @@ LineChartSpec TtftByConcurrencyChart(const ReportRuns& runs) {
 
 LineChartSpec TtftByRoundChart(const ReportRuns& runs, int concurrency) {
   LineChartSpec spec;
-  spec.title = absl::StrCat("TTFT p50 per round, concurrency ", concurrency);
+  spec.title = absl::StrCat("TTFT p50 per round, concurrency ", concurrency, runs.title_suffix());
   spec.x_label = "round (request index within a session)";
   spec.y_label = absl::StrCat("TTFT p50 (", Unit(runs, "ms"), ")");
   for (v1::Tier tier : runs.tiers()) {

@@ -26,8 +26,19 @@ std::string Row(const std::vector<std::string>& cells) {
   return absl::StrCat("<tr><td>", absl::StrJoin(cells, "</td><td>"), "</td></tr>\n");
 }
 
+// A run's row, led by its agent when the job ran on several (FAN_OUT_EACH).
+std::string RunRow(const ReportRuns& runs, const ReportRun& run, std::vector<std::string> cells) {
+  if (runs.several_agents()) cells.insert(cells.begin(), HtmlEscape(run.agent));
+  return Row(cells);
+}
+
 std::string Header(const std::vector<std::string>& cells) {
   return absl::StrCat("<thead><tr><th>", absl::StrJoin(cells, "</th><th>"), "</th></tr></thead>\n");
+}
+
+std::string RunHeader(const ReportRuns& runs, std::vector<std::string> cells) {
+  if (runs.several_agents()) cells.insert(cells.begin(), "agent");
+  return Header(cells);
 }
 
 std::string TierCell(v1::Tier tier) {
@@ -59,47 +70,49 @@ std::string OptionalInt(bool has, int64_t value, const std::string& unset) {
   return has ? absl::StrCat(value) : unset;
 }
 
-std::string SessionsRow(const ReportRun& run) {
+std::string SessionsRow(const ReportRuns& runs, const ReportRun& run) {
   const v1::SessionCounts& s = run.result->sessions();
-  return Row({TierCell(run.tier), absl::StrCat(run.concurrency), absl::StrCat(s.requested()),
-              absl::StrCat(s.achieved()), absl::StrCat(s.dataset_ceiling()),
-              OptionalInt(s.has_dataset_ceiling_under_isl(), s.dataset_ceiling_under_isl(), "-"),
-              absl::StrCat(s.complete()), absl::StrCat(s.incomplete()),
-              absl::StrCat(s.not_started()), absl::StrCat(s.truncated_by_isl()),
-              absl::StrCat(s.error()), absl::StrCat(s.failed_requests()),
-              HtmlEscape(s.selection())});
+  return RunRow(
+      runs, run,
+      {TierCell(run.tier), absl::StrCat(run.concurrency), absl::StrCat(s.requested()),
+       absl::StrCat(s.achieved()), absl::StrCat(s.dataset_ceiling()),
+       OptionalInt(s.has_dataset_ceiling_under_isl(), s.dataset_ceiling_under_isl(), "-"),
+       absl::StrCat(s.complete()), absl::StrCat(s.incomplete()), absl::StrCat(s.not_started()),
+       absl::StrCat(s.truncated_by_isl()), absl::StrCat(s.error()),
+       absl::StrCat(s.failed_requests()), HtmlEscape(s.selection())});
 }
 
-std::string OffloadRow(const ReportRun& run) {
+std::string OffloadRow(const ReportRuns& runs, const ReportRun& run) {
   const v1::LmcacheMetrics& l = run.result->lmcache();
   const v1::DiskMetrics& d = run.result->disk();
   const bool disk = run.result->has_disk();
   auto pct = [](bool has, double fraction) { return FormatOptional(Opt(has, fraction * 100)); };
   auto gb = [](bool has, int64_t bytes) { return FormatOptional(Opt(has, bytes / kBytesPerGb)); };
   auto dv = [disk](bool has, double value) { return FormatOptional(Opt(disk && has, value)); };
-  return Row({TierCell(run.tier),
-              absl::StrCat(run.concurrency),
-              pct(l.has_hit_rate(), l.hit_rate()),
-              FormatOptional(Opt(l.has_lookup_hit_tokens(), l.lookup_hit_tokens())),
-              FormatOptional(Opt(l.has_lookup_requested_tokens(), l.lookup_requested_tokens())),
-              FormatOptional(Opt(l.has_evicted_chunks(), l.evicted_chunks())),
-              FormatOptional(Opt(l.has_chunks_loaded(), l.chunks_loaded())),
-              pct(l.has_l1_usage_ratio_mean(), l.l1_usage_ratio_mean()),
-              gb(l.has_l1_usage_bytes_max(), l.l1_usage_bytes_max()),
-              gb(l.has_l2_usage_bytes_max(), l.l2_usage_bytes_max()),
-              FormatOptional(Opt(l.has_l0_l1_load_gb_per_s(), l.l0_l1_load_gb_per_s())),
-              FormatOptional(Opt(l.has_l0_l1_store_gb_per_s(), l.l0_l1_store_gb_per_s())),
-              FormatOptional(Opt(l.has_l2_load_gb_per_s(), l.l2_load_gb_per_s())),
-              FormatOptional(Opt(l.has_l2_store_gb_per_s(), l.l2_store_gb_per_s())),
-              disk && !d.device().empty() ? HtmlEscape(d.device()) : "&#8212;",
-              dv(d.has_read_gb_per_s(), d.read_gb_per_s()),
-              dv(d.has_write_gb_per_s(), d.write_gb_per_s()),
-              dv(d.has_read_iops(), d.read_iops()),
-              dv(d.has_write_iops(), d.write_iops()),
-              dv(d.has_read_latency_ms(), d.read_latency_ms()),
-              dv(d.has_write_latency_ms(), d.write_latency_ms()),
-              dv(d.has_utilization_pct(), d.utilization_pct()),
-              dv(d.has_queue_depth_mean(), d.queue_depth_mean())});
+  return RunRow(runs, run,
+                {TierCell(run.tier),
+                 absl::StrCat(run.concurrency),
+                 pct(l.has_hit_rate(), l.hit_rate()),
+                 FormatOptional(Opt(l.has_lookup_hit_tokens(), l.lookup_hit_tokens())),
+                 FormatOptional(Opt(l.has_lookup_requested_tokens(), l.lookup_requested_tokens())),
+                 FormatOptional(Opt(l.has_evicted_chunks(), l.evicted_chunks())),
+                 FormatOptional(Opt(l.has_chunks_loaded(), l.chunks_loaded())),
+                 pct(l.has_l1_usage_ratio_mean(), l.l1_usage_ratio_mean()),
+                 gb(l.has_l1_usage_bytes_max(), l.l1_usage_bytes_max()),
+                 gb(l.has_l2_usage_bytes_max(), l.l2_usage_bytes_max()),
+                 FormatOptional(Opt(l.has_l0_l1_load_gb_per_s(), l.l0_l1_load_gb_per_s())),
+                 FormatOptional(Opt(l.has_l0_l1_store_gb_per_s(), l.l0_l1_store_gb_per_s())),
+                 FormatOptional(Opt(l.has_l2_load_gb_per_s(), l.l2_load_gb_per_s())),
+                 FormatOptional(Opt(l.has_l2_store_gb_per_s(), l.l2_store_gb_per_s())),
+                 disk && !d.device().empty() ? HtmlEscape(d.device()) : "&#8212;",
+                 dv(d.has_read_gb_per_s(), d.read_gb_per_s()),
+                 dv(d.has_write_gb_per_s(), d.write_gb_per_s()),
+                 dv(d.has_read_iops(), d.read_iops()),
+                 dv(d.has_write_iops(), d.write_iops()),
+                 dv(d.has_read_latency_ms(), d.read_latency_ms()),
+                 dv(d.has_write_latency_ms(), d.write_latency_ms()),
+                 dv(d.has_utilization_pct(), d.utilization_pct()),
+                 dv(d.has_queue_depth_mean(), d.queue_depth_mean())});
 }
 
 }  // namespace
@@ -199,45 +212,45 @@ std::string ScenariosTable(const v1::Job& job) {
 
 std::string SessionsTable(const ReportRuns& runs) {
   if (runs.runs().empty()) return "<p class=\"no-data\">no data</p>\n";
-  std::string out =
-      absl::StrCat("<table class=\"sessions\">\n",
-                   Header({"tier", "concurrency", "requested", "achieved", "dataset ceiling",
-                           "ceiling under ISL", "complete", "incomplete", "not started",
-                           "truncated by ISL", "error", "failed requests", "users chosen"}));
-  for (const ReportRun& run : runs.runs()) out += SessionsRow(run);
+  std::string out = absl::StrCat(
+      "<table class=\"sessions\">\n",
+      RunHeader(runs, {"tier", "concurrency", "requested", "achieved", "dataset ceiling",
+                       "ceiling under ISL", "complete", "incomplete", "not started",
+                       "truncated by ISL", "error", "failed requests", "users chosen"}));
+  for (const ReportRun& run : runs.runs()) out += SessionsRow(runs, run);
   return out + "</table>\n";
 }
 
 std::string OffloadTable(const ReportRuns& runs) {
   std::string rows;
   for (const ReportRun& run : runs.runs()) {
-    if (run.tier == v1::CPU_RAM || run.tier == v1::NVME) rows += OffloadRow(run);
+    if (run.tier == v1::CPU_RAM || run.tier == v1::NVME) rows += OffloadRow(runs, run);
   }
   if (rows.empty()) return "<p class=\"no-data\">no data: no CPU_RAM or NVME results</p>\n";
   return absl::StrCat("<div class=\"wide\"><table class=\"offload\">\n",
-                      Header({"tier",
-                              "concurrency",
-                              "LMCache lookup hit rate (%)",
-                              "lookup hit tokens",
-                              "lookup requested tokens",
-                              "evicted chunks",
-                              "chunks loaded",
-                              "L1 usage mean (%)",
-                              "L1 usage max (GB)",
-                              "L2 usage max (GB)",
-                              "L0&#8594;L1 load (GB/s)",
-                              "L0&#8594;L1 store (GB/s)",
-                              "L2 load (GB/s)",
-                              "L2 store (GB/s)",
-                              "disk",
-                              "disk read (GB/s)",
-                              "disk write (GB/s)",
-                              "read IOPS",
-                              "write IOPS",
-                              "read latency (ms)",
-                              "write latency (ms)",
-                              "disk utilization (%)",
-                              "queue depth"}),
+                      RunHeader(runs, {"tier",
+                                       "concurrency",
+                                       "LMCache lookup hit rate (%)",
+                                       "lookup hit tokens",
+                                       "lookup requested tokens",
+                                       "evicted chunks",
+                                       "chunks loaded",
+                                       "L1 usage mean (%)",
+                                       "L1 usage max (GB)",
+                                       "L2 usage max (GB)",
+                                       "L0&#8594;L1 load (GB/s)",
+                                       "L0&#8594;L1 store (GB/s)",
+                                       "L2 load (GB/s)",
+                                       "L2 store (GB/s)",
+                                       "disk",
+                                       "disk read (GB/s)",
+                                       "disk write (GB/s)",
+                                       "read IOPS",
+                                       "write IOPS",
+                                       "read latency (ms)",
+                                       "write latency (ms)",
+                                       "disk utilization (%)",
+                                       "queue depth"}),
                       rows, "</table></div>\n");
 }
 

@@ -9,6 +9,7 @@
 #include "controller/results/few_scrapes.h"
 #include "controller/results/offload_served.h"
 #include "controller/results/simulated_time_display.h"
+#include "controller/results/validity.h"
 #include "controller/results/validity_text.h"
 
 namespace kvbench::results {
@@ -177,9 +178,7 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
                                              const std::vector<v1::Validity>& validity) {
   std::map<std::pair<int32_t, std::string>, std::vector<const ScenarioRun*>> grouped;
   for (const ScenarioRun& run : runs) {
-    std::string group = run.scenario.comparison_group();
-    if (group.empty()) group = absl::StrCat("c", run.scenario.concurrency());
-    grouped[{run.scenario.concurrency(), group}].push_back(&run);
+    grouped[{run.scenario.concurrency(), ComparisonGroupOf(run.scenario)}].push_back(&run);
   }
   std::vector<ComparisonGroup> groups;
   for (auto& [key, members] : grouped) {

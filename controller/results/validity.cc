@@ -174,6 +174,11 @@ std::optional<v1::Validity> JudgeRepeats(const std::string& name,
 
 }  // namespace
 
+std::string ComparisonGroupOf(const v1::Scenario& scenario) {
+  return scenario.comparison_group().empty() ? absl::StrCat("c", scenario.concurrency())
+                                             : scenario.comparison_group();
+}
+
 std::vector<v1::Validity> ComputeValidity(const std::vector<ScenarioRun>& runs) {
   struct Group {
     std::string name;
@@ -181,9 +186,7 @@ std::vector<v1::Validity> ComputeValidity(const std::vector<ScenarioRun>& runs) 
   };
   std::vector<Group> groups;  // in order of first appearance
   for (const ScenarioRun& run : runs) {
-    std::string name = run.scenario.comparison_group().empty()
-                           ? absl::StrCat("c", run.scenario.concurrency())
-                           : run.scenario.comparison_group();
+    std::string name = ComparisonGroupOf(run.scenario);
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const Group& group) { return group.name == name; });
     if (it == groups.end()) it = groups.insert(groups.end(), Group{std::move(name), {}});

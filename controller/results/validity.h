@@ -39,6 +39,10 @@ inline constexpr char kLmcacheEventsDropped[] = "lmcache_events_dropped";
 // page cache rather than the disk.
 inline constexpr char kNvmeReadsNotFromDisk[] = "nvme_reads_not_from_disk";
 
+// The comparison group a scenario belongs to: its own, or "c<concurrency>" for a job submitted
+// before groups existed.
+std::string ComparisonGroupOf(const v1::Scenario& scenario);
+
 // One Validity per comparison group (scenarios that differ only in tier; group = the scenario's
 // comparison_group, or "c<concurrency>" when empty), ordered by concurrency (ties: first seen);
 // runs within a group keep their input order and the first is the reference for "differs".

@@ -88,6 +88,31 @@ assert float(table[0]["end_s"]) == exported[0]["end_s"]
 print("rows", len(exported))
 PY
 
+# Both agents' results are shown and named (issue #31 item 5): the results table leads each row with
+# its AGENT, the report charts each agent apart, with points, under headings and titles naming it.
+table="$("$kvctl" results "$job")" || fail "results failed: $table"
+[ "$(awk '$1 == "AGENT" { print $2, $3 }' <<<"$table")" = "CONCURRENCY TIER" ] ||
+  fail "the results table has no AGENT column: $table"
+[ "$(awk '$1 ~ /^sim-/ && $2 == 2 { print $1, $3 }' <<<"$table" | paste -sd,)" = \
+  "sim-a GPU,sim-a CPU_RAM,sim-b GPU,sim-b CPU_RAM" ] || fail "not one row per agent and tier: $table"
+"$kvctl" report "$job" --html "$WORK/report.html" > /dev/null || fail "report failed"
+python3 - "$WORK/report.html" <<'PY' || fail "the report does not draw and name both agents"
+import re, sys
+html = open(sys.argv[1]).read()
+parts = html.split("<h2>TTFT: agent ")
+assert len(parts) == 3, f"{len(parts) - 1} per-agent TTFT sections"
+for part, agent in zip(parts[1:], ["sim-a", "sim-b"]):
+    assert part.startswith(agent + "</h2>"), part[:40]
+    charts = part.split("<h2>Engine")[0]
+    assert f"TTFT p50 and p95 by concurrency, agent {agent}" in charts, agent
+    for tier in ["GPU", "CPU_RAM"]:
+        points = re.findall(rf"<title>{tier} p50, concurrency 2: [0-9.]+ ", charts)
+        assert len(points) == 1, (agent, tier, len(points))
+engine = html.split('<table class="engine">')[1].split("</table>")[0]
+assert "<th>agent</th>" in engine
+assert engine.count("<td>sim-a</td>") == 2 and engine.count("<td>sim-b</td>") == 2, engine
+PY
+
 # sim-b stops before the next fire: its part fails after placement.agent_wait_s, named; sim-a's
 # part runs.
 kill -TERM "$agent_b"

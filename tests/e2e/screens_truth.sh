@@ -7,6 +7,8 @@
 #  3. the KV usage mean rests on the in-replay scrapes before the runner's last response:
 #     recomputed from samples.jsonl up to result.json's engine.kv_cache_usage_until_s, with the
 #     scrape count beside a mean of fewer than 5 in `kvctl results`;
+#  8. machine output carries the verdicts, spelled as job.json spells them, and --require-valid
+#     exits 8 when a comparison is not exercised (a CI job learns that nothing was tested);
 #  4. a GPU cache smaller than one prompt: `kvctl plan` and `kvctl run` warn before anything
 #     runs; every request fails, so each scenario FAILED with its first error, which `kvctl
 #     results` and the job's validity show; kvctl exits non-zero.
@@ -56,6 +58,21 @@ awk -v m="$mean" -v r="${reported% *}" 'BEGIN { d = m - r; exit !(d < 1e-9 && d 
 [ "${reported#* }" = "$count" ] || fail "scraped: result.json counts ${reported#* } scrapes, samples.jsonl $count"
 late="$(jq -s --argjson until "$until_s" '[.[] | select(.kind == "periodic" and .t_s > $until)] | length' "$gpu/samples.jsonl")"
 echo "scraped: GPU KV usage mean over $count scrapes up to ${until_s} s; $late periodic scrape(s) after the last response left out"
+
+# 8. The verdict in every machine output, one spelling; --require-valid fails a not-exercised run.
+job_verdict="$(jq -r '.validity[] | select(.comparison_group == "c2") | .verdict' "$dir/job.json")"
+[ "$job_verdict" = VERDICT_NOT_EXERCISED ] || fail "scraped: job.json says $job_verdict"
+[ "$("$kvctl" results "$dir" --output json | jq -r '[.[].verdict] | unique | join(",")')" = "$job_verdict" ] ||
+  fail "scraped: results --output json does not carry job.json's verdict"
+"$kvctl" results "$dir" --output csv > "$WORK/scraped.csv"
+[ "$(python3 -c 'import csv, sys; print(",".join(sorted({r["verdict"] for r in csv.DictReader(open(sys.argv[1]))})))' "$WORK/scraped.csv")" = "$job_verdict" ] ||
+  fail "scraped: results --output csv does not carry job.json's verdict"
+[ "$("$kvctl" compare "$dir" --output json | jq -r '.[0].verdict')" = "$job_verdict" ] ||
+  fail "scraped: compare --output json spells the verdict otherwise than job.json"
+code=0
+"$kvctl" results "$dir" --require-valid > /dev/null 2> "$WORK/gate.err" || code=$?
+[ "$code" = 8 ] || fail "scraped: results --require-valid exited $code on a not-exercised comparison"
+expect_contains "$(cat "$WORK/gate.err")" "comparison c2 is not exercised"
 
 # --- 4. A GPU KV cache smaller than one prompt.
 jq '.name = "tiny" | .concurrency = [2] | .tiers = ["GPU", "CPU_RAM"]

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_split.h"
 #include "common/json/proto_json.h"
+#include "controller/kvctl/hinting_controller_client.h"
 #include "controller/kvctl/results_table.h"
 #include "controller/kvctl/run_progress.h"
 #include "tests/component/controller/kvctl/fake_controller.h"
@@ -151,6 +152,41 @@ TEST_CASE("kvctl exit codes follow the controller's status codes") {
   }
 }
 
+// Issue #31 item 10: `kvctl submit --watch` with no controller said only "failed to connect to all
+// addresses". Every command that connects says where it dialled and what to do.
+TEST_CASE("kvctl says how to start a controller, or to use kvctl run, when none answers") {
+  TempDir dir;
+  const std::string spec = dir.WriteFile("spec.json", kValidSpec);
+  const std::map<std::string, std::string> env = {{"KV_CONTROLLER", "127.0.0.1:1"},
+                                                  {"KV_INSECURE", "1"}};
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"submit", spec, "--watch"},
+                                             {"agents"},
+                                             {"jobs"},
+                                             {"status", "job-1"},
+                                             {"schedule", "list"}}) {
+    INFO(args[0]);
+    KvctlRun run = RunKvctl(args, env);
+    CHECK(run.exit_code == 4);
+    CHECK_THAT(run.err, Catch::Contains("cannot reach the controller at 127.0.0.1:1 (") &&
+                            Catch::Contains("Connection refused") &&
+                            Catch::Contains("is kv-controller running there? Start one with "
+                                            "`kv-controller --config "
+                                            "deploy/examples/controller-local.json`") &&
+                            Catch::Contains("`kvctl run SPEC.json`, which needs no controller"));
+  }
+}
+
+TEST_CASE("The unreachable-controller hint goes only on UNAVAILABLE") {
+  CHECK(kvctl::WithUnreachableControllerHint(absl::NotFoundError("no such job"), "h:1") ==
+        absl::NotFoundError("no such job"));
+  const absl::Status hinted =
+      kvctl::WithUnreachableControllerHint(absl::UnavailableError("shutting down"), "h:1");
+  CHECK(hinted.code() == absl::StatusCode::kUnavailable);
+  CHECK_THAT(std::string(hinted.message()),
+             Catch::StartsWith("cannot reach the controller at h:1 (shutting down): "));
+}
+
 TEST_CASE("kvctl submit sends the file's spec and prints the job id and its scenarios") {
   FakeController controller;
   TempDir dir;
@@ -261,9 +297,13 @@ TEST_CASE("kvctl results prints the same table as kvctl run for the same results
   std::vector<std::string> lines = absl::StrSplit(csv.out, '\n', absl::SkipEmpty());
   REQUIRE(lines.size() == 5);
   // Every field of each result, one row per scenario, in the job's scenario order.
-  CHECK(lines[0].rfind("scenario_id,tier,concurrency,repeat,state,error,latency.ttft_p50_s,", 0) ==
-        0);
-  CHECK(lines[1].rfind("00-gpu-c4,GPU,4,1,succeeded,,0.01234,0.04567,", 0) == 0);
+  CHECK(lines[0].rfind(
+            "scenario_id,tier,concurrency,repeat,agent_id,state,comparison_group,verdict,error,"
+            "latency.ttft_p50_s,",
+            0) == 0);
+  // With its agent and its comparison's verdict, spelled as job.json spells it (issue #31).
+  CHECK(lines[1].rfind("00-gpu-c4,GPU,4,1,agent-a,succeeded,c4,VERDICT_INVALID,,0.01234,0.04567,",
+                       0) == 0);
 
   KvctlRun json = RunKvctl({"results", "job-1", "-o", "json"}, EnvFor(controller));
   REQUIRE(json.exit_code == 0);
@@ -273,7 +313,18 @@ TEST_CASE("kvctl results prints the same table as kvctl run for the same results
   CHECK(parsed[0]["tier"] == "GPU");
   CHECK(parsed[0]["concurrency"] == 4);
   CHECK(parsed[0]["state"] == "SCENARIO_STATE_SUCCEEDED");
+  CHECK(parsed[0]["agent_id"] == "agent-a");
+  CHECK(parsed[0]["comparison_group"] == "c4");
+  CHECK(parsed[0]["verdict"] == "VERDICT_INVALID");
+  CHECK(parsed[3]["verdict"].is_null());  // c2 has one tier: no comparison
   CHECK(parsed[0]["result"]["latency"]["ttft_p50_s"] == Approx(0.01234));
+
+  // --require-valid: printed as ever, then exit 8 naming what is not valid.
+  KvctlRun gated =
+      RunKvctl({"results", "job-1", "-o", "json", "--require-valid"}, EnvFor(controller));
+  CHECK(gated.exit_code == 8);
+  CHECK(nlohmann::json::parse(gated.out).size() == 4);
+  CHECK(gated.err.find("comparison c4 is invalid") != std::string::npos);
   CHECK(parsed[2]["state"] == "SCENARIO_STATE_FAILED");
   CHECK(parsed[2]["error"] == "replica-0 never became healthy");
   CHECK_FALSE(parsed[2].contains("result"));

@@ -168,5 +168,28 @@ TEST_CASE("Results table: STATUS shows failed requests' first error and a failur
   CHECK(CellOf(headers, cells[2], "STATUS") == "failed");
 }
 
+TEST_CASE("Results table: a FAN_OUT_EACH job's rows are grouped and led by their AGENT") {
+  auto row = [](const std::string& agent, v1::Tier tier, int concurrency) {
+    v1::Scenario scenario;
+    scenario.set_agent_id(agent);
+    scenario.set_tier(tier);
+    scenario.set_concurrency(concurrency);
+    return ResultsRowFromOutcome(scenario, absl::OkStatus(), {});
+  };
+  const std::vector<ResultsRow> fleet = {row("sim-a", v1::GPU, 8), row("sim-b", v1::GPU, 2),
+                                         row("sim-a", v1::GPU, 2), row("sim-b", v1::GPU, 8)};
+  const std::vector<std::string> headers = ResultsTableHeaders(fleet);
+  REQUIRE(headers.front() == "AGENT");
+  std::vector<std::string> order;
+  for (const std::vector<std::string>& cells : ResultsTableCells(fleet)) {
+    REQUIRE(cells.size() == headers.size());
+    order.push_back(cells[0] + " c" + CellOf(headers, cells, "CONCURRENCY"));
+  }
+  CHECK(order == std::vector<std::string>{"sim-a c2", "sim-a c8", "sim-b c2", "sim-b c8"});
+  // One agent (or none pinned): no AGENT column.
+  CHECK(ResultsTableHeaders({row("", v1::GPU, 2), row("", v1::CPU_RAM, 2)}).front() ==
+        "CONCURRENCY");
+}
+
 }  // namespace
 }  // namespace kvbench::kvctl
