@@ -1,15 +1,18 @@
-// kvctl history [SCHEDULE] [--label k=v]... [--metric FIELD] [--last N] [--since RFC3339]
+// kvctl history [SCHEDULE] [--label k=v]... [--metric FIELD] [--last N] [--since TIME]
+//               [--until TIME] [--agent ID] [--tier T] [--concurrency N]
 //               [--output table|json|csv] [--html FILE]
 // One result field of a schedule's runs (or of the jobs with some labels) over time, per
 // agent x tier x concurrency (issue #20): a table with one column per run, JSON, long CSV, and an
 // HTML page with one chart per agent and concurrency, one line per tier.
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -34,6 +37,10 @@ struct HistoryFlags {
   std::string metric = "latency.ttft_p50_s";
   int last = kDefaultRuns;
   std::string since;
+  std::string until;
+  std::string agent;
+  std::string tier;
+  int concurrency = 0;
   std::string html;
   OutputFormat format = OutputFormat::kTable;
   ConnectionFlags connection;
@@ -43,21 +50,21 @@ std::string Value(const std::optional<double>& value) {
   return value ? absl::StrFormat("%.6g", *value) : "-";
 }
 
-// The regression metric key of a result field ("latency.ttft_p95_s" -> "ttft_p95_s"): the change
-// points of that metric belong to the history of that field.
-std::string ChangePointMetric(const std::string& field) {
-  const size_t dot = field.rfind('.');
-  return dot == std::string::npos ? field : field.substr(dot + 1);
-}
-
 // The schedule's change points of the history's metric that fall on one of its runs.
 absl::Status AddChangePoints(client::ControllerClient& client, const std::string& schedule,
                              report::History* history) {
   absl::StatusOr<v1::ListChangePointsResponse> points = client.ListChangePoints(schedule);
   if (!points.ok()) return points.status();
-  const std::string metric = ChangePointMetric(history->metric);
+  const std::string metric = RegressionMetricOf(history->metric);
   for (const v1::ChangePoint& point : points->change_points()) {
     if (point.metric() != metric) continue;
+    const std::vector<report::HistorySeries>& lines = history->series;
+    if (std::none_of(lines.begin(), lines.end(), [&point](const report::HistorySeries& line) {
+          return line.agent_id == point.agent() && line.tier == point.tier() &&
+                 line.concurrency == point.concurrency();
+        })) {
+      continue;  // a line the filter left out
+    }
     for (size_t i = 0; i < history->runs.size(); ++i) {
       if (history->runs[i].job_id != point.job_id()) continue;
       history->change_points.push_back({point.agent(), point.tier(), point.concurrency(), i,
@@ -82,7 +89,8 @@ void PrintChangePoints(const report::History& history, std::ostream& out) {
 
 void PrintHistoryTable(const report::History& history, std::ostream& out) {
   out << history.metric << " of " << history.title << ", " << history.runs.size()
-      << " runs (oldest first)\n\n";
+      << " runs (oldest first)"
+      << (history.simulated ? "; a simulated engine's times in simulated seconds" : "") << "\n\n";
   std::vector<std::string> headers = {"AGENT", "TIER", "CONCURRENCY"};
   for (size_t i = 0; i < history.runs.size(); ++i) headers.push_back(absl::StrCat("#", i + 1));
   TablePrinter table(headers);
@@ -95,10 +103,12 @@ void PrintHistoryTable(const report::History& history, std::ostream& out) {
   table.Print(out);
   PrintChangePoints(history, out);
   out << "\n";
-  TablePrinter runs({"RUN", "FIRE_TIME", "JOB", "STATE"});
+  TablePrinter runs({"RUN", "FIRE_TIME", "JOB", "STATE", "ALERTS", "VERDICTS"});
   for (size_t i = 0; i < history.runs.size(); ++i) {
     const report::HistoryRun& run = history.runs[i];
-    runs.AddRow({absl::StrCat("#", i + 1), run.fire_time, run.job_id, run.state});
+    runs.AddRow({absl::StrCat("#", i + 1), run.fire_time, run.job_id, run.state,
+                 absl::StrCat(run.alerts),
+                 run.verdicts.empty() ? "-" : absl::StrJoin(run.verdicts, ", ")});
   }
   runs.Print(out);
 }
@@ -119,10 +129,14 @@ void PrintHistoryJson(const report::History& history, std::ostream& out) {
   nlohmann::ordered_json json;
   json["title"] = history.title;
   json["metric"] = history.metric;
+  json["simulated"] = history.simulated;
   json["runs"] = nlohmann::ordered_json::array();
   for (const report::HistoryRun& run : history.runs) {
-    json["runs"].push_back(
-        {{"job_id", run.job_id}, {"fire_time", run.fire_time}, {"state", run.state}});
+    json["runs"].push_back({{"job_id", run.job_id},
+                            {"fire_time", run.fire_time},
+                            {"state", run.state},
+                            {"alerts", run.alerts},
+                            {"verdicts", run.verdicts}});
   }
   json["series"] = nlohmann::ordered_json::array();
   for (const report::HistorySeries& series : history.series) {
@@ -146,7 +160,32 @@ void PrintHistoryJson(const report::History& history, std::ostream& out) {
                                      {"p_value", point.p_value},
                                      {"bad_direction", point.bad_direction}});
   }
+  json["alerts"] = nlohmann::ordered_json::array();
+  for (const report::HistoryAlert& alert : history.alerts) {
+    json["alerts"].push_back({{"agent_id", alert.agent_id},
+                              {"tier", v1::Tier_Name(alert.tier)},
+                              {"concurrency", alert.concurrency},
+                              {"run", alert.run_index + 1},
+                              {"job_id", history.runs[alert.run_index].job_id},
+                              {"summary", alert.text}});
+  }
   out << json.dump(2) << "\n";
+}
+
+// --since / --until: an RFC 3339 time, or a date (UTC): its start for --since, its end for
+// --until (both bounds are inclusive).
+absl::StatusOr<absl::Time> ParseBound(const std::string& flag, const std::string& text,
+                                      bool end_of_day) {
+  absl::Time time;
+  std::string error;
+  if (absl::ParseTime(absl::RFC3339_full, text, &time, &error)) return time;
+  std::string date_error;
+  if (absl::ParseTime("%Y-%m-%d", text, absl::UTCTimeZone(), &time, &date_error)) {
+    return end_of_day ? time + absl::Hours(24) - absl::Milliseconds(1) : time;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      flag, ": \"", text, "\" is neither an RFC 3339 time (2026-12-05T02:00:00Z) nor a date (",
+      "2026-12-05): ", error));
 }
 
 // The jobs of the selection, newest first, at most `last` of them after `since`.
@@ -162,18 +201,29 @@ absl::StatusOr<std::vector<v1::Job>> SelectJobs(client::ControllerClient& client
     }
     (*request.mutable_labels())[pair.first] = pair.second;
   }
-  absl::Time since = absl::InfinitePast();
-  std::string error;
-  if (!flags.since.empty() && !absl::ParseTime(absl::RFC3339_full, flags.since, &since, &error)) {
+  absl::Time since = absl::InfinitePast(), until = absl::InfiniteFuture();
+  if (!flags.since.empty()) {
+    absl::StatusOr<absl::Time> parsed = ParseBound("--since", flags.since, false);
+    if (!parsed.ok()) return parsed.status();
+    since = *parsed;
+  }
+  if (!flags.until.empty()) {
+    absl::StatusOr<absl::Time> parsed = ParseBound("--until", flags.until, true);
+    if (!parsed.ok()) return parsed.status();
+    until = *parsed;
+  }
+  if (since > until) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--since: \"", flags.since, "\" is not an RFC 3339 time: ", error));
+        absl::StrCat("--since ", flags.since, " is after --until ", flags.until));
   }
   std::vector<v1::Job> jobs;
   while (static_cast<int>(jobs.size()) < flags.last) {
     absl::StatusOr<v1::ListJobsResponse> page = client.ListJobs(request);
     if (!page.ok()) return page.status();
     for (const v1::Job& listed : page->jobs()) {  // newest first
-      if (absl::FromUnixMillis(listed.submit_unix_ms()) < since) break;
+      const absl::Time submitted = absl::FromUnixMillis(listed.submit_unix_ms());
+      if (submitted < since) break;
+      if (submitted > until) continue;
       if (static_cast<int>(jobs.size()) == flags.last) break;
       absl::StatusOr<v1::Job> job = client.GetJob(listed.job_id());  // with results
       if (!job.ok()) return job.status();
@@ -202,7 +252,19 @@ absl::Status History(const HistoryFlags& flags, KvctlContext* context) {
   const std::string title = flags.schedule.empty()
                                 ? absl::StrCat("labels ", absl::StrJoin(flags.labels, ","))
                                 : absl::StrCat("schedule ", flags.schedule);
-  absl::StatusOr<report::History> history = BuildHistory(*std::move(jobs), flags.metric, title);
+  HistoryFilter filter;
+  filter.agent = flags.agent;
+  if (!flags.tier.empty()) {
+    v1::Tier tier;
+    if (!v1::Tier_Parse(absl::AsciiStrToUpper(flags.tier), &tier) || tier == v1::TIER_UNSPECIFIED) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--tier: \"", flags.tier, "\" is not GPU, CPU_RAM or NVME"));
+    }
+    filter.tier = tier;
+  }
+  if (flags.concurrency > 0) filter.concurrency = flags.concurrency;
+  absl::StatusOr<report::History> history =
+      BuildHistory(*std::move(jobs), flags.metric, title, filter);
   if (!history.ok()) return history.status();
   if (!flags.schedule.empty()) {
     absl::Status marked = AddChangePoints(**client, flags.schedule, &*history);
@@ -243,7 +305,14 @@ void AddHistoryCommand(CLI::App* app, KvctlContext* context) {
   command->add_option("--last", flags->last, "The newest N runs (default 10)")
       ->check(CLI::Range(1, 10000));
   command->add_option("--since", flags->since,
-                      "Only runs submitted at or after this RFC 3339 time");
+                      "Only runs submitted at or after this RFC 3339 time or date (UTC)");
+  command->add_option("--until", flags->until,
+                      "Only runs submitted at or before this RFC 3339 time or date (UTC, the "
+                      "whole day)");
+  command->add_option("--agent", flags->agent, "Only the lines of this agent");
+  command->add_option("--tier", flags->tier, "Only the lines of this tier (GPU, CPU_RAM, NVME)");
+  command->add_option("--concurrency", flags->concurrency, "Only the lines at this concurrency")
+      ->check(CLI::PositiveNumber);
   command->add_option("--html", flags->html, "Write the charts as one self-contained HTML file");
   AddOutputOption(command, &flags->format,
                   {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "absl/time/time.h"
 #include "controller/report/text_format.h"
 
 namespace kvbench::report {
@@ -43,6 +44,34 @@ ChartAxis ChartAxis::AtValues(const std::vector<double>& values) {
   axis.min = low - pad;
   axis.max = high + pad;
   for (double value : values) axis.ticks.push_back({value, FormatNumber(value)});
+  return axis;
+}
+
+ChartAxis ChartAxis::Time(double low_unix_s, double high_unix_s) {
+  constexpr double kMinute = 60, kHour = 3600, kDay = 86400;
+  const double pad = high_unix_s > low_unix_s ? (high_unix_s - low_unix_s) * 0.05 : kHour;
+  ChartAxis axis;
+  axis.min = low_unix_s - pad;
+  axis.max = high_unix_s + pad;
+  // Runs minutes apart: at least five minutes, so whole minutes fall inside.
+  if (const double short_by = 5 * kMinute - (axis.max - axis.min); short_by > 0) {
+    axis.min -= short_by / 2;
+    axis.max += short_by / 2;
+  }
+  double step = 30 * kDay;
+  for (double candidate : {kMinute, 5 * kMinute, 15 * kMinute, kHour, 3 * kHour, 6 * kHour,
+                           12 * kHour, kDay, 2 * kDay, 7 * kDay, 14 * kDay, 30 * kDay}) {
+    if ((axis.max - axis.min) / candidate <= kTargetTicks + 1) {
+      step = candidate;
+      break;
+    }
+  }
+  const char* format = step >= kDay ? "%Y-%m-%d" : "%m-%d %H:%M";
+  for (double t = std::ceil(axis.min / step) * step; t <= axis.max; t += step) {
+    axis.ticks.push_back(
+        {t, absl::FormatTime(format, absl::FromUnixSeconds(static_cast<int64_t>(t)),
+                             absl::UTCTimeZone())});
+  }
   return axis;
 }
 

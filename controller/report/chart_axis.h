@@ -22,6 +22,11 @@ struct ChartAxis {
   static ChartAxis Nice(double low, double high);
   // Ticks at exactly `values` (sorted, distinct), the range padded by half a step each side.
   static ChartAxis AtValues(const std::vector<double>& values);
+  // A time axis over Unix seconds [low, high], padded by 5% (an hour each side for one instant,
+  // to five minutes in all for runs closer than that):
+  // ticks at whole minutes, hours or days (UTC), about `kTargetTicks` of them, labelled
+  // "12-05 14:00" (or "2026-12-05" at day steps).
+  static ChartAxis Time(double low_unix_s, double high_unix_s);
   // Categories at 0.5, 1.5, ... over [0, labels.size()]: the bar chart's x axis.
   static ChartAxis Categories(const std::vector<std::string>& labels);
 

@@ -25,12 +25,15 @@ struct ChartSeries {
   std::vector<ChartPoint> points;  // in x order
 };
 
-// A vertical mark at `x` across the plot (a change point of a history, issue #21), with a hover
-// title.
+// A vertical mark at `x` across the plot, with a hover title: a change point of a history
+// (issue #21, dashed) or an alert raised on a run (issue #31, solid and wider).
+enum class MarkerKind { kChangePoint, kAlert };
+
 struct ChartMarker {
   double x = 0;
   std::string color;
   std::string hover;
+  MarkerKind kind = MarkerKind::kChangePoint;
 };
 
 struct LineChartSpec {
@@ -39,6 +42,8 @@ struct LineChartSpec {
   std::string y_label;  // with its unit, e.g. "TTFT (ms)"
   // Ticks at exactly these x values (concurrencies, rounds); empty: round ticks over the data.
   std::vector<double> x_ticks;
+  // x values are Unix seconds: a time axis (ChartAxis::Time) over the data, x_ticks unused.
+  bool x_time = false;
   // A fixed top of the y axis (100 for percentages); nullopt: a round value above the data.
   std::optional<double> y_max;
   std::vector<ChartSeries> series;

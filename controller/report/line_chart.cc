@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -19,16 +20,23 @@ bool Measured(const ChartPoint& point) {
 // The x and y ranges of the measured points.
 std::pair<ChartAxis, ChartAxis> Axes(const LineChartSpec& spec) {
   double x_high = 0, y_high = 0, y_low = 0;
+  double x_low = std::numeric_limits<double>::infinity();
   for (const ChartSeries& series : spec.series) {
     for (const ChartPoint& point : series.points) {
       if (!Measured(point)) continue;
+      x_low = std::min(x_low, point.x);
       x_high = std::max(x_high, point.x);
       y_high = std::max(y_high, *point.y);
       y_low = std::min(y_low, *point.y);
     }
   }
-  ChartAxis x =
-      spec.x_ticks.empty() ? ChartAxis::Nice(0, x_high) : ChartAxis::AtValues(spec.x_ticks);
+  for (const ChartMarker& marker : spec.markers) {
+    x_low = std::min(x_low, marker.x);
+    x_high = std::max(x_high, marker.x);
+  }
+  ChartAxis x = spec.x_time            ? ChartAxis::Time(std::isfinite(x_low) ? x_low : 0, x_high)
+                : spec.x_ticks.empty() ? ChartAxis::Nice(0, x_high)
+                                       : ChartAxis::AtValues(spec.x_ticks);
   ChartAxis y =
       ChartAxis::Nice(y_low, spec.y_max.has_value() ? std::max(*spec.y_max, y_high) : y_high);
   return {std::move(x), std::move(y)};
@@ -84,12 +92,15 @@ std::string LineChart::RenderSvg() const {
     legend.push_back({series.name, series.color, series.style, /*bar=*/false});
   }
   for (const ChartMarker& marker : spec_.markers) {
+    const bool alert = marker.kind == MarkerKind::kAlert;
     absl::StrAppend(
-        &marks, absl::StrFormat("<line class=\"change-point\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
-                                "y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" "
-                                "stroke-dasharray=\"4 3\"><title>%s</title></line>\n",
-                                frame.X(marker.x), frame.X(marker.x), ChartFrame::kPlotTop,
-                                ChartFrame::kPlotBottom, HtmlEscape(marker.color),
+        &marks, absl::StrFormat("<line class=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
+                                "y2=\"%d\" stroke=\"%s\" stroke-width=\"%s\"%s><title>%s</title>"
+                                "</line>\n",
+                                alert ? "alert" : "change-point", frame.X(marker.x),
+                                frame.X(marker.x), ChartFrame::kPlotTop, ChartFrame::kPlotBottom,
+                                HtmlEscape(marker.color), alert ? "4" : "2",
+                                alert ? " stroke-opacity=\"0.6\"" : " stroke-dasharray=\"4 3\"",
                                 HtmlEscape(marker.hover)));
   }
   return absl::StrCat(frame.Open(spec_.title, points), frame.Axes(spec_.x_label, spec_.y_label),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Issue #20: kvctl history over ten runs of a schedule, through the real controller and agent:
-# the table (one column per run), CSV and JSON agree with each job's own results, and the HTML
-# page rendered by headless Chromium draws one line per tier over the ten runs, with labelled
-# axes and a point per measured run.
+# Issue #20, #31: kvctl history over ten runs of a schedule, through the real controller and
+# agent: the table (one column per run), CSV and JSON agree with each job's own results (in
+# simulated seconds: the engine is simulated), --since (a date) / --until / --tier / --agent /
+# --concurrency select, and the HTML page rendered by headless Chromium draws one line per tier
+# over the runs' times, with readable labelled axes and a point per measured run.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
 browser="$(command -v chromium || command -v chromium-browser || true)"
@@ -39,13 +40,29 @@ all_ended() {
 wait_until 240 all_ended || fail "the ten runs did not all succeed: $("$kvctl" jobs --label kvbench.schedule=hist)"
 
 "$kvctl" history hist > "$WORK/table.txt" || fail "history: $(cat "$WORK/table.txt")"
-expect_contains "$(cat "$WORK/table.txt")" "latency.ttft_p50_s of schedule hist, 10 runs (oldest first)"
+expect_contains "$(cat "$WORK/table.txt")" "latency.ttft_p50_s of schedule hist, 10 runs (oldest first); a simulated engine's times in simulated seconds"
+expect_contains "$(cat "$WORK/table.txt")" "RUN  FIRE_TIME"
+expect_contains "$(cat "$WORK/table.txt")" "c2 not_exercised"  # each run's verdict (2 users fit the GPU)
 header="$(sed -n 3p "$WORK/table.txt")"
 expect_contains "$header" "AGENT  TIER     CONCURRENCY  #1"
 expect_contains "$header" "#10"
 "$kvctl" history hist --output csv > "$WORK/history.csv"
 "$kvctl" history hist --output json > "$WORK/history.json"
 "$kvctl" history hist --html "$WORK/history.html" > /dev/null
+# Selection: today's date as --since (and --until) keeps all ten; a tier, the agent and the
+# concurrency keep their line; --until before the runs keeps none.
+today="$(date -u +%F)"
+[ "$("$kvctl" history hist --since "$today" --until "$today" --output json | jq '.runs | length')" = 10 ] ||
+  fail "--since/--until $today did not keep the ten runs"
+[ "$("$kvctl" history hist --tier cpu_ram --agent sim-a --concurrency 2 --output json |
+  jq -c '[.series[] | .tier]')" = '["CPU_RAM"]' ] || fail "--tier/--agent/--concurrency did not keep one line"
+code=0
+"$kvctl" history hist --until 2000-01-01 > /dev/null 2> "$WORK/until.err" || code=$?
+[ "$code" = 3 ] || fail "--until before every run: exit $code, not 3"
+code=0
+"$kvctl" history hist --concurrency 64 > /dev/null 2> "$WORK/filter.err" || code=$?
+[ "$code" = 3 ] || fail "--concurrency 64: exit $code, not 3"
+expect_contains "$(cat "$WORK/filter.err")" "concurrency 2"
 # Every CSV value is the job's own result field, for each of the 10 x 2 points.
 python3 - "$WORK" "$KV_BIN/kvctl" <<'PY' || fail "history's values differ from the jobs' results"
 import csv, json, subprocess, sys
@@ -58,7 +75,9 @@ assert all(len(s["values"]) == 10 for s in history["series"])
 for row in rows:
     job = json.loads(subprocess.check_output([kvctl, "results", row["job_id"], "--output", "json"]))
     [scenario] = [s for s in job if s["tier"] == row["tier"]]
-    assert float(row["value"]) == scenario["result"]["latency"]["ttft_p50_s"], row
+    # A simulated engine's history is in simulated seconds, as its results show them.
+    assert float(row["value"]) == scenario["result"]["simulated_latency"]["ttft_p50_s"], row
+    assert scenario["result"]["simulated_latency"]["ttft_p50_s"] != scenario["result"]["latency"]["ttft_p50_s"]
 print("points", len(rows))
 PY
 
@@ -70,7 +89,8 @@ expect_contains "$dom" "kvbench history: schedule hist"
 for tier in GPU CPU_RAM; do expect_contains "$dom" "data-series=\"$tier"; done
 charts="$(grep -o '<svg class="chart" data-points="[0-9]*"' <<<"$dom")"
 [ "$charts" = '<svg class="chart" data-points="20"' ] || fail "expected one chart of 20 points: $charts"
-grep -Eq 'class="axis-label x-label"[^>]*>run \(oldest first\) \(#\)<' <<<"$dom" || fail "no x-axis label"
-grep -Eq 'class="axis-label y-label"[^>]*>latency.ttft_p50_s \(s\)<' <<<"$dom" || fail "no y-axis label"
+grep -Eq 'class="axis-label x-label"[^>]*>fire time \(UTC\)<' <<<"$dom" || fail "no time x-axis label"
+grep -Eq "class=\"tick x-tick\".*>[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}<" <<<"$dom" || fail "no time ticks on the x axis"
+grep -Eq 'class="axis-label y-label"[^>]*>TTFT p50 \(simulated ms\)<' <<<"$dom" || fail "no readable y-axis label"
 ! grep -Eq 'https?://|<script' "$WORK/history.html" || fail "the page is not self-contained"
 echo "PASS"

@@ -206,6 +206,11 @@ jq -e --arg job "$point_job" --argjson run "$point_run" \
 expect_contains "$("$kvctl" history nightly --metric "latency.$metric" --last 11)" "run #$point_run $point_job: sim-a "
 "$kvctl" history nightly --metric "latency.$metric" --last 11 --html "$WORK/history.html" > /dev/null
 expect_contains "$(cat "$WORK/history.html")" 'class="change-point"'
+# The alerts raised on the metric are marked on the page and listed in JSON (issue #31).
+if jq -e --arg m "$metric" 'any(.alerts[]; .alert.metric == $m)' "$WORK/alerts.json" > /dev/null; then
+  expect_contains "$(cat "$WORK/history.html")" 'class="alert"'
+  jq -e '.alerts | length > 0' "$WORK/history.json" > /dev/null || fail "history JSON lists no alert of $metric"
+fi
 
 # A pinned baseline: run 12 is judged against run 1 alone (the run-to-run spread still comes from
 # the runs since the last change point), then unpinned.

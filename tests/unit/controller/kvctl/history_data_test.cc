@@ -112,5 +112,72 @@ TEST_CASE("history charts a capacity search's answer, one line per tier", "[hist
         absl::StatusCode::kNotFound);
 }
 
+TEST_CASE("a simulated engine's history is in simulated seconds, with runs' verdicts and alerts",
+          "[history]") {
+  std::vector<v1::Job> jobs = {
+      Run("job-2", 2000, "2026-12-02T02:00:00Z", {{v1::GPU, 0.02}, {v1::CPU_RAM, 0.01}}),
+      Run("job-1", 1000, "2026-12-01T02:00:00Z", {{v1::GPU, 0.01}, {v1::CPU_RAM, 0.01}})};
+  for (v1::Job& job : jobs) {
+    for (v1::ScenarioStatus& status : *job.mutable_scenarios()) {
+      // Observed 0.01-0.02 s at sim_time_scale 0.05: 0.2-0.4 simulated s.
+      v1::ScenarioResult& result = *status.mutable_result();
+      result.set_sim_time_scale(0.05);
+      result.mutable_simulated_latency()->set_ttft_p50_s(result.latency().ttft_p50_s() / 0.05);
+    }
+    v1::Validity* validity = job.add_validity();
+    validity->set_comparison_group("c4@h200-a");
+    validity->set_verdict(job.job_id() == "job-2" ? v1::VERDICT_VALID : v1::VERDICT_NOT_EXERCISED);
+  }
+  v1::RegressionAlert* alert = jobs[0].mutable_analysis()->add_alerts();
+  alert->set_kind(v1::ALERT_DIFF_REGRESSION);
+  alert->set_schedule("nightly");
+  alert->set_job_id("job-2");
+  alert->set_agent("h200-a");
+  alert->set_tier(v1::GPU);
+  alert->set_concurrency(4);
+  alert->set_metric("ttft_p50_s");
+  alert->set_change(100);
+  alert->set_change_kind("relative_pct");
+  jobs[0].mutable_analysis()->add_alerts()->set_metric("tpot_mean_s");  // another metric's
+
+  absl::StatusOr<report::History> history = BuildHistory(jobs, "latency.ttft_p50_s", "nightly");
+  REQUIRE(history.ok());
+  CHECK(history->simulated);
+  CHECK(*history->series[0].values[0] == Approx(0.2));
+  CHECK(*history->series[0].values[1] == Approx(0.4));
+  CHECK(history->runs[0].time_unix_s == 1796090400);  // the fire time, not the submit time
+  CHECK(history->runs[0].verdicts == std::vector<std::string>{"c4@h200-a not_exercised"});
+  CHECK(history->runs[1].alerts == 2);
+  REQUIRE(history->alerts.size() == 1);  // of this metric
+  CHECK(history->alerts[0].run_index == 1);
+  CHECK(history->alerts[0].tier == v1::GPU);
+
+  const std::string html = report::RenderHistoryHtml(*history);
+  CHECK(html.find(">TTFT p50 (simulated ms)<") != std::string::npos);
+  CHECK(html.find("fire time (UTC)") != std::string::npos);
+  CHECK(html.find(">12-01 06:00<") != std::string::npos);  // a time tick, 6-hourly over a day
+  CHECK(html.find("<line class=\"alert\"") != std::string::npos);
+  CHECK(html.find("GPU: 400 simulated ms, run 2") != std::string::npos);
+  CHECK(html.find("c4@h200-a not_exercised") != std::string::npos);
+}
+
+TEST_CASE("history keeps the lines --agent, --tier and --concurrency ask for", "[history]") {
+  std::vector<v1::Job> jobs = {Run("job-1", 1000, "t", {{v1::GPU, 0.2}, {v1::CPU_RAM, 0.1}})};
+  HistoryFilter gpu;
+  gpu.tier = v1::GPU;
+  absl::StatusOr<report::History> one = BuildHistory(jobs, "latency.ttft_p50_s", "s", gpu);
+  REQUIRE(one.ok());
+  REQUIRE(one->series.size() == 1);
+  CHECK(one->series[0].tier == v1::GPU);
+  HistoryFilter other;
+  other.agent = "h100-b";
+  other.concurrency = 8;
+  absl::StatusOr<report::History> none = BuildHistory(jobs, "latency.ttft_p50_s", "s", other);
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().code() == absl::StatusCode::kNotFound);
+  CHECK_THAT(std::string(none.status().message()),
+             Catch::Contains("they have agents h200-a, tiers CPU_RAM, GPU, concurrency 4"));
+}
+
 }  // namespace
 }  // namespace kvbench::kvctl
