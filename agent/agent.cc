@@ -16,6 +16,16 @@
 
 namespace kvbench::agent {
 
+absl::StatusOr<tiers::ProfileSet> Agent::LoadProfiles(const v1::AgentConfig& config) {
+  absl::StatusOr<tiers::ProfileSet> profiles = tiers::ProfileSet::LoadDir(config.profiles_dir());
+  if (!profiles.ok()) {
+    return absl::Status(
+        profiles.status().code(),
+        absl::StrCat("profiles_dir ", config.profiles_dir(), ": ", profiles.status().message()));
+  }
+  return profiles;
+}
+
 absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clock* clock,
                                                      Sleeper* sleeper, Executor* executor,
                                                      prometheus::Registry* registry) {
@@ -38,12 +48,7 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
     }
   }
   // Profiles decide what this node runs: a broken one is a start-up error, not a failed job.
-  absl::StatusOr<tiers::ProfileSet> profiles = tiers::ProfileSet::LoadDir(config.profiles_dir());
-  if (!profiles.ok()) {
-    return absl::Status(
-        profiles.status().code(),
-        absl::StrCat("profiles_dir ", config.profiles_dir(), ": ", profiles.status().message()));
-  }
+  KV_ASSIGN_OR_RETURN(tiers::ProfileSet profiles, LoadProfiles(config));
   // Children of a previous agent that died without stopping them: they would hold GPUs and
   // ports (their pid files are in run/).
   const int orphans = Supervisor::KillOrphans(layout.run_dir(), clock, sleeper);
@@ -55,7 +60,7 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
                     << " nvme_cache_dir=" << config.nvme_cache_dir();
   }
   RegisterDaemonInfoMetrics(registry, "agent", clock->Now());
-  std::unique_ptr<Agent> agent(new Agent(std::move(config), *std::move(lock), *std::move(profiles),
+  std::unique_ptr<Agent> agent(new Agent(std::move(config), *std::move(lock), std::move(profiles),
                                          clock, sleeper, executor, registry));
   KV_RETURN_IF_ERROR(agent->CreateLinkParts());
   return agent;

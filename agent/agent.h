@@ -40,6 +40,11 @@ class Agent {
                                                        Sleeper* sleeper, Executor* executor,
                                                        prometheus::Registry* registry);
 
+  // The profiles of `config`'s profiles_dir, as Create loads them (and `kv-agent
+  // --validate_config` checks them, so that it refuses what a start would): INVALID_ARGUMENT /
+  // NOT_FOUND naming profiles_dir and its path when they do not load.
+  static absl::StatusOr<tiers::ProfileSet> LoadProfiles(const v1::AgentConfig& config);
+
   // Stops the link and the runner if Shutdown() was not called (the runner's events go through
   // the link, so it must not outlive it).
   ~Agent();

@@ -48,6 +48,12 @@ int main(int argc, char** argv) {
   absl::StatusOr<v1::AgentConfig> config = agent::LoadAgentConfig(flags.config_path, Hostname());
   if (!config.ok()) return Fail(config.status());
   if (flags.validate_config) {
+    // What a start would refuse is refused here too (issue #31: a profiles_dir that did not exist
+    // passed --validate_config).
+    if (absl::StatusOr<agent::tiers::ProfileSet> profiles = agent::Agent::LoadProfiles(*config);
+        !profiles.ok()) {
+      return Fail(profiles.status());
+    }
     std::cout << ProtoToJson(*config, /*pretty=*/true) << "\n";
     return kExitOk;
   }

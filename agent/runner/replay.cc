@@ -9,6 +9,7 @@
 #include "agent/runner/gpt_oss_agentic.h"
 #include "agent/runner/request_body.h"
 #include "agent/runner/round_exchange.h"
+#include "agent/runner/served_models.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -82,11 +83,23 @@ absl::Status Replay::Warmup() {
     finished.wait(lock, [&] { return outcome.has_value(); });
     if (outcome->second) break;  // cancelled by stop
     if (outcome->first.error) {
+      if (outcome->first.http_status == 404) KV_RETURN_IF_ERROR(CheckModelServed());
       return absl::UnavailableError(absl::StrCat("warmup request ", i, " to ", options_.base_url,
                                                  " failed: ", *outcome->first.error));
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status Replay::CheckModelServed() {
+  absl::StatusOr<std::vector<std::string>> served =
+      FetchServedModels(client_, options_.base_url, kServedModelsTimeout);
+  if (!served.ok()) return absl::OkStatus();  // no model list: the 404 is all there is to say
+  if (std::find(served->begin(), served->end(), options_.model) != served->end()) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      UnknownModelMessage(options_.model, options_.base_url, *served));
 }
 
 std::vector<Replay::PreparedUser> Replay::Prepare(const std::vector<datasets::VirtualUser>& users,

@@ -77,7 +77,8 @@ class Replay {
   ~Replay();
 
   // `warmup` short requests with their own user ids ("warmup-<i>") and prefixes, one after the
-  // other, not recorded. UNAVAILABLE naming the first failure.
+  // other, not recorded. UNAVAILABLE naming the first failure; INVALID_ARGUMENT naming the models
+  // the server serves when it answered 404 and GET /v1/models does not list --model.
   absl::Status Warmup();
 
   // ISL > 0: whether every round of each of `users` has a prompt within ISL tokens, counted
@@ -101,6 +102,8 @@ class Replay {
   };
   struct Slot;
 
+  // OK, or INVALID_ARGUMENT when the server's /v1/models lists models but not options_.model.
+  absl::Status CheckModelServed();
   std::vector<PreparedUser> Prepare(const std::vector<datasets::VirtualUser>& users,
                                     std::vector<std::string>* tokenize_bodies) const;
   // Counts `tokenize_bodies` (the replayed users' rounds) into prepared_.

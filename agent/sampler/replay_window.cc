@@ -50,7 +50,9 @@ GaugeSummary SummarizeInReplay(const std::vector<GaugeScrape>& scrapes,
     if (last_response_s && scrapes[i].t_s > *last_response_s) continue;
     double sum = 0;
     for (double value : values) sum += value;
-    sum_of_means += sum / static_cast<double>(values.size());
+    const double mean = sum / static_cast<double>(values.size());
+    sum_of_means += mean;
+    summary.series.push_back({scrapes[i].t_s, mean});
     ++counted;
     const double highest = *std::max_element(values.begin(), values.end());
     summary.max = summary.max ? std::max(*summary.max, highest) : highest;

@@ -56,6 +56,9 @@ struct GaugeSummary {
   std::optional<double> mean;
   std::optional<double> max;
   int scrapes = 0;
+  // Those scrapes, each the mean over the sources at it: what the KV usage chart draws (never
+  // the idle "before"/"after" ones, issue #31).
+  std::vector<Point> series;
 };
 GaugeSummary SummarizeInReplay(const std::vector<GaugeScrape>& scrapes,
                                std::optional<double> last_response_s = std::nullopt);

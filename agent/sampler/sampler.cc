@@ -17,12 +17,6 @@
 namespace kvbench::sampler {
 namespace {
 
-std::vector<Point> ToPoints(const std::vector<double>& t, const std::vector<double>& v) {
-  std::vector<Point> points;
-  for (size_t i = 0; i < t.size(); ++i) points.push_back({t[i], v[i]});
-  return points;
-}
-
 v1::TimeSeries ToSeries(const std::string& name, const std::vector<Point>& points) {
   v1::TimeSeries series;
   series.set_name(name);
@@ -403,8 +397,10 @@ std::vector<v1::TimeSeries> Sampler::Series() const {
   };
   hit_rate_series("local_hit_rate", keys::kPrefixHits, keys::kPrefixQueries);
   hit_rate_series("external_hit_rate", keys::kExternalHits, keys::kExternalQueries);
-  Sampler::Column usage = Reduce(keys::kKvCacheUsage, false, /*mean=*/true);
-  if (!usage.t.empty()) out.push_back(ToSeries("kv_cache_usage", ToPoints(usage.t, usage.v)));
+  // The in-replay scrapes the KV usage mean rests on, not the idle ones around them.
+  const GaugeSummary usage =
+      SummarizeInReplay(GaugeScrapes(keys::kKvCacheUsage, false), last_response_s_);
+  if (!usage.series.empty()) out.push_back(ToSeries("kv_cache_usage", usage.series));
   return out;
 }
 

@@ -72,6 +72,25 @@ const EnumValueDescriptor* FindCanonicalValue(const EnumDescriptor* type, const 
   return nullptr;
 }
 
+// `value` is no value of `type`: the spellings the README documents (issue #31: for `engine`,
+// the lowercase it is written in, not the capitals alone, which kvctl prints and takes back).
+std::string UnknownEnumValueMessage(const EnumDescriptor* type, const Json& value) {
+  std::string documented;
+  std::string printed;
+  for (int i = 0; i < type->value_count(); ++i) {
+    if (type->value(i)->number() == 0) continue;
+    const std::string name = ShortValueName(type->value(i));
+    const std::string separator = documented.empty() ? "" : ", ";
+    absl::StrAppend(&printed, separator, name);
+    absl::StrAppend(&documented, separator,
+                    WrittenLowercase(type) ? absl::AsciiStrToLower(name) : name);
+  }
+  std::string message = absl::StrCat(value.dump(), " is not one of ", documented);
+  if (!value.is_string()) return message;
+  if (!WrittenLowercase(type)) return absl::StrCat(message, " (spelled exactly so)");
+  return absl::StrCat(message, " (spelled exactly so, or as kvctl prints them: ", printed, ")");
+}
+
 const char* JsonTypeName(const Json& value) {
   switch (value.type()) {
     case Json::value_t::null:
@@ -223,13 +242,7 @@ class Converter {
     const EnumValueDescriptor* found = nullptr;
     if (value.is_string()) found = FindCanonicalValue(enum_type, value.get<std::string>());
     if (found == nullptr || found->number() == 0) {
-      std::string allowed;
-      for (int i = 0; i < enum_type->value_count(); ++i) {
-        if (enum_type->value(i)->number() == 0) continue;
-        absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", ShortValueName(enum_type->value(i)));
-      }
-      errors_->Add(path, absl::StrCat(value.dump(), " is not one of ", allowed,
-                                      value.is_string() ? " (spelled exactly so)" : ""));
+      errors_->Add(path, UnknownEnumValueMessage(enum_type, value));
       return;
     }
     field->is_repeated() ? message->GetReflection()->AddEnum(message, field, found)

@@ -6,9 +6,9 @@
 
 namespace kvbench::client {
 
-absl::StatusOr<JobPlan> PlanJobFile(const std::string& path) {
+absl::StatusOr<JobPlan> PlanJobFile(const std::string& path, const std::vector<std::string>& sets) {
   JobPlan plan;
-  KV_ASSIGN_OR_RETURN(plan.spec, spec::LoadJobSpecFile(path));
+  KV_ASSIGN_OR_RETURN(plan.spec, spec::LoadJobSpecFile(path, sets));
   plan.scenarios = spec::ExpandScenarios(plan.spec, /*job_id=*/"");
   return plan;
 }

@@ -15,8 +15,10 @@ struct JobPlan {
   std::vector<v1::Scenario> scenarios;
 };
 
-// Loads, validates and expands the spec at `path`. INVALID_ARGUMENT lists every problem of the
-// spec, each naming its field; NOT_FOUND when the file cannot be read.
-absl::StatusOr<JobPlan> PlanJobFile(const std::string& path);
+// Loads the spec at `path`, applies `sets` (--set KEY=VALUE, controller/spec/spec_overrides.h),
+// validates and expands it. INVALID_ARGUMENT lists every problem of the spec, each naming its
+// field; NOT_FOUND when the file cannot be read.
+absl::StatusOr<JobPlan> PlanJobFile(const std::string& path,
+                                    const std::vector<std::string>& sets = {});
 
 }  // namespace kvbench::client

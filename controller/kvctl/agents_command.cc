@@ -50,7 +50,8 @@ std::string Bytes(int64_t bytes) {
 std::string Age(int64_t unix_ms, absl::Time now) {
   if (unix_ms <= 0) return "never";
   absl::Duration age = now - absl::FromUnixMillis(unix_ms);
-  if (age < absl::ZeroDuration()) age = absl::ZeroDuration();
+  // Under a second reads "<1s ago" (FormatDuration(0) is "0", issue #31).
+  if (age < absl::Seconds(1)) return "<1s ago";
   return absl::StrCat(absl::FormatDuration(absl::Trunc(age, absl::Seconds(1))), " ago");
 }
 

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/time.h"
 #include "common/json/proto_json.h"
 #include "controller/alerts/alert_text.h"
 #include "controller/kvctl/connection_flags.h"
@@ -45,7 +46,11 @@ absl::Status Alerts(const AlertsFlags& flags, KvctlContext* context) {
   }
   if (alerts->alerts().empty()) *context->out << "no regression alerts\n";
   for (const v1::AlertWithDeliveries& entry : alerts->alerts()) {
-    *context->out << controller::AlertSummary(entry.alert()) << "\n";
+    // When it was raised first (issue #31: the list had no time).
+    *context->out << absl::FormatTime("%Y-%m-%d %H:%M:%S UTC  ",
+                                      absl::FromUnixMillis(entry.alert().created_unix_ms()),
+                                      absl::UTCTimeZone())
+                  << controller::AlertSummary(entry.alert()) << "\n";
     for (const v1::AlertDelivery& delivery : entry.deliveries()) {
       *context->out << "  " << DeliveryText(delivery) << "\n";
     }

@@ -50,6 +50,7 @@ void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::o
     if (!group.time_note.empty()) out << group.time_note << "\n";
     if (!group.interval_note.empty()) out << group.interval_note << "\n";
     if (!group.scrape_note.empty()) out << group.scrape_note << "\n";
+    for (const std::string& caveat : group.caveats) out << "caveat: " << caveat << "\n";
     std::vector<std::string> headers = {"METRIC"};
     for (size_t i = 0; i < group.columns.size(); ++i) {
       headers.push_back(v1::Tier_Name(group.columns[i].tier));
@@ -112,6 +113,7 @@ nlohmann::ordered_json ComparisonJson(const std::vector<results::ComparisonGroup
     item["repeats"] = group.repeats;
     item["interval_note"] = group.interval_note;
     item["scrape_note"] = group.scrape_note;
+    item["caveats"] = group.caveats;
     item["metrics"] = nlohmann::ordered_json::array();
     for (const results::ComparisonRow& row : group.rows) {
       nlohmann::ordered_json metric;

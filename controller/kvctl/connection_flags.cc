@@ -3,6 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "common/auth/token_verifier.h"
 #include "common/status/status_macros.h"
+#include "controller/kvctl/hinting_controller_client.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -51,7 +52,11 @@ absl::StatusOr<std::unique_ptr<client::ControllerClient>> ConnectController(
     const ConnectionFlags& flags, const KvctlContext& context) {
   absl::StatusOr<client::ControllerConnection> connection = ResolveConnection(flags, context);
   if (!connection.ok()) return connection.status();
-  return client::ControllerClient::Connect(*connection);
+  absl::StatusOr<std::unique_ptr<client::ControllerClient>> client =
+      client::ControllerClient::Connect(*connection);
+  if (!client.ok()) return client.status();
+  return std::unique_ptr<client::ControllerClient>(
+      new HintingControllerClient(*std::move(client), connection->address));
 }
 
 }  // namespace kvbench::kvctl

@@ -29,7 +29,8 @@ void AddConnectionFlags(CLI::App* command, ConnectionFlags* flags);
 absl::StatusOr<client::ControllerConnection> ResolveConnection(const ConnectionFlags& flags,
                                                                const KvctlContext& context);
 
-// ResolveConnection, then ControllerClient::Connect.
+// ResolveConnection, then ControllerClient::Connect, wrapped so that an unreachable controller's
+// UNAVAILABLE says what to do (HintingControllerClient).
 absl::StatusOr<std::unique_ptr<client::ControllerClient>> ConnectController(
     const ConnectionFlags& flags, const KvctlContext& context);
 

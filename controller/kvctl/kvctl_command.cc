@@ -2,6 +2,13 @@
 
 namespace kvbench::kvctl {
 
+void AddSpecSetOption(CLI::App* command, std::vector<std::string>* sets) {
+  command->add_option("--set", *sets,
+                      "Override a spec field, KEY=VALUE (a dotted path; VALUE as JSON, else a "
+                      "string), e.g. --set engine_overrides.num_gpu_blocks=64 --set "
+                      "concurrency=[2,8]; repeatable, applied in order");
+}
+
 void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddVersionCommand(app, context);
   AddPlanCommand(app, context);

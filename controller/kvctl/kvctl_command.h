@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/time/clock.h"
@@ -56,6 +57,10 @@ void AddReportCommand(CLI::App* app, KvctlContext* context);
 void AddDatasetCommand(CLI::App* app, KvctlContext* context);
 // `kvctl dataset cat` under the `dataset` command.
 void AddDatasetCatCommand(CLI::App* dataset, KvctlContext* context);
+
+// Adds `--set KEY=VALUE` (repeatable) to a command that reads a spec file: a variation without
+// editing the JSON (controller/spec/spec_overrides.h).
+void AddSpecSetOption(CLI::App* command, std::vector<std::string>* sets);
 
 // Builds the whole kvctl command tree; tests drive it with their own streams.
 void AddAllCommands(CLI::App* app, KvctlContext* context);

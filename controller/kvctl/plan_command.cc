@@ -142,12 +142,13 @@ void PrintPlanJson(const client::JobPlan& plan, const DatasetCeiling& ceiling, s
 
 struct PlanFlags {
   std::string spec_path;
+  std::vector<std::string> sets;  // --set KEY=VALUE
   std::string dataset_mirror;
   OutputFormat format = OutputFormat::kTable;
 };
 
 absl::Status Plan(const PlanFlags& flags, KvctlContext* context) {
-  absl::StatusOr<client::JobPlan> plan = client::PlanJobFile(flags.spec_path);
+  absl::StatusOr<client::JobPlan> plan = client::PlanJobFile(flags.spec_path, flags.sets);
   if (!plan.ok()) return plan.status();
   absl::StatusOr<DatasetCeiling> ceiling =
       DatasetCeiling::Compute(plan->spec, flags.dataset_mirror);
@@ -168,6 +169,7 @@ void AddPlanCommand(CLI::App* app, KvctlContext* context) {
       "plan", "Validate a job spec and print its scenario matrix (runs nothing)");
   auto flags = std::make_shared<PlanFlags>();
   command->add_option("spec", flags->spec_path, "Job spec JSON file")->required();
+  AddSpecSetOption(command, &flags->sets);
   command->add_option("--dataset-mirror", flags->dataset_mirror,
                       "Folder holding datasets, searched as `kvctl run --dataset-mirror` does "
                       "(then $KV_DATASET_MIRROR and the demo's datasets shipped beside kvctl)");

@@ -49,6 +49,7 @@ absl::StatusOr<std::vector<int>> ParseGpus(const std::string& text) {
 
 struct RunFlags {
   std::string spec_path;
+  std::vector<std::string> sets;  // --set KEY=VALUE
   std::string gpus;
   VerdictGate gate = VerdictGate::kNoneInvalid;
   agent::LocalRunOptions options;
@@ -85,7 +86,7 @@ absl::StatusOr<v1::Job> RunSubmitted(const client::JobPlan& plan,
 }
 
 absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
-  absl::StatusOr<client::JobPlan> plan = client::PlanJobFile(flags.spec_path);
+  absl::StatusOr<client::JobPlan> plan = client::PlanJobFile(flags.spec_path, flags.sets);
   if (!plan.ok()) return plan.status();
   // What `kvctl plan` refuses is refused here before anything starts (a dataset that cannot be
   // read here fails its scenarios with the resolver's error instead).
@@ -144,6 +145,7 @@ void AddRunCommand(CLI::App* app, KvctlContext* context) {
   auto flags = std::make_shared<RunFlags>();
   flags->options.out_dir = "kvbench-results";
   command->add_option("spec", flags->spec_path, "Job spec JSON file")->required();
+  AddSpecSetOption(command, &flags->sets);
   AddRequireValidFlag(command, &flags->gate);
   command->add_option("--out", flags->options.out_dir, "Results folder (DIR/<job>/<scenario>/)")
       ->capture_default_str();

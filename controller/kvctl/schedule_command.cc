@@ -43,6 +43,19 @@ std::string Time(int64_t unix_ms) {
                           absl::UTCTimeZone());
 }
 
+// In the schedule's time zone, as its cron reads, then in UTC: "2026-12-07 02:00:00 CET
+// (01:00:00 UTC)" (issue #31: a Berlin cron's fires were shown in UTC alone).
+std::string ZonedTime(int64_t unix_ms, const std::string& time_zone) {
+  absl::TimeZone zone;
+  if (unix_ms <= 0 || time_zone.empty() || time_zone == "UTC" ||
+      !absl::LoadTimeZone(time_zone, &zone)) {
+    return Time(unix_ms);
+  }
+  const absl::Time time = absl::FromUnixMillis(unix_ms);
+  return absl::StrCat(absl::FormatTime("%Y-%m-%d %H:%M:%S %Z", time, zone), " (",
+                      absl::FormatTime("%H:%M:%S UTC", time, absl::UTCTimeZone()), ")");
+}
+
 // The ScheduleSpec the flags describe, checked here in full before any network.
 absl::StatusOr<v1::ScheduleSpec> SpecFromFlags(const ScheduleFlags& flags) {
   v1::ScheduleSpec spec;
@@ -89,7 +102,8 @@ void PrintSchedules(const std::vector<v1::Schedule>& schedules, std::ostream& ou
     const v1::ScheduleSpec& spec = schedule.spec();
     table.AddRow({spec.name(), spec.cron(), spec.time_zone(),
                   controller::OverlapPolicyName(spec.overlap()),
-                  schedule.paused() ? "paused" : "active", Time(schedule.next_fire_unix_ms())});
+                  schedule.paused() ? "paused" : "active",
+                  ZonedTime(schedule.next_fire_unix_ms(), spec.time_zone())});
   }
   table.Print(out);
 }
@@ -106,7 +120,7 @@ void PrintSchedule(const v1::Schedule& schedule, std::ostream& out) {
       << "  job:        " << spec.job().name() << " (" << spec.job().tiers_size() << " tiers x "
       << spec.job().concurrency_size() << " concurrencies)\n"
       << "  created:    " << Time(schedule.create_unix_ms()) << "\n"
-      << "  next fire:  " << Time(schedule.next_fire_unix_ms()) << "\n";
+      << "  next fire:  " << ZonedTime(schedule.next_fire_unix_ms(), spec.time_zone()) << "\n";
   if (schedule.recent_fires().empty()) {
     out << "\nno fires yet\n";
     return;
@@ -115,7 +129,7 @@ void PrintSchedule(const v1::Schedule& schedule, std::ostream& out) {
   TablePrinter table({"FIRE_TIME", "OUTCOME", "JOB", "DETAIL"});
   for (const v1::ScheduleFire& fire : schedule.recent_fires()) {
     table.AddRow({fire.run_now() ? absl::StrCat("run-now ", Time(fire.handled_unix_ms()))
-                                 : Time(fire.fire_unix_ms()),
+                                 : ZonedTime(fire.fire_unix_ms(), spec.time_zone()),
                   controller::FireOutcomeName(fire.outcome()),
                   fire.job_id().empty() ? "-" : fire.job_id(), fire.detail()});
   }

@@ -16,12 +16,14 @@
 #include "controller/kvctl/output_format.h"
 #include "controller/kvctl/table_printer.h"
 #include "controller/kvctl/watch_command.h"
+#include "controller/spec/job_spec_loader.h"
 
 namespace kvbench::kvctl {
 namespace {
 
 struct SubmitFlags {
   std::string spec_path;
+  std::vector<std::string> sets;  // --set KEY=VALUE
   std::string request_id;
   bool watch = false;
   WatchOptions watch_options;
@@ -43,14 +45,13 @@ void PrintSubmitted(const v1::SubmitJobResponse& response, std::ostream& out) {
 
 absl::Status Submit(const SubmitFlags& flags, KvctlContext* context) {
   // The whole check first: a bad spec never reaches the network.
-  absl::StatusOr<client::JobPlan> plan = client::PlanJobFile(flags.spec_path);
+  absl::StatusOr<client::JobPlan> plan = client::PlanJobFile(flags.spec_path, flags.sets);
   if (!plan.ok()) return plan.status();
   v1::SubmitJobRequest request;
-  // The file's spec as written: the controller fills in its own defaults.
-  if (absl::Status loaded = LoadProtoFromJsonFile(flags.spec_path, request.mutable_spec());
-      !loaded.ok()) {
-    return loaded;
-  }
+  // The file's spec as written (with --set): the controller fills in its own defaults.
+  absl::StatusOr<v1::JobSpec> written = spec::LoadJobSpecFileAsWritten(flags.spec_path, flags.sets);
+  if (!written.ok()) return written.status();
+  *request.mutable_spec() = *std::move(written);
   request.set_request_id(flags.request_id);
   absl::StatusOr<std::unique_ptr<client::ControllerClient>> client =
       ConnectController(flags.connection, *context);
@@ -75,6 +76,7 @@ void AddSubmitCommand(CLI::App* app, KvctlContext* context) {
       "submit", "Validate a job spec and submit it to the controller (prints the job id)");
   auto flags = std::make_shared<SubmitFlags>();
   command->add_option("spec", flags->spec_path, "Job spec JSON file")->required();
+  AddSpecSetOption(command, &flags->sets);
   command->add_flag("--watch", flags->watch, "Then follow the job until it ends (as kvctl watch)");
   AddRequireValidFlag(command, &flags->watch_options.gate);
   command->add_option("--request-id", flags->request_id,

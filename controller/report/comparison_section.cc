@@ -26,6 +26,9 @@ std::string GroupTable(const results::ComparisonGroup& group) {
   if (!group.interval_note.empty()) {
     absl::StrAppend(&out, "<p class=\"meta\">", HtmlEscape(group.interval_note), "</p>\n");
   }
+  for (const std::string& caveat : group.caveats) {
+    absl::StrAppend(&out, "<p class=\"meta caveat\">caveat: ", HtmlEscape(caveat), "</p>\n");
+  }
   absl::StrAppend(&out, "<table class=\"comparison\">\n<tr><th>Metric</th>");
   for (size_t i = 0; i < group.columns.size(); ++i) {
     const std::string tier = v1::Tier_Name(group.columns[i].tier);

@@ -13,6 +13,7 @@
 #include "controller/report/report_runs.h"
 #include "controller/report/report_style.h"
 #include "controller/report/report_tables.h"
+#include "controller/report/summary_section.h"
 #include "controller/report/text_format.h"
 #include "controller/results/simulated_time_display.h"
 
@@ -42,6 +43,12 @@ std::string Banner(const std::vector<v1::Validity>& validity) {
     if (group.verdict() == v1::VERDICT_NOT_EXERCISED) ++not_exercised;
   }
   std::string out;
+  if (!validity.empty() && invalid == 0 && not_exercised == 0) {
+    absl::StrAppend(&out, "<div class=\"banner banner-valid\" role=\"status\">VALID: all ",
+                    validity.size(),
+                    " comparison group(s) exercised offload and can be compared across "
+                    "tiers.</div>\n");
+  }
   if (invalid > 0) {
     absl::StrAppend(&out, "<div class=\"banner banner-invalid\" role=\"alert\">INVALID: ", invalid,
                     " of ", validity.size(),
@@ -112,8 +119,8 @@ std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>
       "<title>kvbench report: ", HtmlEscape(job.spec().name()), " (", HtmlEscape(job.job_id()),
       ")</title>\n<style>", ReportStyle(), "</style>\n</head>\n<body>\n", Header(job),
       CapacitySection(job.capacity()), SimulatedTimeNote(runs), Banner(validity),
-      "<h2>Validity</h2>\n", ValiditySection(validity),
-      comparison == nullptr ? "" : ComparisonSection(*comparison),
+      comparison == nullptr ? "" : SummarySection(*comparison), "<h2>Validity</h2>\n",
+      ValiditySection(validity), comparison == nullptr ? "" : ComparisonSection(*comparison),
       diff == nullptr ? "" : DiffSection(*diff, baseline_name), "<h2>Parameters</h2>\n",
       ParametersTable(job), "<h2>Scenarios</h2>\n", ScenariosTable(job), Charts(runs),
       "<h2>Engine (vLLM)</h2>\n", EngineTable(runs), "<h2>Sessions</h2>\n", SessionsTable(runs),

@@ -19,6 +19,10 @@ table.offload td, table.sessions td { white-space: nowrap; }
           border: 4px solid; }
 .banner-invalid { background: #fde2e1; border-color: #b00020; color: #b00020; }
 .banner-not-exercised { background: #fff4d6; border-color: #8a5a00; color: #8a5a00; }
+.banner-valid { background: #e6f4ea; border-color: #1b7f3b; color: #1b7f3b; }
+table.summary td { font-size: 16px; white-space: nowrap; }
+table.summary td.verdict-cell, table.summary td.winner { font-weight: 700; }
+p.caveat { color: #8a5a00; }
 table.comparison td { white-space: nowrap; }
 .headline { font-size: 22px; font-weight: 700; margin: 12px 0; }
 table.capacity td { white-space: nowrap; }

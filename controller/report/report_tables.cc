@@ -10,11 +10,20 @@
 #include "absl/strings/strip.h"
 #include "controller/report/text_format.h"
 #include "controller/report/tier_style.h"
+#include "controller/results/simulated_time_display.h"
 
 namespace kvbench::report {
 namespace {
 
 constexpr double kBytesPerGb = 1e9;
+
+// kvsim-lmcache writes its L2 files scaled (--sim-l2-bytes-scale, 1e-3 by default: a 2 MB chunk
+// is a 2 kB file), so the disk figures are the real disk's under that scaled load (issue #31).
+constexpr char kSimulatedDiskNote[] =
+    "<p class=\"table-note\">Simulated engine: the disk columns measure the real disk under "
+    "kvsim-lmcache's <em>scaled</em> L2 files (each chunk written at --sim-l2-bytes-scale of its "
+    "size, 1e-3 by default), not the load a real LMCache would put on it; the L2 GB figures are "
+    "the chunks' full size.</p>\n";
 
 template <typename Value>
 std::optional<double> Opt(bool has, Value value) {
@@ -223,8 +232,11 @@ std::string SessionsTable(const ReportRuns& runs) {
 
 std::string OffloadTable(const ReportRuns& runs) {
   std::string rows;
+  bool simulated_disk = false;
   for (const ReportRun& run : runs.runs()) {
     if (run.tier == v1::CPU_RAM || run.tier == v1::NVME) rows += OffloadRow(runs, run);
+    simulated_disk =
+        simulated_disk || (run.result->has_disk() && results::IsSimulated(*run.result));
   }
   if (rows.empty()) return "<p class=\"no-data\">no data: no CPU_RAM or NVME results</p>\n";
   return absl::StrCat("<div class=\"wide\"><table class=\"offload\">\n",
@@ -251,7 +263,7 @@ std::string OffloadTable(const ReportRuns& runs) {
                                        "write latency (ms)",
                                        "disk utilization (%)",
                                        "queue depth"}),
-                      rows, "</table></div>\n");
+                      rows, "</table></div>\n", simulated_disk ? kSimulatedDiskNote : "");
 }
 
 }  // namespace kvbench::report

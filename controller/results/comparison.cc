@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "controller/results/comparison_caveats.h"
 #include "controller/results/few_scrapes.h"
 #include "controller/results/offload_served.h"
 #include "controller/results/simulated_time_display.h"
@@ -217,6 +218,7 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
       tiers.push_back(tier_runs);
     }
     group.scrape_note = ScrapeNote(tiers);
+    group.caveats = ComparisonCaveats(tiers);
     for (const MetricSpec& metric : Metrics()) {
       ComparisonRow& row = group.rows.emplace_back();
       row.metric = metric.name;

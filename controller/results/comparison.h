@@ -61,6 +61,9 @@ struct ComparisonGroup {
   // "KV cache usage means rest on few scrapes: GPU 3, CPU_RAM 2 ..." when a tier's run had fewer
   // than kFewScrapes in-replay scrapes (few_scrapes.h); "" otherwise.
   std::string scrape_note;
+  // Where the numbers are thin or mixed: a small sample, hit rates computed two ways, a rate
+  // window longer than the replay (comparison_caveats.h); empty when none.
+  std::vector<std::string> caveats;
 };
 
 // Groups by comparison_group (ordered by concurrency) and fills every metric row: TTFT

@@ -7,6 +7,7 @@
 #include "common/status/status_macros.h"
 #include "controller/spec/job_spec_defaults.h"
 #include "controller/spec/job_spec_validator.h"
+#include "controller/spec/spec_overrides.h"
 
 namespace kvbench::spec {
 namespace {
@@ -43,10 +44,13 @@ FieldErrors MoveConcurrencySearch(nlohmann::ordered_json* json) {
 
 }  // namespace
 
-absl::StatusOr<v1::JobSpec> ParseJobSpec(absl::string_view json_text, absl::string_view source) {
-  // As ParseValidated, with the concurrency search moved to its field between parse and convert.
+absl::StatusOr<v1::JobSpec> ParseJobSpec(absl::string_view json_text, absl::string_view source,
+                                         const std::vector<std::string>& sets) {
+  // As ParseValidated, with the overrides applied and the concurrency search moved to its field
+  // between parse and convert.
   nlohmann::ordered_json json;
   KV_RETURN_IF_ERROR(ParseJsonDocument(json_text, &json).ToStatus(source));
+  KV_RETURN_IF_ERROR(ApplySpecOverrides(sets, &json));
   FieldErrors conversion = MoveConcurrencySearch(&json);
   v1::JobSpec spec;
   conversion.Append(JsonToProto(json, &spec));
@@ -55,9 +59,23 @@ absl::StatusOr<v1::JobSpec> ParseJobSpec(absl::string_view json_text, absl::stri
   return spec;
 }
 
-absl::StatusOr<v1::JobSpec> LoadJobSpecFile(const std::string& path) {
+absl::StatusOr<v1::JobSpec> LoadJobSpecFile(const std::string& path,
+                                            const std::vector<std::string>& sets) {
   KV_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
-  return ParseJobSpec(text, path);
+  return ParseJobSpec(text, path, sets);
+}
+
+absl::StatusOr<v1::JobSpec> LoadJobSpecFileAsWritten(const std::string& path,
+                                                     const std::vector<std::string>& sets) {
+  KV_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
+  nlohmann::ordered_json json;
+  KV_RETURN_IF_ERROR(ParseJsonDocument(text, &json).ToStatus(path));
+  KV_RETURN_IF_ERROR(ApplySpecOverrides(sets, &json));
+  FieldErrors conversion = MoveConcurrencySearch(&json);
+  v1::JobSpec spec;
+  conversion.Append(JsonToProto(json, &spec));
+  KV_RETURN_IF_ERROR(conversion.ToStatus(path));
+  return spec;
 }
 
 absl::StatusOr<v1::JobSpec> NormalizeJobSpec(v1::JobSpec spec, absl::string_view source) {

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "controller/spec/job_spec_defaults.h"
 #include "controller/spec/search_spec_validator.h"
 
@@ -109,6 +110,26 @@ void ValidateTopology(const JobSpec& spec, FieldErrors* errors) {
   }
 }
 
+// Why `path` (absolute, or with a ".." part) is refused, and how to name the same file: relative
+// to a dataset folder, which for a file of one's own is `--dataset-mirror DIR` (issue #31: the
+// refusal named neither, while the README said kvctl run accepts "a path of your own").
+std::string DatasetPathProblem(const std::string& path) {
+  std::string problem = absl::StrCat(
+      "\"", path,
+      "\" must be relative to a dataset folder (no leading '/', no '..'): the agent's "
+      "dataset_cache_dir or dataset_mirror, $KV_DATASET_MIRROR, or for kvctl run and plan "
+      "--dataset-mirror DIR or the folder kvctl runs in");
+  const std::string file = std::string(absl::StripSuffix(path, "/"));
+  const size_t slash = file.rfind('/');
+  if (path.front() != '/' || slash == std::string::npos || slash + 1 == file.size() ||
+      absl::StrContains(file, "/../") || absl::EndsWith(file, "/..")) {
+    return problem;
+  }
+  absl::StrAppend(&problem, "; for this file: \"path\": \"", file.substr(slash + 1),
+                  "\" with --dataset-mirror ", slash == 0 ? "/" : file.substr(0, slash));
+  return problem;
+}
+
 void ValidateDataset(const JobSpec& spec, FieldErrors* errors) {
   if (!spec.has_dataset() || spec.dataset().code().empty()) {
     errors->Add("dataset.code",
@@ -127,9 +148,7 @@ void ValidateDataset(const JobSpec& spec, FieldErrors* errors) {
   bool escapes = path.front() == '/' || std::any_of(parts.begin(), parts.end(),
                                                     [](absl::string_view p) { return p == ".."; });
   if (escapes || path.find('\0') != std::string::npos) {
-    errors->Add("dataset.path", absl::StrCat("\"", path,
-                                             "\" must be relative to the agent's dataset root "
-                                             "(no leading '/', no '..')"));
+    errors->Add("dataset.path", DatasetPathProblem(path));
   }
 }
 

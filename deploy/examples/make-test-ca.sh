@@ -106,13 +106,24 @@ chmod 600 token.txt
 digest="$(printf '%s' "$token" | sha256sum | cut -d' ' -f1)"
 example_digest="$(printf '%s' kvbench-example-token | sha256sum | cut -d' ' -f1)"
 
-# The example configs with this DIR and this token's digest in place of the checked-in ones.
-escaped_dir="$(printf '%s' "$dir" | sed 's/[&|\\]/\\&/g')"
+# The example configs with this DIR and this token's digest in place of the checked-in ones. A
+# relative folder in a template (the agent's profiles_dir and dataset_mirror: the repository's
+# deploy/profiles and the demo's datasets) is relative to the template's folder, as the daemons
+# read it; the copies in DIR name the same folders absolutely.
+escape() { printf '%s' "$1" | sed 's/[&|\\]/\\&/g'; }
+escaped_dir="$(escape "$dir")"
 for role in controller agent; do
   template="$template_dir/$role-secure.json"
   [ -f "$template" ] || continue
-  sed -e "s|$template_root|$escaped_dir|g" -e "s|$example_digest|$digest|g" "$template" \
-    > "$role.json"
+  absolute=()
+  for key in profiles_dir dataset_mirror; do
+    value="$(sed -n "s|^ *\"$key\": \"\([^\"]*\)\".*|\1|p" "$template")"
+    case "$value" in "" | /* | *://*) continue ;; esac
+    absolute+=(-e "s|\"$key\": \"$(escape "$value")\"|\"$key\": \"$(escape "$(
+      cd "$template_dir" && realpath -m "$value")")\"|")
+  done
+  sed -e "s|$template_root|$escaped_dir|g" -e "s|$example_digest|$digest|g" "${absolute[@]}" \
+    "$template" > "$role.json"
   chmod 644 "$role.json"
 done
 

@@ -36,7 +36,8 @@ jobs_for_fire() {
     --output json | jq '.jobs | length'
 }
 [ "$(jobs_for_fire)" = 1 ] || fail "fire $fire_time has $(jobs_for_fire) jobs, not 1"
-fires="$(grep -c "^$(date -u -d "@$boundary" '+%Y-%m-%d %H:%M:%S') UTC" "$WORK/show.txt" || true)"
+# Fire times read in the schedule's zone, as its cron does, then in UTC (issue #31).
+fires="$(grep -cF "$(TZ=Europe/Berlin date -d "@$boundary" '+%Y-%m-%d %H:%M:%S %Z') ($(date -u -d "@$boundary" '+%H:%M:%S') UTC)" "$WORK/show.txt" || true)"
 [ "$fires" = 1 ] || fail "fire $fire_time is recorded $fires times: $(cat "$WORK/show.txt")"
 expect_contains "$(cat "$WORK/show.txt")" "submitted"
 job_id="$("$KV_BIN/kvctl" jobs --label "kvbench.fire_time=$fire_time" --output json | jq -r '.jobs[0].job_id')"

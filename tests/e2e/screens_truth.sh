@@ -75,9 +75,10 @@ code=0
 expect_contains "$(cat "$WORK/gate.err")" "comparison c2 is not exercised"
 
 # --- 4. A GPU KV cache smaller than one prompt.
-jq '.name = "tiny" | .concurrency = [2] | .tiers = ["GPU", "CPU_RAM"]
-  | .engine_overrides.num_gpu_blocks = 64' "$demo" > "$WORK/tiny.json"
-plan="$("$kvctl" plan "$WORK/tiny.json")"
+# (The variation by --set KEY=VALUE, the demo file untouched: issue #31 item 9.)
+plan="$("$kvctl" plan "$demo" --set name=tiny --set 'concurrency=[2]' --set 'tiers=["GPU", "CPU_RAM"]' \
+  --set engine_overrides.num_gpu_blocks=64)"
+expect_contains "$plan" "job tiny: 2 scenarios"
 expect_contains "$plan" "warning: num_gpu_blocks 64: the largest prompt ("
 expect_contains "$plan" "and one replica has 64: every request that large fails"
 run_variant tiny '.concurrency = [2] | .tiers = ["GPU", "CPU_RAM"] | .engine_overrides.num_gpu_blocks = 64'

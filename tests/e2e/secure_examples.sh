@@ -23,9 +23,15 @@ expect_contains "$(openssl x509 -in "$pki/controller.pem" -noout -ext subjectAlt
 expect_contains "$(openssl x509 -in "$pki/agent.pem" -noout -ext extendedKeyUsage)" \
   "TLS Web Client Authentication"
 
-# The checked-in examples are what the script writes for /tmp/kvbench-secure.
+# The checked-in examples are what the script writes for /tmp/kvbench-secure, but for the
+# agent's relative folders (relative to deploy/examples, as the daemons read them), which the
+# copy names absolutely: the repository's profiles and the demo's datasets.
+source_dir="$(realpath "$KV_SOURCE")"
 for role in controller agent; do
-  sed "s|$pki|/tmp/kvbench-secure|g" "$pki/$role.json" | diff - "$examples/$role-secure.json" ||
+  sed -e "s|$pki|/tmp/kvbench-secure|g" \
+    -e "s|\"$source_dir/deploy/profiles\"|\"../profiles\"|" \
+    -e "s|\"$source_dir/deploy/examples/datasets\"|\"datasets\"|" "$pki/$role.json" |
+    diff - "$examples/$role-secure.json" ||
     fail "$pki/$role.json differs from deploy/examples/$role-secure.json beyond its dir"
 done
 
@@ -37,8 +43,26 @@ expect_contains "$(cat "$WORK/controller.out")" "\"cert_path\": \"$pki/controlle
 expect_contains "$(cat "$WORK/agent.out")" "\"key_path\": \"$pki/agent.key\""
 "$KV_BIN/kv-controller" --config "$examples/controller-secure.json" --validate_config >/dev/null ||
   fail "deploy/examples/controller-secure.json is invalid"
-"$KV_BIN/kv-agent" --config "$examples/agent-secure.json" --validate_config >/dev/null ||
-  fail "deploy/examples/agent-secure.json is invalid"
+# Issue #31: its profiles are the repository's and its datasets the demo's (a mirror, so the
+# agent never goes to the internet for them), wherever the DIR copy is and whatever the working
+# directory.
+for config in "$examples/agent-secure.json:$KV_SOURCE" "$pki/agent.json:$source_dir"; do
+  effective="$(cd / && "$KV_BIN/kv-agent" --config "${config%%:*}" --validate_config)" ||
+    fail "${config%%:*} is invalid"
+  expect_contains "$effective" "\"profiles_dir\": \"${config#*:}/deploy/profiles\""
+  expect_contains "$effective" "\"dataset_mirror\": \"${config#*:}/deploy/examples/datasets\""
+done
+
+# A profiles folder that does not exist is refused by --validate_config, as a start refuses it,
+# naming the field and the path (issue #31: the secure example named one and passed).
+sed "s|\"$source_dir/deploy/profiles\"|\"$WORK/no-profiles\"|" "$pki/agent.json" \
+  >"$WORK/agent-no-profiles.json"
+if "$KV_BIN/kv-agent" --config "$WORK/agent-no-profiles.json" --validate_config \
+    >/dev/null 2>"$WORK/refused"; then
+  fail "a profiles_dir that does not exist was accepted"
+fi
+expect_contains "$(cat "$WORK/refused")" \
+  "kv-agent: profiles_dir $WORK/no-profiles: cannot read the profiles directory $WORK/no-profiles"
 
 # A token pasted where its digest belongs is refused.
 sed "s|$digest|$token|" "$pki/controller.json" >"$WORK/token-not-hash.json"

@@ -2,6 +2,7 @@
 // the OpenAI-style --base-url ending in /v1, and --ask-mode (tool_choice "auto"), which vLLM takes
 // only from harmony models or a server with --enable-auto-tool-choice.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -142,6 +143,36 @@ TEST_CASE(
     const std::vector<runner::RequestRecord> records = ReadRunnerRecords(dir);
     CHECK(records.size() == kSessions * kRounds);
     for (const runner::RequestRecord& record : records) CHECK(record.http_status == 200);
+  }
+}
+
+// Issue #31 item 10: the README's kv-runner asked its kvsim-vllm for "llama" and said only
+// "http_404". vLLM answers an unknown model 404 (served_models.h cites it); kv-runner then names
+// the models GET /v1/models lists, exit 2, before the replay.
+TEST_CASE("kv-runner names the served models when the server does not know --model",
+          "[Runner][Contract]") {
+  SECTION("one served model") {
+    auto sim = StartVllm();
+    TempDir dir;
+    std::vector<std::string> argv = RunnerArgs(sim->url() + "/v1", dir);
+    *(std::find(argv.begin(), argv.end(), "--model") + 1) = "llama";
+    const RunnerRun run = RunRunnerToExit(argv, dir);
+    CHECK(run.exit.code == 2);
+    CHECK_THAT(run.log, Catch::Contains("--model llama: " + sim->url() +
+                                        " answered 404: it serves no model of that name; it "
+                                        "serves meta-llama/Llama-3.1-8B-Instruct (GET /v1/models): "
+                                        "pass that as --model"));
+    CHECK(dir.ReadFile("requests.jsonl").empty());
+  }
+  SECTION("several served names") {
+    auto sim = StartVllm({"--served-model-name", "llama-8b", "kv/llama"});
+    TempDir dir;
+    std::vector<std::string> argv = RunnerArgs(sim->url(), dir);
+    *(std::find(argv.begin(), argv.end(), "--model") + 1) = "llama";
+    const RunnerRun run = RunRunnerToExit(argv, dir);
+    CHECK(run.exit.code == 2);
+    CHECK_THAT(run.log, Catch::Contains("it serves llama-8b, kv/llama (GET /v1/models): pass one "
+                                        "of them as --model"));
   }
 }
 

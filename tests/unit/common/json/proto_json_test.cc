@@ -123,13 +123,19 @@ TEST_CASE("Enum values: the printed or documented spelling only, and number 0 is
   CHECK(spec.engine() == v1::VLLM);
   FieldErrors errors = ParseJsonToProto(R"({"engine": "ENGINE_UNSPECIFIED"})", &spec);
   REQUIRE(errors.size() == 1);
+  // Issue #31: the message spells the values as the README does (engine: lowercase), and says
+  // the capitals kvctl prints are taken too.
   CHECK(errors.errors()[0].message ==
-        "\"ENGINE_UNSPECIFIED\" is not one of VLLM, SIM (spelled exactly so)");
+        "\"ENGINE_UNSPECIFIED\" is not one of vllm, sim (spelled exactly so, or as kvctl prints "
+        "them: VLLM, SIM)");
   // Issue #19: lenient spellings are errors, each naming its field.
   errors = ParseJsonToProto(
       R"({"tiers": ["gpu", 1, "Cpu_Ram"], "build": "nvidia", "engine": "Sim"})", &spec);
   CHECK(Fields(errors) == "tiers[0]|tiers[1]|tiers[2]|build|engine|");
   CHECK(errors.errors()[1].message == "1 is not one of GPU, CPU_RAM, NVME");
+  CHECK(errors.errors()[3].message == "\"nvidia\" is not one of NVIDIA, AMD (spelled exactly so)");
+  CHECK(errors.errors()[4].message ==
+        "\"Sim\" is not one of vllm, sim (spelled exactly so, or as kvctl prints them: VLLM, SIM)");
 }
 
 TEST_CASE("A prefixed enum's values are written without the prefix, and with it") {

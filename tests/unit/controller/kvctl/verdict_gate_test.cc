@@ -22,7 +22,7 @@ v1::Job JobWith(std::initializer_list<std::pair<std::string, v1::Verdict>> verdi
   return job;
 }
 
-TEST_CASE("Verdict gate: invalid fails always; not exercised and none only with --require-valid") {
+TEST_CASE("Verdict gate: invalid fails always, not exercised and none only with --require-valid") {
   const v1::Job valid = JobWith({{"c2", v1::VERDICT_VALID}, {"c8", v1::VERDICT_VALID}});
   CHECK(InvalidComparisonsStatus(valid).ok());
   CHECK(InvalidComparisonsStatus(valid, VerdictGate::kAllValid).ok());

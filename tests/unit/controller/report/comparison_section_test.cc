@@ -4,6 +4,7 @@
 #include <string>
 
 #include "controller/report/html_report.h"
+#include "controller/report/summary_section.h"
 #include "tests/unit/controller/report/synthetic_job.h"
 
 namespace kvbench::report {
@@ -54,6 +55,36 @@ TEST_CASE("The tier comparison comes right after the validity verdicts, only whe
   CHECK(validity < comparison);
   CHECK(comparison < parameters);
   CHECK(RenderHtmlReport(testing::SyntheticJob(), {}).find("Tier comparison") == std::string::npos);
+}
+
+TEST_CASE("At a glance: the faster tier of a valid comparison, none of one that is not") {
+  std::vector<results::ComparisonGroup> groups = TwoTiers();
+  // No verdict yet: no answer.
+  CHECK(TtftP95Winner(groups[0]) == "no answer (no verdict)");
+  groups[0].validity.emplace();
+  groups[0].validity->set_verdict(v1::VERDICT_VALID);
+  CHECK(TtftP95Winner(groups[0]) == "CPU_RAM");  // [-35.1%, -8.2%]: wholly below 0
+  const std::string html = SummarySection(groups);
+  CHECK_THAT(html, Catch::Contains("<h2>At a glance</h2>"));
+  CHECK_THAT(html, Catch::Contains("CPU_RAM: -22.0% [-35.1%, -8.2%]"));
+  CHECK_THAT(html, Catch::Contains("<td class=\"winner\">CPU_RAM</td>"));
+  // An interval holding 0: no clear difference; wholly above 0: GPU wins.
+  groups[0].rows[0].intervals[1] = results::DeltaInterval{-5, 9};
+  CHECK(TtftP95Winner(groups[0]) == "no clear difference");
+  groups[0].rows[0].deltas[1] = 20.0;
+  groups[0].rows[0].intervals[1] = results::DeltaInterval{8, 31};
+  CHECK(TtftP95Winner(groups[0]) == "GPU");
+  // Not exercised: no answer, with the reason's code.
+  groups[0].validity->set_verdict(v1::VERDICT_NOT_EXERCISED);
+  groups[0].validity->add_reasons()->set_code("gpu_never_ran_short");
+  CHECK(TtftP95Winner(groups[0]) == "no answer (not exercised: gpu_never_ran_short)");
+}
+
+TEST_CASE("The report's comparison states its caveats") {
+  std::vector<results::ComparisonGroup> groups = TwoTiers();
+  groups[0].caveats = {"small sample (GPU 10 requests of 2 users)"};
+  CHECK_THAT(ComparisonSection(groups),
+             Catch::Contains("caveat: small sample (GPU 10 requests of 2 users)"));
 }
 
 }  // namespace

@@ -128,8 +128,11 @@ TEST_CASE("verdicts are prominent, with their reasons") {
   CHECK(html2.find("banner banner-not-exercised") != std::string::npos);
   CHECK(html2.find(">NOT EXERCISED</span>") != std::string::npos);
 
+  // All valid says so too (issue #31): a reader need not infer it from the absence of the others.
   const std::string all_valid = RenderHtmlReport(SyntheticJob(), {SyntheticValidity()[0]});
-  CHECK(all_valid.find("class=\"banner") == std::string::npos);
+  CHECK(all_valid.find("class=\"banner banner-valid\"") != std::string::npos);
+  CHECK(all_valid.find("class=\"banner banner-invalid") == std::string::npos);
+  CHECK(all_valid.find("class=\"banner banner-not-exercised") == std::string::npos);
 }
 
 TEST_CASE("verdict notes are shown, after the reasons") {
@@ -292,6 +295,10 @@ TEST_CASE("a simulated engine's times are shown in simulated seconds, labelled")
   CHECK(ttft.svg.find("GPU p50, concurrency 2: 4400 simulated ms") != std::string::npos);
   // The samples at t = 15 s (real) are at 300 simulated seconds.
   CHECK(ChartTitled(html, "hit rate over time, concurrency 2").svg.find("t = 300 simulated s") !=
+        std::string::npos);
+  // The disk figures of a simulated engine are under scaled L2 files, and say so (issue #31).
+  CHECK(html.find("kvsim-lmcache's <em>scaled</em> L2 files") != std::string::npos);
+  CHECK(RenderHtmlReport(SyntheticJob(), SyntheticValidity()).find("<em>scaled</em>") ==
         std::string::npos);
 }
 

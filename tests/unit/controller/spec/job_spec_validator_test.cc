@@ -86,7 +86,7 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
        "dataset.code", "\"imagenet\" is not one of sammshen, tau2-bench-v1"},
       {"absolute dataset path",
        [](v1::JobSpec* s) { s->mutable_dataset()->set_path("/etc/passwd"); }, "dataset.path",
-       "relative to the agent's dataset root"},
+       "relative to a dataset folder"},
       {"dataset path escaping", [](v1::JobSpec* s) { s->mutable_dataset()->set_path("a/../../b"); },
        "dataset.path", "no '..'"},
       {"zero rounds", [](v1::JobSpec* s) { s->set_num_rounds(0); }, "num_rounds",
@@ -140,6 +140,28 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
     CHECK(errors.errors()[0].field == c.field);
     CHECK(errors.errors()[0].message.find(c.message) != std::string::npos);
   }
+}
+
+// Issue #31: an absolute dataset.path was refused without saying how to name a file of one's own.
+TEST_CASE("An absolute dataset path is refused saying how to name the same file") {
+  const auto problem = [](const std::string& path) {
+    v1::JobSpec spec = ValidSpec();
+    spec.mutable_dataset()->set_path(path);
+    return Describe(ValidateJobSpec(spec));
+  };
+  CHECK(problem("/data/sets/airline.json") ==
+        "dataset.path: \"/data/sets/airline.json\" must be relative to a dataset folder (no "
+        "leading '/', no '..'): the agent's dataset_cache_dir or dataset_mirror, "
+        "$KV_DATASET_MIRROR, or for kvctl run and plan --dataset-mirror DIR or the folder kvctl "
+        "runs in; for this file: \"path\": \"airline.json\" with --dataset-mirror /data/sets");
+  CHECK_THAT(
+      problem("/traces/miniswe/"),
+      Catch::EndsWith("; for this file: \"path\": \"miniswe\" with --dataset-mirror /traces"));
+  CHECK_THAT(problem("/airline.json"),
+             Catch::EndsWith("\"path\": \"airline.json\" with --dataset-mirror /"));
+  // No suggestion where none would name the same file.
+  CHECK_THAT(problem("a/../../b"), Catch::EndsWith("or the folder kvctl runs in"));
+  CHECK_THAT(problem("/data/../etc/passwd"), Catch::EndsWith("or the folder kvctl runs in"));
 }
 
 TEST_CASE("Model ids and absolute checkpoint paths are valid models") {
