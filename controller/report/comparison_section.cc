@@ -14,8 +14,15 @@ std::string ComparisonCell(const std::string& text, const char* css_class = null
              : absl::StrCat("<td class=\"", css_class, "\">", HtmlEscape(text), "</td>");
 }
 
+// As the report writes numbers everywhere (17337, 86.7, 6.59), never "1.734e+04".
 std::string ValueText(const std::optional<double>& value) {
-  return value.has_value() ? absl::StrFormat("%.4g", *value) : "-";
+  return value.has_value() ? FormatNumber(*value) : "-";
+}
+
+// A simulated group's times and rates say so in every row, as kvctl compare's do.
+std::string UnitText(const results::ComparisonGroup& group, const results::ComparisonRow& row) {
+  const bool timed = row.unit == "ms" || row.unit == "req/s" || row.unit == "tok/s";
+  return timed && !group.time_note.empty() ? absl::StrCat("simulated ", row.unit) : row.unit;
 }
 
 std::string GroupTable(const results::ComparisonGroup& group) {
@@ -39,7 +46,8 @@ std::string GroupTable(const results::ComparisonGroup& group) {
   }
   out += "</tr>\n";
   for (const results::ComparisonRow& row : group.rows) {
-    absl::StrAppend(&out, "<tr>", ComparisonCell(absl::StrCat(row.metric, " (", row.unit, ")")));
+    absl::StrAppend(&out, "<tr>",
+                    ComparisonCell(absl::StrCat(row.metric, " (", UnitText(group, row), ")")));
     for (size_t i = 0; i < group.columns.size(); ++i) {
       out += ComparisonCell(ValueText(row.values[i]));
       if (group.baseline < 0 || static_cast<int>(i) == group.baseline) continue;
