@@ -42,18 +42,26 @@ FieldErrors MoveConcurrencySearch(nlohmann::ordered_json* json) {
   return errors;
 }
 
+// JSON text → a JobSpec as written: parsed, `sets` applied, the concurrency search moved to its
+// field, converted; the conversion's field errors in *errors (validation is the caller's).
+absl::StatusOr<v1::JobSpec> ConvertJobSpec(absl::string_view json_text, absl::string_view source,
+                                           const std::vector<std::string>& sets,
+                                           FieldErrors* errors) {
+  nlohmann::ordered_json json;
+  KV_RETURN_IF_ERROR(ParseJsonDocument(json_text, &json).ToStatus(source));
+  KV_RETURN_IF_ERROR(ApplySpecOverrides(sets, &json));
+  *errors = MoveConcurrencySearch(&json);
+  v1::JobSpec spec;
+  errors->Append(JsonToProto(json, &spec));
+  return spec;
+}
+
 }  // namespace
 
 absl::StatusOr<v1::JobSpec> ParseJobSpec(absl::string_view json_text, absl::string_view source,
                                          const std::vector<std::string>& sets) {
-  // As ParseValidated, with the overrides applied and the concurrency search moved to its field
-  // between parse and convert.
-  nlohmann::ordered_json json;
-  KV_RETURN_IF_ERROR(ParseJsonDocument(json_text, &json).ToStatus(source));
-  KV_RETURN_IF_ERROR(ApplySpecOverrides(sets, &json));
-  FieldErrors conversion = MoveConcurrencySearch(&json);
-  v1::JobSpec spec;
-  conversion.Append(JsonToProto(json, &spec));
+  FieldErrors conversion;
+  KV_ASSIGN_OR_RETURN(v1::JobSpec spec, ConvertJobSpec(json_text, source, sets, &conversion));
   KV_RETURN_IF_ERROR(MergeFieldErrors(conversion, ValidateJobSpec(spec)).ToStatus(source));
   ApplyJobSpecDefaults(&spec);
   return spec;
@@ -68,12 +76,8 @@ absl::StatusOr<v1::JobSpec> LoadJobSpecFile(const std::string& path,
 absl::StatusOr<v1::JobSpec> LoadJobSpecFileAsWritten(const std::string& path,
                                                      const std::vector<std::string>& sets) {
   KV_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
-  nlohmann::ordered_json json;
-  KV_RETURN_IF_ERROR(ParseJsonDocument(text, &json).ToStatus(path));
-  KV_RETURN_IF_ERROR(ApplySpecOverrides(sets, &json));
-  FieldErrors conversion = MoveConcurrencySearch(&json);
-  v1::JobSpec spec;
-  conversion.Append(JsonToProto(json, &spec));
+  FieldErrors conversion;
+  KV_ASSIGN_OR_RETURN(v1::JobSpec spec, ConvertJobSpec(text, path, sets, &conversion));
   KV_RETURN_IF_ERROR(conversion.ToStatus(path));
   return spec;
 }

@@ -49,6 +49,9 @@ expect_contains "$header" "#10"
 "$kvctl" history hist --output csv > "$WORK/history.csv"
 "$kvctl" history hist --output json > "$WORK/history.json"
 "$kvctl" history hist --html "$WORK/history.html" > /dev/null
+# Two users, ten requests a tier: the comparison says its sample is small (issue #31 item 9).
+first_job="$(jq -r '.runs[0].job_id' "$WORK/history.json")"
+expect_contains "$("$kvctl" compare "$first_job")" "caveat: small sample (GPU 10 requests of 2 users"
 # Selection: today's date as --since (and --until) keeps all ten; a tier, the agent and the
 # concurrency keep their line; --until before the runs keeps none.
 today="$(date -u +%F)"

@@ -109,5 +109,10 @@ for command in "" version plan; do
   help="$("$kvctl" $command --help)"
   expect_contains "$help" "Usage"
 done
+# Output formats by name in the help, never CLI11's enum numbers (issue #31).
+help="$("$kvctl" plan --help)"
+expect_contains "$help" "Output format: table (default), json"
+! grep -q -- "->" <<<"$help" || fail "kvctl plan --help shows enum numbers: $(grep -- "->" <<<"$help")"
+expect_contains "$help" "--set"
 expect_contains "$("$kvctl" version)" "kvctl "
 echo "PASS"

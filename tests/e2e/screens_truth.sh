@@ -56,6 +56,9 @@ reported="$(jq -r '"\(.engine.kv_cache_usage_mean) \(.engine.kv_cache_usage_scra
 awk -v m="$mean" -v r="${reported% *}" 'BEGIN { d = m - r; exit !(d < 1e-9 && d > -1e-9) }' ||
   fail "scraped: KV usage mean $reported (mean, scrapes) in result.json, $mean over $count scrapes recomputed from samples.jsonl"
 [ "${reported#* }" = "$count" ] || fail "scraped: result.json counts ${reported#* } scrapes, samples.jsonl $count"
+# The KV usage series the report draws is those scrapes, not the idle ones around the replay.
+[ "$(jq '[.series[] | select(.name == "kv_cache_usage") | .t_s[]] | length' "$gpu/result.json")" = "$count" ] ||
+  fail "scraped: the kv_cache_usage series is not the $count in-replay scrapes"
 late="$(jq -s --argjson until "$until_s" '[.[] | select(.kind == "periodic" and .t_s > $until)] | length' "$gpu/samples.jsonl")"
 echo "scraped: GPU KV usage mean over $count scrapes up to ${until_s} s; $late periodic scrape(s) after the last response left out"
 

@@ -397,6 +397,10 @@ TEST_CASE("kvctl agents shows what each agent has and runs") {
   CHECK(run.out.find("sim-vllm,lmcache-cpu") != std::string::npos);
   CHECK(run.out.find("job-1/00-gpu-c4") != std::string::npos);
   CHECK(run.out.find("3s ago") != std::string::npos);
+  // A heartbeat this second reads "<1s ago", never "0 ago" (issue #31).
+  response.mutable_agents(0)->set_last_heartbeat_unix_ms(1'800'000'000'000 - 400);
+  controller.SetAgents(response);
+  CHECK(RunKvctl({"agents"}, EnvFor(controller)).out.find("<1s ago") != std::string::npos);
 
   KvctlRun csv = RunKvctl({"agents", "-o", "csv"}, EnvFor(controller));
   REQUIRE(csv.exit_code == 0);
