@@ -22,8 +22,7 @@ constexpr double kBytesPerGb = 1e9;
 constexpr char kSimulatedDiskNote[] =
     "<p class=\"table-note\">Simulated engine: the disk columns measure the real disk under "
     "kvsim-lmcache's <em>scaled</em> L2 files (each chunk written at --sim-l2-bytes-scale of its "
-    "size, 1e-3 by default), not the load a real LMCache would put on it; the L2 GB figures are "
-    "the chunks' full size.</p>\n";
+    "size, 1e-3 by default), not the load a real LMCache would put on it.</p>\n";
 
 template <typename Value>
 std::optional<double> Opt(bool has, Value value) {
