@@ -49,6 +49,18 @@ exit_ok() {
 }
 
 # wait_until SECONDS COMMAND...: polls COMMAND until it succeeds, failing after SECONDS.
+# run_demo_variant NAME JQ_FILTER: deploy/examples/demo-sim.json changed by JQ_FILTER and named
+# NAME, run by kvctl run into $WORK/NAME; its stdout in $WORK/NAME.out, stderr in $WORK/NAME.err,
+# exit status in $WORK/NAME.code, the job's folder in $WORK/NAME.dir. Never fails by itself: the
+# caller judges the exit status.
+run_demo_variant() {
+  jq "$2 | .name = \"$1\"" "$KV_SOURCE/deploy/examples/demo-sim.json" > "$WORK/$1.json"
+  local code=0
+  "$KV_BIN/kvctl" run "$WORK/$1.json" --out "$WORK/$1" 2>"$WORK/$1.err" > "$WORK/$1.out" || code=$?
+  echo "$code" > "$WORK/$1.code"
+  ls -d "$WORK/$1/$1"-* > "$WORK/$1.dir"
+}
+
 wait_until() {
   local limit=$1; shift
   local deadline=$((SECONDS + limit))

@@ -16,18 +16,8 @@ source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
 demo="$KV_SOURCE/deploy/examples/demo-sim.json"
 
-# run_variant NAME JQ_FILTER: the demo spec changed by JQ_FILTER, run into $WORK/NAME; its
-# output in $WORK/NAME.out, its exit status in $WORK/NAME.code, the job folder in $WORK/NAME.dir.
-run_variant() {
-  jq "$2 | .name = \"$1\"" "$demo" > "$WORK/$1.json"
-  local code=0
-  "$kvctl" run "$WORK/$1.json" --out "$WORK/$1" 2>"$WORK/$1.err" > "$WORK/$1.out" || code=$?
-  echo "$code" > "$WORK/$1.code"
-  ls -d "$WORK/$1/$1"-* > "$WORK/$1.dir"
-}
-
 # --- 1 and 3. A scrape every second, concurrency 2, GPU and CPU_RAM.
-run_variant scraped '.concurrency = [2] | .tiers = ["GPU", "CPU_RAM"]
+run_demo_variant scraped '.concurrency = [2] | .tiers = ["GPU", "CPU_RAM"]
   | .sampling = {"period_s": 1, "rate_window_s": 20}'
 out="$(cat "$WORK/scraped.out")"
 exit_ok "$(cat "$WORK/scraped.code")" "$out" || { cat "$WORK/scraped.err" >&2; fail "scraped: kvctl run exited $(cat "$WORK/scraped.code")"; }
@@ -84,7 +74,7 @@ plan="$("$kvctl" plan "$demo" --set name=tiny --set 'concurrency=[2]' --set 'tie
 expect_contains "$plan" "job tiny: 2 scenarios"
 expect_contains "$plan" "warning: num_gpu_blocks 64: the largest prompt ("
 expect_contains "$plan" "and one replica has 64: every request that large fails"
-run_variant tiny '.concurrency = [2] | .tiers = ["GPU", "CPU_RAM"] | .engine_overrides.num_gpu_blocks = 64'
+run_demo_variant tiny '.concurrency = [2] | .tiers = ["GPU", "CPU_RAM"] | .engine_overrides.num_gpu_blocks = 64'
 code="$(cat "$WORK/tiny.code")"
 [ "$code" != 0 ] || fail "tiny: kvctl run exited 0 with every request failed"
 expect_contains "$(cat "$WORK/tiny.err")" "warning: num_gpu_blocks 64: the largest prompt ("

@@ -19,12 +19,9 @@ demo="$KV_SOURCE/deploy/examples/demo-sim.json"
 # host, the evidence checked all the same); prints kvctl's output and leaves the
 # job folder's path in $WORK/NAME.dir.
 run_variant() {
-  jq "$2 | .name = \"$1\"" "$demo" > "$WORK/$1.json"
-  local code=0
-  "$kvctl" run "$WORK/$1.json" --out "$WORK/$1" 2>"$WORK/$1.err" > "$WORK/$1.out" || code=$?
-  exit_ok "$code" "$(cat "$WORK/$1.out")" "${3:-0}" ||
-    { cat "$WORK/$1.err" >&2; cat "$WORK/$1.out" >&2; fail "kvctl run $1 exited $code, want ${3:-0}"; }
-  ls -d "$WORK/$1/$1"-* > "$WORK/$1.dir"
+  run_demo_variant "$1" "$2"
+  exit_ok "$(cat "$WORK/$1.code")" "$(cat "$WORK/$1.out")" "${3:-0}" ||
+    { cat "$WORK/$1.err" >&2; cat "$WORK/$1.out" >&2; fail "kvctl run $1 exited $(cat "$WORK/$1.code"), want ${3:-0}"; }
   cat "$WORK/$1.out"
 }
 
