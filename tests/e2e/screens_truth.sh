@@ -13,6 +13,9 @@
 #     runs; every request fails, so each scenario FAILED with its first error, which `kvctl
 #     results` and the job's validity show; kvctl exits non-zero.
 source "$(dirname "$0")/lib.sh"
+# vLLM's usage stats land under VLLM_CONFIG_ROOT unless the replicas' profile turns them off
+# (issue #32 item 8): every run below must leave this folder without a usage_stats.json.
+export VLLM_CONFIG_ROOT="$WORK/vllm-config"
 kvctl="$KV_BIN/kvctl"
 demo="$KV_SOURCE/deploy/examples/demo-sim.json"
 
@@ -66,6 +69,18 @@ code=0
 "$kvctl" results "$dir" --require-valid > /dev/null 2> "$WORK/gate.err" || code=$?
 [ "$code" = 8 ] || fail "scraped: results --require-valid exited $code on a not-exercised comparison"
 expect_contains "$(cat "$WORK/gate.err")" "comparison c2 is not exercised"
+
+# No replica reported usage stats (the profiles set VLLM_NO_USAGE_STATS and DO_NOT_TRACK).
+[ ! -e "$VLLM_CONFIG_ROOT/usage_stats.json" ] ||
+  fail "a replica wrote vLLM usage stats: $(head -c 300 "$VLLM_CONFIG_ROOT/usage_stats.json")"
+# ...which kvsim-vllm, as vLLM, does write when nothing turns them off.
+env -u VLLM_NO_USAGE_STATS -u DO_NOT_TRACK -u VLLM_DO_NOT_TRACK VLLM_CONFIG_ROOT="$WORK/tracked" \
+  "$KV_BIN/kvsim-vllm" serve meta-llama/Llama-3.1-8B-Instruct --host 127.0.0.1 --port 0 \
+  --sim-load-seconds 0 2>"$WORK/tracked.log" &
+PIDS+=($!)
+wait_until 20 test -s "$WORK/tracked/usage_stats.json" ||
+  fail "kvsim-vllm with usage stats on wrote no usage_stats.json: $(tail -3 "$WORK/tracked.log")"
+kill -TERM "${PIDS[-1]}"
 
 # --- 4. A GPU KV cache smaller than one prompt.
 # (The variation by --set KEY=VALUE, the demo file untouched: issue #31 item 9.)

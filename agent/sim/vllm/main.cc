@@ -9,6 +9,7 @@
 #include "agent/sim/engine/sim_engine.h"
 #include "agent/sim/lmcache/lmcache_client.h"
 #include "agent/sim/lmcache/lmcache_connector_config.h"
+#include "agent/sim/vllm/usage_stats.h"
 #include "agent/sim/vllm/vllm_api_server.h"
 #include "agent/sim/vllm/vllm_flags.h"
 #include "agent/sim/vllm/vllm_metrics.h"
@@ -56,6 +57,15 @@ int main(int argc, char** argv) {
     if (!visible.ok()) {
       std::cerr << "ValueError: " << visible.message() << "\n";
       return 1;
+    }
+  }
+  // Usage stats, as vLLM reports them unless they are turned off (usage_stats.h).
+  if (const UsageStats usage = UsageStatsOf(std::getenv); usage.enabled) {
+    KV_LOG(WARNING) << "usage stats on (VLLM_NO_USAGE_STATS=1 or DO_NOT_TRACK=1 turns them off): "
+                       "recorded in "
+                    << usage.json_path;
+    if (absl::Status written = WriteUsageRecord(usage.json_path, options.model); !written.ok()) {
+      KV_LOG(WARNING) << written.message();
     }
   }
   EngineConfig config = MakeEngineConfig(options);

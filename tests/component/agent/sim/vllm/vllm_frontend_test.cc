@@ -1,6 +1,7 @@
 // Pure parts of kvsim-vllm's front: flags, request validation, response shapes.
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "agent/sim/engine/tokenizer.h"
 #include "agent/sim/vllm/openai_request.h"
 #include "agent/sim/vllm/response_formatter.h"
+#include "agent/sim/vllm/usage_stats.h"
 #include "agent/sim/vllm/vllm_flags.h"
 
 namespace kvbench::sim {
@@ -249,6 +251,30 @@ TEST_CASE("Stream chunks have vLLM's exact shape and field order") {
   CHECK(full["object"] == "chat.completion");
   CHECK(full["choices"][0]["message"]["content"] == "hi");
   CHECK(full["usage"]["total_tokens"] == 123);
+}
+
+TEST_CASE("Usage stats are on unless the environment turns them off, as vLLM's envs.py reads it") {
+  std::map<std::string, std::string> env = {{"HOME", "/home/u"}};
+  auto getenv = [&env](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  UsageStats stats = UsageStatsOf(getenv);
+  CHECK(stats.enabled);
+  CHECK(stats.json_path == "/home/u/.config/vllm/usage_stats.json");
+  env["XDG_CONFIG_HOME"] = "/xdg";
+  CHECK(UsageStatsOf(getenv).json_path == "/xdg/vllm/usage_stats.json");
+  env["VLLM_CONFIG_ROOT"] = "/root-of-vllm";
+  CHECK(UsageStatsOf(getenv).json_path == "/root-of-vllm/usage_stats.json");
+  env["DO_NOT_TRACK"] = "1";
+  CHECK_FALSE(UsageStatsOf(getenv).enabled);
+  // VLLM_DO_NOT_TRACK, when set, is read instead of DO_NOT_TRACK.
+  env["VLLM_DO_NOT_TRACK"] = "0";
+  CHECK(UsageStatsOf(getenv).enabled);
+  env["VLLM_NO_USAGE_STATS"] = "1";
+  CHECK_FALSE(UsageStatsOf(getenv).enabled);
+  env["VLLM_NO_USAGE_STATS"] = "true";  // only "1" turns it off
+  CHECK(UsageStatsOf(getenv).enabled);
 }
 
 }  // namespace
