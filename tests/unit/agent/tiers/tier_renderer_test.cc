@@ -70,7 +70,9 @@ TEST_CASE("Golden: NVIDIA CPU_RAM, 2 replicas") {
                            "--num-gpu-blocks-override 4096 "
                            "--gpu-memory-utilization 0.9 --max-model-len 32768 ",
                            kKvTransfer, " --enable-prompt-tokens-details")));
-  CHECK(EnvText(r.replicas[1].env) == "CUDA_VISIBLE_DEVICES=2,3;PYTHONHASHSEED=0");
+  CHECK(EnvText(r.replicas[1].env) ==
+        "CUDA_VISIBLE_DEVICES=2,3;DO_NOT_TRACK=1;LMCACHE_TRACK_USAGE=false;PYTHONHASHSEED=0;"
+        "VLLM_NO_USAGE_STATS=1");
 }
 
 TEST_CASE("Golden: simulated NVME, 1 replica") {
@@ -95,7 +97,9 @@ TEST_CASE("Golden: simulated NVME, 1 replica") {
             "0.01 --sim-seed 7 ",
             kKvTransfer,
             " --enable-prompt-tokens-details --enable-log-requests --sim-load-seconds=0")));
-  CHECK(r.replicas[0].env.empty());
+  // No usage reports from a replica, simulated or not (issue #32 item 8).
+  CHECK(EnvText(r.replicas[0].env) ==
+        "DO_NOT_TRACK=1;LMCACHE_TRACK_USAGE=false;VLLM_NO_USAGE_STATS=1");
 }
 
 TEST_CASE("Golden: AMD GPU, 1 replica: no connector, no cache server") {
@@ -107,7 +111,9 @@ TEST_CASE("Golden: AMD GPU, 1 replica: no connector, no cache server") {
               "--tensor-parallel-size 2 --disable-hybrid-kv-cache-manager "
               "--num-gpu-blocks-override 4096 --gpu-memory-utilization "
               "0.9 --max-model-len 32768 --enable-prompt-tokens-details"));
-  CHECK(EnvText(r.replicas[0].env) == "HIP_VISIBLE_DEVICES=0,1;PYTHONHASHSEED=0");
+  CHECK(EnvText(r.replicas[0].env) ==
+        "DO_NOT_TRACK=1;HIP_VISIBLE_DEVICES=0,1;LMCACHE_TRACK_USAGE=false;PYTHONHASHSEED=0;"
+        "VLLM_NO_USAGE_STATS=1");
   CHECK(r.replicas[0].unset_env == std::vector<std::string>{"CUDA_VISIBLE_DEVICES"});
 }
 
@@ -171,6 +177,9 @@ std::string ExpectedReplicaEnv(const Expected& e, int index) {
   std::map<std::string, std::string> env;
   if (*e.devices_env != '\0') env[e.devices_env] = index == 0 ? "0,1" : "2,3";
   if (*e.replica_env != '\0') env["PYTHONHASHSEED"] = "0";
+  env["DO_NOT_TRACK"] = "1";
+  env["LMCACHE_TRACK_USAGE"] = "false";
+  env["VLLM_NO_USAGE_STATS"] = "1";
   return EnvText(env);
 }
 
