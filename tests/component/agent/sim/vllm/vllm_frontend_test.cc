@@ -254,14 +254,14 @@ TEST_CASE("Stream chunks have vLLM's exact shape and field order") {
 }
 
 TEST_CASE("Usage stats are on unless the environment turns them off, as vLLM's envs.py reads it") {
-  std::map<std::string, std::string> env = {{"HOME", "/home/u"}};
+  std::map<std::string, std::string> env = {{"HOME", "/h"}};
   auto getenv = [&env](const char* name) -> const char* {
     auto it = env.find(name);
     return it == env.end() ? nullptr : it->second.c_str();
   };
   UsageStats stats = UsageStatsOf(getenv);
   CHECK(stats.enabled);
-  CHECK(stats.json_path == "/home/u/.config/vllm/usage_stats.json");
+  CHECK(stats.json_path == "/h/.config/vllm/usage_stats.json");
   env["XDG_CONFIG_HOME"] = "/xdg";
   CHECK(UsageStatsOf(getenv).json_path == "/xdg/vllm/usage_stats.json");
   env["VLLM_CONFIG_ROOT"] = "/root-of-vllm";
