@@ -24,12 +24,6 @@ std::string Value(const results::ComparisonRow& row, const std::optional<double>
   return absl::StrFormat("%.1f", *value);
 }
 
-// "sim ms", "sim req/s": a simulated group's times and rates say so in every row.
-std::string UnitLabel(const results::ComparisonGroup& group, const results::ComparisonRow& row) {
-  const bool timed = row.unit == "ms" || row.unit == "req/s" || row.unit == "tok/s";
-  return timed && !group.time_note.empty() ? absl::StrCat("sim ", row.unit) : row.unit;
-}
-
 }  // namespace
 
 void PrintVerdict(const v1::Validity& validity, std::ostream& out) {
@@ -58,7 +52,8 @@ void PrintComparison(const std::vector<results::ComparisonGroup>& groups, std::o
     }
     TablePrinter table(headers);
     for (const results::ComparisonRow& row : group.rows) {
-      std::vector<std::string> cells = {absl::StrCat(row.metric, " (", UnitLabel(group, row), ")")};
+      std::vector<std::string> cells = {
+          absl::StrCat(row.metric, " (", results::ShownUnit(group, row, "sim "), ")")};
       for (size_t i = 0; i < group.columns.size(); ++i) {
         cells.push_back(Value(row, row.values[i]));
         if (group.baseline >= 0 && static_cast<int>(i) != group.baseline) {

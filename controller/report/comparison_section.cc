@@ -19,12 +19,6 @@ std::string ValueText(const std::optional<double>& value) {
   return value.has_value() ? FormatNumber(*value) : "-";
 }
 
-// A simulated group's times and rates say so in every row, as kvctl compare's do.
-std::string UnitText(const results::ComparisonGroup& group, const results::ComparisonRow& row) {
-  const bool timed = row.unit == "ms" || row.unit == "req/s" || row.unit == "tok/s";
-  return timed && !group.time_note.empty() ? absl::StrCat("simulated ", row.unit) : row.unit;
-}
-
 std::string GroupTable(const results::ComparisonGroup& group) {
   std::string out = absl::StrCat("<h3>Concurrency ", group.concurrency, "</h3>\n");
   if (!group.scrape_note.empty()) {
@@ -47,7 +41,8 @@ std::string GroupTable(const results::ComparisonGroup& group) {
   out += "</tr>\n";
   for (const results::ComparisonRow& row : group.rows) {
     absl::StrAppend(&out, "<tr>",
-                    ComparisonCell(absl::StrCat(row.metric, " (", UnitText(group, row), ")")));
+                    ComparisonCell(absl::StrCat(
+                        row.metric, " (", results::ShownUnit(group, row, "simulated "), ")")));
     for (size_t i = 0; i < group.columns.size(); ++i) {
       out += ComparisonCell(ValueText(row.values[i]));
       if (group.baseline < 0 || static_cast<int>(i) == group.baseline) continue;

@@ -28,4 +28,10 @@ std::string DeltaText(const ComparisonRow& row, size_t column) {
                    column < row.intervals.size() ? row.intervals[column] : std::nullopt);
 }
 
+std::string ShownUnit(const ComparisonGroup& group, const ComparisonRow& row,
+                      const std::string& simulated_prefix) {
+  const bool timed = row.unit == "ms" || row.unit == "req/s" || row.unit == "tok/s";
+  return timed && !group.time_note.empty() ? absl::StrCat(simulated_prefix, row.unit) : row.unit;
+}
+
 }  // namespace kvbench::results

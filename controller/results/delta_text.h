@@ -15,6 +15,11 @@ namespace kvbench::results {
 std::string DeltaText(const ComparisonRow& row, const std::optional<double>& delta,
                       const std::optional<DeltaInterval>& interval);
 
+// `row`'s unit as shown, `simulated_prefix` before a time or rate unit (ms, req/s, tok/s) of a
+// simulated group ("sim ms" in kvctl's tables, "simulated ms" in the report).
+std::string ShownUnit(const ComparisonGroup& group, const ComparisonRow& row,
+                      const std::string& simulated_prefix);
+
 // The delta of `row`'s column `column` (its deltas[column] and intervals[column]).
 std::string DeltaText(const ComparisonRow& row, size_t column);
 
