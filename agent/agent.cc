@@ -4,12 +4,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/link/node_capabilities.h"
+#include "agent/preflight/preflight_check.h"
 #include "agent/scenario/free_space.h"
 #include "agent/scenario/scenario_wiring.h"
 #include "agent/scenario_dir_pruner.h"
 #include "agent/supervisor/supervisor.h"
-#include "common/json/proto_json.h"
 #include "common/daemon/private_files.h"
+#include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/metrics/daemon_info_metrics.h"
 #include "common/status/status_macros.h"
@@ -26,9 +27,32 @@ absl::StatusOr<tiers::ProfileSet> Agent::LoadProfiles(const v1::AgentConfig& con
   return profiles;
 }
 
+namespace {
+
+// The start's preflight, logged: one line per check that does not pass, then a summary.
+void LogPreflight(const preflight::PreflightReport& report) {
+  int failed = 0;
+  int warned = 0;
+  for (const v1::PreflightCheck& check : report.checks) {
+    if (preflight::Passes(check)) continue;
+    (check.status() == v1::PREFLIGHT_FAIL ? failed : warned)++;
+    KV_LOG(WARNING) << "preflight check=" << check.name()
+                    << " status=" << preflight::StatusWord(check.status())
+                    << (check.status() == v1::PREFLIGHT_FAIL
+                            ? absl::StrCat(" keeps_off=\"", preflight::KeptOff(check), "\"")
+                            : "")
+                    << " detail=" << check.detail() << " remedy=" << check.remedy();
+  }
+  KV_LOG(INFO) << "preflight checks=" << report.checks.size() << " fail=" << failed
+               << " warn=" << warned << " versions=" << report.versions.size();
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clock* clock,
                                                      Sleeper* sleeper, Executor* executor,
-                                                     prometheus::Registry* registry) {
+                                                     prometheus::Registry* registry,
+                                                     preflight::PreflightProbes* probes) {
   // One agent per work dir, taken before anything in it is touched: a second agent here would
   // kill the first one's children (run/*.pid below) and share its spool (issue #18).
   absl::StatusOr<FolderLock> lock = FolderLock::Acquire(config.work_dir(), "kv-agent");
@@ -59,9 +83,18 @@ absl::StatusOr<std::unique_ptr<Agent>> Agent::Create(v1::AgentConfig config, Clo
     KV_LOG(WARNING) << "removed NVMe pool dirs a previous run left count=" << pools
                     << " nvme_cache_dir=" << config.nvme_cache_dir();
   }
+  // What a scenario will need, checked before any is taken (issue #32).
+  preflight::PreflightReport at_start =
+      preflight::Preflight(preflight::PreflightInput::ForAgentConfig(config), &profiles, probes)
+          .RunAll();
+  LogPreflight(at_start);
+  // The GPUs NVML finds, when the config lists none: offered at registration, so pinned too.
+  if (config.gpus_size() == 0)
+    *config.mutable_gpus() = DiscoverCapabilities(config, profiles).gpus();
   RegisterDaemonInfoMetrics(registry, "agent", clock->Now());
   std::unique_ptr<Agent> agent(new Agent(std::move(config), *std::move(lock), std::move(profiles),
-                                         clock, sleeper, executor, registry));
+                                         clock, sleeper, executor, registry, probes,
+                                         std::move(at_start)));
   KV_RETURN_IF_ERROR(agent->CreateLinkParts());
   return agent;
 }
@@ -82,9 +115,14 @@ absl::Status Agent::CreateLinkParts() {
   if (!config_.nvme_cache_dir().empty()) {
     options.nvme_free_bytes = [dir = config_.nvme_cache_dir()] { return FreeBytesUnder(dir); };
   }
-  absl::StatusOr<std::unique_ptr<ControllerLink>> link =
-      ControllerLink::Create(options, DiscoverCapabilities(config_, profiles_), spool_.get(),
-                             runner_.get(), clock_, executor_);
+  options.preflight = [monitor = preflight_monitor_.get()] { return monitor->NotPassing(); };
+  v1::AgentCapabilities capabilities = DiscoverCapabilities(config_, profiles_);
+  for (const v1::ComponentVersion& version : versions_) *capabilities.add_versions() = version;
+  for (const v1::PreflightCheck& check : preflight_monitor_->Latest()) {
+    *capabilities.add_preflight() = check;
+  }
+  absl::StatusOr<std::unique_ptr<ControllerLink>> link = ControllerLink::Create(
+      options, std::move(capabilities), spool_.get(), runner_.get(), clock_, executor_);
   if (!link.ok()) {
     return absl::Status(link.status().code(),
                         absl::StrCat("controller link: ", link.status().message()));
@@ -94,7 +132,8 @@ absl::Status Agent::CreateLinkParts() {
 }
 
 Agent::Agent(v1::AgentConfig config, FolderLock work_dir_lock, tiers::ProfileSet profiles,
-             Clock* clock, Sleeper* sleeper, Executor* executor, prometheus::Registry* registry)
+             Clock* clock, Sleeper* sleeper, Executor* executor, prometheus::Registry* registry,
+             preflight::PreflightProbes* probes, preflight::PreflightReport at_start)
     : config_(std::move(config)),
       work_dir_lock_(std::move(work_dir_lock)),
       profiles_(std::move(profiles)),
@@ -103,6 +142,11 @@ Agent::Agent(v1::AgentConfig config, FolderLock work_dir_lock, tiers::ProfileSet
       executor_(executor),
       layout_(config_.work_dir()),
       start_monotonic_(clock->Monotonic()),
+      preflight_(preflight::PreflightInput::ForAgentConfig(config_), &profiles_, probes),
+      versions_(std::move(at_start.versions)),
+      preflight_monitor_(
+          std::make_unique<preflight::PreflightMonitor>(&preflight_, std::move(at_start.checks))),
+      last_preflight_(start_monotonic_),
       uptime_seconds_(prometheus::BuildGauge()
                           .Name("kvbench_agent_uptime_seconds")
                           .Help("Seconds since the agent started")
@@ -117,6 +161,7 @@ Agent::Agent(v1::AgentConfig config, FolderLock work_dir_lock, tiers::ProfileSet
 Agent::~Agent() {
   if (link_ != nullptr) link_->Stop();
   if (runner_ != nullptr) runner_->Shutdown();
+  preflight_monitor_->Stop();
 }
 
 void Agent::Start() {
@@ -142,15 +187,26 @@ void Agent::Shutdown() {
   // last events go to the spool for the next start to send).
   if (link_ != nullptr) link_->Stop();
   if (runner_ != nullptr) runner_->Shutdown();
+  preflight_monitor_->Stop();
   if (!housekeeping_task_.valid()) return;
   executor_->Cancel(housekeeping_task_);
   housekeeping_task_ = TaskId{};
   KV_LOG(INFO) << "agent stopped agent_id=" << config_.agent_id();
 }
 
+bool Agent::Idle() const { return runner_ == nullptr || runner_->running_scenario_id().empty(); }
+
+void Agent::MaybeRecheckPreflight() {
+  const absl::Duration now = clock_->Monotonic();
+  if (!Idle() || now - last_preflight_ < preflight::kRecheckPeriod) return;
+  last_preflight_ = now;
+  preflight_monitor_->RequestRecheck([this] { return Idle(); });
+}
+
 void Agent::Housekeeping() {
   uptime_seconds_.Set(absl::ToDoubleSeconds(clock_->Monotonic() - start_monotonic_));
-  scenarios_running_.Set(runner_ != nullptr && !runner_->running_scenario_id().empty() ? 1 : 0);
+  scenarios_running_.Set(Idle() ? 0 : 1);
+  MaybeRecheckPreflight();
   const absl::Duration now = clock_->Monotonic();
   if (!last_prune_.has_value() || now - *last_prune_ >= kPrunePeriod) {
     last_prune_ = now;

@@ -1,5 +1,6 @@
 // kv-agent: the per-node daemon. Loads and validates its config, serves its own /metrics, runs
-// until SIGTERM/SIGINT. See README.md "kv-agent".
+// until SIGTERM/SIGINT; `--preflight` checks the node instead and exits. See README.md
+// "kv-agent".
 
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -8,6 +9,8 @@
 
 #include "agent/agent.h"
 #include "agent/config/agent_config_validator.h"
+#include "agent/preflight/posix_preflight_probes.h"
+#include "agent/preflight/preflight_printer.h"
 #include "common/cli/command_line.h"
 #include "common/daemon/daemon_flags.h"
 #include "common/daemon/private_files.h"
@@ -34,6 +37,27 @@ int Fail(const absl::Status& status) {
   return kvbench::ExitCodeForStatus(status);
 }
 
+// kv-agent --preflight: the checks a start runs (and the address it will listen on), printed;
+// exit 0 when none FAILs, 5 when one does.
+int RunPreflight(const kvbench::v1::AgentConfig& config, const std::string& config_path) {
+  using namespace kvbench;
+  absl::StatusOr<agent::tiers::ProfileSet> profiles = agent::Agent::LoadProfiles(config);
+  if (!profiles.ok()) return Fail(profiles.status());
+  absl::StatusOr<std::unique_ptr<agent::preflight::PosixPreflightProbes>> probes =
+      agent::preflight::PosixPreflightProbes::Create();
+  if (!probes.ok()) return Fail(probes.status());
+  agent::preflight::PreflightInput input = agent::preflight::PreflightInput::ForAgentConfig(config);
+  input.listen_address =
+      config.metrics_listen().empty() ? agent::kDefaultMetricsListen : config.metrics_listen();
+  const agent::preflight::PreflightReport report =
+      agent::preflight::Preflight(std::move(input), &*profiles, probes->get()).RunAll();
+  std::cout << "kv-agent " << kVersion << " preflight on " << Hostname() << " (agent "
+            << config.agent_id() << ", config " << config_path << ")\n";
+  agent::preflight::PrintPreflight(report, std::cout);
+  const absl::Status outcome = agent::preflight::PreflightOutcome(report);
+  return outcome.ok() ? kExitOk : Fail(outcome);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -42,7 +66,13 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string(kVersion) + " (" + kGitRevision + ")");
   DaemonFlags flags;
   AddDaemonFlags(&app, &flags);
+  bool preflight = false;
+  app.add_flag("--preflight", preflight,
+               "Check this node (programs and versions, GPUs, the NVMe dir, ports, model roots, "
+               "datasets) without starting; exit 5 when a check FAILs");
   if (int code = ParseCommandLine(&app, argc, argv); code >= 0) return code;
+  // The preflight's table is its output: the probes' log lines only when asked for.
+  if (preflight && app.count("--log_level") == 0) flags.log_level = "warning";
   if (absl::Status status = ApplyLogLevel(flags); !status.ok()) return Fail(status);
 
   absl::StatusOr<v1::AgentConfig> config = agent::LoadAgentConfig(flags.config_path, Hostname());
@@ -57,6 +87,7 @@ int main(int argc, char** argv) {
     std::cout << ProtoToJson(*config, /*pretty=*/true) << "\n";
     return kExitOk;
   }
+  if (preflight) return RunPreflight(*config, flags.config_path);
 
   // Children's children that lose their parent are re-parented here and reaped, never left
   // running or as zombies (STYLE.md rule 15).
@@ -73,8 +104,11 @@ int main(int argc, char** argv) {
   auto loop_metrics = std::make_shared<LoopMetricsCollector>("agent", &loop);
   (*metrics)->RegisterCollectable(loop_metrics);
 
-  absl::StatusOr<std::unique_ptr<agent::Agent>> agent =
-      agent::Agent::Create(*config, &clock, &sleeper, &loop, &(*metrics)->registry());
+  absl::StatusOr<std::unique_ptr<agent::preflight::PosixPreflightProbes>> probes =
+      agent::preflight::PosixPreflightProbes::Create();
+  if (!probes.ok()) return Fail(probes.status());
+  absl::StatusOr<std::unique_ptr<agent::Agent>> agent = agent::Agent::Create(
+      *config, &clock, &sleeper, &loop, &(*metrics)->registry(), probes->get());
   if (!agent.ok()) return Fail(agent.status());
   KV_LOG(INFO) << "metrics url=" << (*metrics)->url();
   (*agent)->Start();

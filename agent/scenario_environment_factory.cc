@@ -1,5 +1,6 @@
 #include "agent/scenario_environment_factory.h"
 
+#include "agent/release/launcher_probe_runner.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::agent {
@@ -20,7 +21,9 @@ ScenarioEnvironmentFactory::ScenarioEnvironmentFactory(ScenarioEnvironmentOption
       programs_(options_.bin_dir.empty() ? ProgramResolver::SelfBinDir() : options_.bin_dir,
                 options_.search_path),
       datasets_(options_.dataset_roots, options_.allow_user_dataset_paths),
-      provisioner_(options_.dataset_cache_dir, options_.dataset_mirror) {}
+      provisioner_(options_.dataset_cache_dir, options_.dataset_mirror),
+      releases_(release::LauncherProbeRunner(
+          &launcher_, options_.run_dir.empty() ? std::string("/tmp") : options_.run_dir)) {}
 
 ScenarioEnvironment ScenarioEnvironmentFactory::ForScenario(const std::string& scenario_dir) {
   ScenarioEnvironment env;
@@ -39,6 +42,7 @@ ScenarioEnvironment ScenarioEnvironmentFactory::ForScenario(const std::string& s
   env.model_roots = options_.model_roots;
   env.gpus = options_.gpus;
   env.stop_grace = options_.stop_grace;
+  env.releases = &releases_;
   return env;
 }
 

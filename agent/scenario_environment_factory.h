@@ -11,6 +11,7 @@
 #include "agent/config/agent_config_validator.h"
 #include "agent/datasets/dataset_resolver.h"
 #include "agent/datasets/registry/dataset_provisioner.h"
+#include "agent/release/release_cache.h"
 #include "agent/scenario/program_resolver.h"
 #include "agent/scenario/scenario_executor.h"
 #include "agent/tiers/profile_set.h"
@@ -77,6 +78,7 @@ class ScenarioEnvironmentFactory {
   ProgramResolver programs_;
   datasets::DatasetResolver datasets_;
   datasets::DatasetProvisioner provisioner_;
+  release::ReleaseCache releases_;  // each program's release, probed once (issue #32)
 };
 
 }  // namespace kvbench::agent

@@ -291,6 +291,11 @@ void ControllerLink::SendHeartbeat() {
       message.mutable_heartbeat()->set_nvme_free_bytes(*free);
     }
   }
+  if (options_.preflight) {
+    for (v1::PreflightCheck& check : options_.preflight()) {
+      *message.mutable_heartbeat()->add_preflight() = std::move(check);
+    }
+  }
   stream_->Write(std::move(message));
 }
 

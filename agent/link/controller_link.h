@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/random/random.h"
 #include "absl/status/status.h"
@@ -42,6 +43,9 @@ struct ControllerLinkOptions {
   // Free bytes under the NVMe cache dir, read for every heartbeat (Heartbeat.nvme_free_bytes) so
   // the controller places NVME scenarios on what is free now; unset: none sent.
   std::function<std::optional<int64_t>()> nvme_free_bytes;
+  // The preflight checks that do not pass now (WARN and FAIL), read for every heartbeat
+  // (Heartbeat.preflight; agent/preflight/preflight_monitor.h); unset: none sent.
+  std::function<std::vector<v1::PreflightCheck>()> preflight;
 };
 
 // The agent's side of the AgentLink stream (DESIGN.md "The agent ↔ controller link"): dials the

@@ -26,7 +26,13 @@ const std::vector<CatalogEntry>& VllmCatalog() {
 }
 
 const std::vector<CatalogEntry>& LmcacheCatalog() {
-  // LMCache renamed its throughput histograms from *_gbs to *_GB_per_second (lmcache.md §3).
+  // LMCache's throughput histograms: the newest instruments are "lmcache_mp.l2_store_throughput"
+  // with unit "GB/s", exported as *_throughput_GB_per_second; an older generation named them
+  // "..._throughput_gbs" with the same unit (LMCache/LMCache:lmcache/v1/mp_observability/
+  // subscribers/metrics/l0_l1_throughput.py@5992904e, l2_throughput.py@00969dae), which the OTel
+  // Prometheus exporter turns into *_throughput_gbs_GB_per_second (the unit appended after
+  // mapping "GB/s" to "GB_per_second", opentelemetry-exporter-prometheus _mapping.py). A bare
+  // *_gbs was never exported by any build (issue #32 item 4).
   static const auto* catalog = new std::vector<CatalogEntry>{
       {keys::kLookupRequested, {"lmcache_mp_lookup_requested_tokens_total"}},
       {keys::kLookupHit, {"lmcache_mp_lookup_hit_tokens_total"}},
@@ -39,16 +45,20 @@ const std::vector<CatalogEntry>& LmcacheCatalog() {
       {keys::kEvictionTicks, {"lmcache_mp_l1_eviction_loop_ticks_total"}},
       {keys::kEvictionTriggered, {"lmcache_mp_l1_eviction_loop_triggered_total"}},
       {keys::kL0L1Load,
-       {"lmcache_mp_l0_l1_load_throughput_GB_per_second", "lmcache_mp_l0_l1_load_throughput_gbs"},
+       {"lmcache_mp_l0_l1_load_throughput_GB_per_second",
+        "lmcache_mp_l0_l1_load_throughput_gbs_GB_per_second"},
        true},
       {keys::kL0L1Store,
-       {"lmcache_mp_l0_l1_store_throughput_GB_per_second", "lmcache_mp_l0_l1_store_throughput_gbs"},
+       {"lmcache_mp_l0_l1_store_throughput_GB_per_second",
+        "lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second"},
        true},
       {keys::kL2Load,
-       {"lmcache_mp_l2_load_throughput_GB_per_second", "lmcache_mp_l2_load_throughput_gbs"},
+       {"lmcache_mp_l2_load_throughput_GB_per_second",
+        "lmcache_mp_l2_load_throughput_gbs_GB_per_second"},
        true},
       {keys::kL2Store,
-       {"lmcache_mp_l2_store_throughput_GB_per_second", "lmcache_mp_l2_store_throughput_gbs"},
+       {"lmcache_mp_l2_store_throughput_GB_per_second",
+        "lmcache_mp_l2_store_throughput_gbs_GB_per_second"},
        true},
       {keys::kChunksLoaded, {"lmcache_mp_num_chunks_loaded_total"}},
       // EventBus self-metrics: events dropped when its queue was full

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/sampler/derived_metrics.h"
+#include "agent/sampler/external_query_counting.h"
 #include "agent/sampler/l2_store_failures.h"
 #include "agent/sampler/metric_catalog.h"
 #include "agent/sampler/rate_math.h"
@@ -199,6 +200,9 @@ void Sampler::SetPrefixCacheTokens(v1::EngineMetrics* engine) const {
   if (auto tokens = Increase(keys::kExternalHits)) {
     engine->set_external_hit_tokens(static_cast<int64_t>(*tokens));
   }
+  engine->set_external_query_counting(ExternalQueryCounting(engine->prefix_cache_query_tokens(),
+                                                            engine->prefix_cache_hit_tokens(),
+                                                            engine->external_query_tokens()));
 }
 
 HitRate Sampler::HitRateOf(const char* hits_key, const char* queries_key) const {
@@ -304,6 +308,9 @@ std::optional<v1::LmcacheMetrics> Sampler::LmcacheResult() const {
   }
   if (auto bytes = max_of(keys::kL2UsageBytes)) {
     lmcache.set_l2_usage_bytes_max(static_cast<int64_t>(*bytes));
+  }
+  if (auto evicted = increase(keys::kL2EvictedChunks)) {
+    lmcache.set_l2_evicted_chunks(static_cast<int64_t>(*evicted));
   }
   if (auto ticks = increase(keys::kEvictionTicks)) {
     lmcache.set_eviction_loop_ticks(static_cast<int64_t>(*ticks));

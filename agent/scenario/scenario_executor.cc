@@ -22,6 +22,7 @@
 #include "agent/scenario/result_warnings.h"
 #include "agent/scenario/sampler_options.h"
 #include "agent/scenario/scenario_end_event.h"
+#include "agent/scenario/scenario_releases.h"
 #include "agent/scenario/scenario_result_builder.h"
 #include "agent/scenario/scenario_wiring.h"
 #include "agent/sim/clock/sim_clock.h"
@@ -52,6 +53,7 @@ struct ScenarioExecutor::Plan {
   std::string dataset_path;
   tiers::ScenarioWiring wiring;
   std::string target_url;  // Caddy's front, or the single replica
+  std::optional<ScenarioReleases> releases;  // checked in Resolve
 };
 
 namespace {
@@ -152,6 +154,11 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
     }
     plan.caddy_program = *caddy;
   }
+  // Releases and the model are checked before anything is pulled or started (issue #32).
+  ScenarioPrograms programs{plan.engine, plan.engine_command.front(), plan.cache,
+                            plan.cache != nullptr ? plan.cache_command.front() : "",
+                            plan.caddy_program};
+  KV_ASSIGN_OR_RETURN(plan.releases, ScenarioReleases::Check(env_.releases, programs, job_));
   KV_ASSIGN_OR_RETURN(plan.runner_program, env_.programs->Resolve(kRunnerName));
   if (env_.dataset_provisioner != nullptr) {
     KV_RETURN_IF_ERROR(env_.dataset_provisioner->Provision(job_.dataset()));
@@ -188,7 +195,9 @@ absl::StatusOr<ScenarioExecutor::Plan> ScenarioExecutor::Resolve() {
 absl::Status ScenarioExecutor::StartCacheServer(const Plan& plan) {
   if (plan.cache == nullptr) return absl::OkStatus();
   Phase(v1::SCENARIO_PHASE_STARTING_CACHE_SERVER);
-  tiers::LaunchPlan launch = tiers::RenderCacheServer(*plan.cache, job_, scenario_, plan.wiring);
+  tiers::LaunchPlan launch = tiers::RenderCacheServer(*plan.cache, job_, scenario_, plan.wiring,
+                                                      plan.releases->cache_server());
+  dropped_cache_flags_ = launch.dropped_flags;
   KV_RETURN_IF_ERROR(
       supervisor_->Start(kCacheServerName,
                          WithResolvedCommand(plan.cache_command, launch.argv,
@@ -434,6 +443,8 @@ absl::StatusOr<v1::ScenarioResult> ScenarioExecutor::Collect(const Plan& plan) {
     *result.mutable_disk() = *disk;
   }
   AddWarnings(plan, &result);
+  plan.releases->Record(ScenarioFile("logs"), static_cast<int>(plan.wiring.replicas.size()),
+                        plan.engine->kv_connector_module_path(), dropped_cache_flags_, &result);
   result.set_end_unix_ms(absl::ToUnixMillis(env_.clock->Now()));
   std::ofstream out(ScenarioFile("result.json"), std::ios::trunc);
   out << ProtoToJson(result, /*pretty=*/true) << "\n";

@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "agent/datasets/dataset_resolver.h"
 #include "agent/datasets/registry/dataset_provisioner.h"
+#include "agent/release/release_cache.h"
 #include "agent/sampler/sampler.h"
 #include "agent/sampler/telemetry_sampler.h"
 #include "agent/scenario/cache_server_endpoints.h"
@@ -59,6 +60,8 @@ struct ScenarioEnvironment {
   std::vector<std::string> model_roots;
   std::string nvme_cache_dir;  // NVME scenarios: their L2 pool goes in a subfolder, wiped
   std::vector<int> gpus;       // GPU indices this node offers (empty: simulators only)
+  // The releases of the node's programs, probed once per agent (issue #32); null = not probed.
+  release::ReleaseCache* releases = nullptr;
   absl::Duration stop_grace = absl::Seconds(30);
 };
 
@@ -134,6 +137,8 @@ class ScenarioExecutor {
   std::unique_ptr<sampler::Sampler> sampler_;             // during and after the replay
   std::unique_ptr<sampler::TelemetrySampler> telemetry_;  // on the sampler's ticks
   std::vector<std::string> process_failures_;
+  // The cache server's flags its release lacks, left out of its command (issue #32).
+  std::vector<std::string> dropped_cache_flags_;
   // The cache server's /metrics (found after readiness), and what answered when none did.
   CacheServerMetrics cache_metrics_;
   v1::ScenarioPhase phase_ = v1::SCENARIO_PHASE_UNSPECIFIED;

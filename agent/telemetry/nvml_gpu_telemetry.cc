@@ -34,6 +34,9 @@ struct Api {
   nvmlReturn_t (*get_utilization)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
   nvmlReturn_t (*get_memory)(nvmlDevice_t, nvmlMemory_t*) = nullptr;
   const char* (*error_string)(nvmlReturn_t) = nullptr;
+  // Optional (older drivers may lack them): left null when missing.
+  nvmlReturn_t (*driver_version)(char*, unsigned int) = nullptr;
+  nvmlReturn_t (*cuda_driver_version)(int*) = nullptr;
 };
 
 }  // namespace nvml_internal
@@ -50,6 +53,8 @@ constexpr nvmlReturn_t kNvmlSuccess = 0;
 // NVML_DEVICE_NAME_V2_BUFFER_SIZE: the longest name nvmlDeviceGetName returns, with its NUL.
 constexpr unsigned int kNvmlNameBufferSize = 96;
 constexpr double kMilliwattsPerWatt = 1000.0;
+// NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE: the longest driver version, with its NUL.
+constexpr unsigned int kNvmlDriverVersionBufferSize = 80;
 
 // Resolves `name` in `library` into `*fn`; on failure names the missing symbol in `*missing`.
 template <typename Fn>
@@ -74,7 +79,32 @@ bool LoadApi(void* library, Api* api, std::string* missing) {
   ok &= LoadSymbol(library, "nvmlDeviceGetUtilizationRates", &api->get_utilization, missing);
   ok &= LoadSymbol(library, "nvmlDeviceGetMemoryInfo", &api->get_memory, missing);
   ok &= LoadSymbol(library, "nvmlErrorString", &api->error_string, missing);
+  std::string optional_missing;
+  LoadSymbol(library, "nvmlSystemGetDriverVersion", &api->driver_version, &optional_missing);
+  LoadSymbol(library, "nvmlSystemGetCudaDriverVersion", &api->cuda_driver_version,
+             &optional_missing);
   return ok;
+}
+
+// The driver's version, "" when NVML cannot say.
+std::string DriverVersion(const Api& api) {
+  char version[kNvmlDriverVersionBufferSize] = {};
+  if (api.driver_version == nullptr ||
+      api.driver_version(version, kNvmlDriverVersionBufferSize) != kNvmlSuccess) {
+    return "";
+  }
+  version[kNvmlDriverVersionBufferSize - 1] = '\0';
+  return version;
+}
+
+// "13.0" from NVML's 13000 (major x 1000 + minor x 10), "" when NVML cannot say.
+std::string CudaDriverVersion(const Api& api) {
+  int version = 0;
+  if (api.cuda_driver_version == nullptr || api.cuda_driver_version(&version) != kNvmlSuccess ||
+      version <= 0) {
+    return "";
+  }
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
 // "Driver Not Loaded (9)".
@@ -126,6 +156,8 @@ std::unique_ptr<NvmlGpuTelemetry> NvmlGpuTelemetry::Open(const std::string& libr
     return nullptr;
   }
   for (unsigned int i = 0; i < count; ++i) telemetry->devices_.push_back(telemetry->OpenDevice(i));
+  telemetry->driver_version_ = DriverVersion(*telemetry->api_);
+  telemetry->cuda_driver_version_ = CudaDriverVersion(*telemetry->api_);
   return telemetry;
 }
 

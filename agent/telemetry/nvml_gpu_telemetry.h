@@ -41,6 +41,11 @@ class NvmlGpuTelemetry {
 
   // The number of devices NVML reported at Open() (including any whose handle it then refused).
   int device_count() const { return static_cast<int>(devices_.size()); }
+  // Read once at Open(), "" when NVML could not say: the driver's version
+  // (nvmlSystemGetDriverVersion, "580.159.04") and the newest CUDA version it supports
+  // (nvmlSystemGetCudaDriverVersion, "13.0").
+  const std::string& driver_version() const { return driver_version_; }
+  const std::string& cuda_driver_version() const { return cuda_driver_version_; }
 
   // One reading per device, in index order. A field whose NVML call fails is nullopt and the
   // failure is described in GpuReading::errors. Names are read once, at Open().
@@ -61,6 +66,8 @@ class NvmlGpuTelemetry {
   void* const library_;  // dlopen handle
   const std::unique_ptr<nvml_internal::Api> api_;
   std::vector<Device> devices_;
+  std::string driver_version_;
+  std::string cuda_driver_version_;
 };
 
 }  // namespace kvbench::telemetry

@@ -65,6 +65,37 @@ void ValidateEngine(const v1::Profile& profile, FieldErrors* errors) {
   }
 }
 
+// A dotted Python module name, as vLLM passes it to importlib.import_module.
+bool IsModulePath(const std::string& path) {
+  bool word_start = true;
+  for (const char c : path) {
+    if (c == '.') {
+      if (word_start) return false;
+      word_start = true;
+      continue;
+    }
+    const bool letter = absl::ascii_isalpha(static_cast<unsigned char>(c)) || c == '_';
+    if (!letter && (word_start || !absl::ascii_isdigit(static_cast<unsigned char>(c)))) {
+      return false;
+    }
+    word_start = false;
+  }
+  return !path.empty() && !word_start;
+}
+
+void ValidateConnectorModule(const v1::Profile& profile, FieldErrors* errors) {
+  const std::string& module = profile.kv_connector_module_path();
+  if (module.empty()) return;
+  if (profile.role() != v1::ENGINE) {
+    errors->Add("kv_connector_module_path", "is only for ENGINE profiles");
+  } else if (!IsModulePath(module)) {
+    errors->Add("kv_connector_module_path",
+                absl::StrCat("\"", module,
+                             "\" is not a Python module path, e.g. "
+                             "\"lmcache.integration.vllm.lmcache_mp_connector\""));
+  }
+}
+
 void ValidateCacheServer(const v1::Profile& profile, FieldErrors* errors) {
   if (profile.tiers().empty()) {
     errors->Add("tiers", "is required for a CACHE_SERVER profile: CPU_RAM and/or NVME");
@@ -119,6 +150,7 @@ FieldErrors ValidateProfile(const v1::Profile& profile,
   }
   ValidateCommand(profile, &errors);
   ValidateEnvironment(profile, &errors);
+  ValidateConnectorModule(profile, &errors);
   return errors;
 }
 

@@ -52,13 +52,24 @@ LaunchPlan StartPlan(std::string name, const v1::Profile& profile) {
   return plan;
 }
 
-void AppendExtraArgs(const v1::Profile& profile, LaunchPlan* plan) {
-  plan->argv.insert(plan->argv.end(), profile.extra_args().begin(), profile.extra_args().end());
+// The flag of an argument: "--metrics-sample-rate" of "--metrics-sample-rate=0.01".
+std::string FlagName(const std::string& arg) { return arg.substr(0, arg.find('=')); }
+
+// The profile's extra_args, but those `release` says it lacks.
+void AppendExtraArgs(const v1::Profile& profile, LaunchPlan* plan,
+                     const release::ProgramRelease* release = nullptr) {
+  for (const std::string& arg : profile.extra_args()) {
+    if (release != nullptr && !release->MayHaveFlag(FlagName(arg))) {
+      plan->dropped_flags.push_back(arg);
+      continue;
+    }
+    plan->argv.push_back(arg);
+  }
 }
 
 // {"kv_connector":"LMCacheMPConnector","kv_role":"kv_both","kv_connector_extra_config":
 //  {"lmcache.mp.host":"tcp://H","lmcache.mp.port":P,"lmcache.mp.mq_timeout":300}}
-std::string KvTransferConfig(const Endpoint& cache) {
+std::string KvTransferConfig(const Endpoint& cache, const std::string& module_path) {
   nlohmann::ordered_json extra;
   extra["lmcache.mp.host"] = absl::StrCat("tcp://", cache.host);
   extra["lmcache.mp.port"] = cache.port;
@@ -67,6 +78,11 @@ std::string KvTransferConfig(const Endpoint& cache) {
   config["kv_connector"] = kLmcacheMpConnector;
   config["kv_role"] = kKvRoleBoth;
   config["kv_connector_extra_config"] = std::move(extra);
+  // vLLM's KVTransferConfig field (vllm-project/vllm:vllm/config/kv_transfer.py@9dc49464); the
+  // newest factory imports the class from it before looking at its own registry, "External
+  // module path takes priority over internal registry" (kv_connector/factory.py), older ones
+  // only for names their registry lacks.
+  if (!module_path.empty()) config["kv_connector_module_path"] = module_path;
   return config.dump();
 }
 
@@ -135,7 +151,8 @@ absl::StatusOr<std::vector<std::vector<int>>> SplitGpus(const std::vector<int>& 
 }
 
 LaunchPlan RenderCacheServer(const v1::Profile& profile, const v1::JobSpec& job,
-                             const v1::Scenario& scenario, const ScenarioWiring& wiring) {
+                             const v1::Scenario& scenario, const ScenarioWiring& wiring,
+                             const release::ProgramRelease* release) {
   KV_CHECK(HasCacheServer(scenario.tier()))
       << "tier " << v1::Tier_Name(scenario.tier()) << " has no cache server";
   LaunchPlan plan = StartPlan("cache-server", profile);
@@ -144,7 +161,13 @@ LaunchPlan RenderCacheServer(const v1::Profile& profile, const v1::JobSpec& job,
   AddFlag(&argv, "--port", absl::StrCat(wiring.cache_zmq.port));
   AddFlag(&argv, "--http-host", wiring.cache_zmq.host);
   AddFlag(&argv, "--http-port", absl::StrCat(wiring.cache_http_port));
-  AddFlag(&argv, "--prometheus-port", absl::StrCat(wiring.cache_prometheus_port));
+  const std::string prometheus_port =
+      absl::StrCat("--prometheus-port=", wiring.cache_prometheus_port);
+  if (release == nullptr || release->MayHaveFlag("--prometheus-port")) {
+    AddFlag(&argv, "--prometheus-port", absl::StrCat(wiring.cache_prometheus_port));
+  } else {
+    plan.dropped_flags.push_back(prometheus_port);
+  }
   AddFlag(&argv, "--l1-size-gb", FormatNumber(job.cpu_pool_gb()));
   AddFlag(&argv, "--eviction-policy", kEvictionPolicy);
   AddFlag(&argv, "--max-workers", absl::StrCat(std::max(1, job.replicas())));
@@ -157,7 +180,8 @@ LaunchPlan RenderCacheServer(const v1::Profile& profile, const v1::JobSpec& job,
   if (profile.simulated() && !wiring.sim_clock.empty()) {
     AddFlag(&argv, "--sim-clock", wiring.sim_clock);
   }
-  AppendExtraArgs(profile, &plan);
+  AppendExtraArgs(profile, &plan, release);
+  if (plan.env.count(kOtlpEndpointEnv) == 0) plan.unset_env.push_back(kOtlpEndpointEnv);
   return plan;
 }
 
@@ -192,7 +216,8 @@ LaunchPlan RenderReplica(const v1::Profile& profile, const v1::JobSpec& job,
     AddFlag(&argv, "--sim-clock-rank", absl::StrCat(index));
   }
   if (HasCacheServer(scenario.tier())) {
-    AddFlag(&argv, "--kv-transfer-config", KvTransferConfig(wiring.cache_zmq));
+    AddFlag(&argv, "--kv-transfer-config",
+            KvTransferConfig(wiring.cache_zmq, profile.kv_connector_module_path()));
   }
   AppendExtraArgs(profile, &plan);
   if (!profile.visible_devices_env().empty()) {

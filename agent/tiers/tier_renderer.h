@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "agent/release/program_release.h"
 #include "kvbench/v1/job.pb.h"
 #include "kvbench/v1/profile.pb.h"
 
@@ -84,7 +85,18 @@ struct LaunchPlan {
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;
   std::vector<std::string> unset_env;
+  // Flags left out because the installed release's --help does not list them (issue #32: "flags
+  // by capability"), e.g. "--metrics-sample-rate=0.01" on an LMCache of the PrometheusConfig
+  // generation. The scenario's result says so (warning flag_not_supported).
+  std::vector<std::string> dropped_flags;
 };
+
+// Variables a cache server never inherits from the agent: LMCache builds whose OTel setup reads
+// OTEL_EXPORTER_OTLP_ENDPOINT switch their metrics to OTLP push when it is set and serve no
+// /metrics at all (LMCache/LMCache:lmcache/observability/otel_init.py@1519dfc2: "if otlp_endpoint
+// is None: otlp_endpoint = os.environ.get(...)"), so every lmcache_* figure would be null. A
+// profile that wants push sets it in its env.
+inline constexpr char kOtlpEndpointEnv[] = "OTEL_EXPORTER_OTLP_ENDPOINT";
 
 // The profiles a scenario runs (pure): the engine profile by engine and build (sim-vllm;
 // vllm-nvidia / vllm-amd), and for CPU_RAM/NVME the cache-server profile (sim-lmcache;
@@ -117,16 +129,22 @@ absl::StatusOr<std::vector<std::vector<int>>> SplitGpus(const std::vector<int>& 
 // simulator's --sim-time-scale / --sim-seed when the profile is simulated, then the profile's
 // extra_args; env from it. H is wiring.cache_zmq.host (HTTP listens there too, never on every
 // interface); --max-workers gives each replica a store/retrieve worker (lmcache.md §2.2).
-// `scenario.tier` must be CPU_RAM or NVME.
+// `scenario.tier` must be CPU_RAM or NVME. With `release` (the probed program), a flag its --help
+// does not list is left out and named in dropped_flags: --prometheus-port and the profile's
+// extra_args (the flags kvbench cannot do without are the table's required_flags, checked before
+// the start, agent/release/supported_releases.h). kOtlpEndpointEnv is in unset_env unless the
+// profile's env sets it.
 LaunchPlan RenderCacheServer(const v1::Profile& profile, const v1::JobSpec& job,
-                             const v1::Scenario& scenario, const ScenarioWiring& wiring);
+                             const v1::Scenario& scenario, const ScenarioWiring& wiring,
+                             const release::ProgramRelease* release = nullptr);
 
 // Replica `index`'s command (pure): `<command> <model> --host H --port P
 // --tensor-parallel-size T --disable-hybrid-kv-cache-manager` (every tier, see
 // kDisableHybridKvCacheManagerFlag) (+ engine_overrides: --num-gpu-blocks-override,
 // --gpu-memory-utilization, --max-model-len; --sim-time-scale, --sim-seed when simulated) and,
 // for CPU_RAM/NVME only, `--kv-transfer-config` with LMCacheMPConnector, kv_role kv_both and
-// kv_connector_extra_config {"lmcache.mp.host", "lmcache.mp.port", "lmcache.mp.mq_timeout"};
+// kv_connector_extra_config {"lmcache.mp.host", "lmcache.mp.port", "lmcache.mp.mq_timeout"}
+// and, when the profile names one, kv_connector_module_path (last);
 // GPU never gets a connector. Then the profile's extra_args. Env: the profile's, plus
 // visible_devices_env = its GPUs (wiring.replica_gpus[index], comma-separated); a profile that
 // restricts GPUs through HIP_VISIBLE_DEVICES (vllm-amd) also gets CUDA_VISIBLE_DEVICES in

@@ -38,6 +38,9 @@ std::string AlertSummary(const v1::RegressionAlert& alert) {
                   regression::FormatMetricValue(*metric, alert.after()), " ", info.unit, ")");
   absl::StrAppend(&text, alert.kind() == v1::ALERT_CHANGE_POINT ? ", " : " against ",
                   alert.baseline(), ", job ", alert.job_id());
+  if (!alert.likely_cause().empty()) {
+    absl::StrAppend(&text, "; releases changed: ", alert.likely_cause(), " (a likely cause)");
+  }
   return text;
 }
 

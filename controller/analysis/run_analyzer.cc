@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "controller/regression/host_load_gate.h"
 #include "controller/regression/result_metrics.h"
+#include "controller/regression/version_change.h"
 #include "controller/spec/scenario_expander.h"
 
 namespace kvbench::controller {
@@ -267,11 +268,14 @@ v1::RunAnalysis AnalyzeRun(const RunHistory& history,
         alert->set_confidence(settings.diff.confidence);
         if (values.has_adjusted_p_worse()) alert->set_adjusted_p_value(values.adjusted_p_worse());
         alert->set_baseline(BaselineText(analysis));
+        alert->set_likely_cause(scenario.version_change);
       }
     }
     if (diff.scenarios.empty()) analysis.set_note("no scenario matches one of the baseline");
   }
+  const std::vector<const v1::Job*> runs = AllRuns(history);
   for (v1::ChangePoint& point : new_points) {
+    point.set_likely_cause(regression::ChangePointVersionChange(runs, point));
     const std::optional<RegressionMetric> metric =
         regression::RegressionMetricFromKey(point.metric());
     if (point.bad_direction() && metric && is_alert_metric(*metric)) {
@@ -290,6 +294,7 @@ v1::RunAnalysis AnalyzeRun(const RunHistory& history,
       alert->set_change_kind(regression::ChangeKindName(regression::ChangeKind::kRelativePct));
       alert->set_baseline(
           absl::StrCat("change point at ", point.job_id(), " (p = ", point.p_value(), ")"));
+      alert->set_likely_cause(point.likely_cause());
     }
     *analysis.add_new_change_points() = std::move(point);
   }

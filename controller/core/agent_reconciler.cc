@@ -5,11 +5,26 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/config/config_checks.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
+#include "controller/scheduler/agent_preflight.h"
 
 namespace kvbench::controller {
+
+namespace {
+
+// "nvme.block_device,binary.vllm-nvidia", or "none".
+std::string PreflightFailures(const v1::AgentCapabilities& capabilities) {
+  std::vector<std::string> failing;
+  for (const v1::PreflightCheck& check : capabilities.preflight()) {
+    if (check.status() == v1::PREFLIGHT_FAIL) failing.push_back(check.name());
+  }
+  return failing.empty() ? "none" : absl::StrJoin(failing, ",");
+}
+
+}  // namespace
 
 AgentReconciler::AgentReconciler(Store* store, Clock* clock, JobStateMachine* jobs,
                                  AgentTimeouts timeouts, std::function<void()> request_schedule)
@@ -57,6 +72,7 @@ absl::Status AgentReconciler::OnRegister(AgentChannel* channel, const v1::Regist
   }
   KV_LOG(INFO) << "agent registered agent=" << agent_id
                << " gpus=" << message.capabilities().gpus_size()
+               << " preflight_fail=" << PreflightFailures(message.capabilities())
                << " running=" << message.running_size() << " acked_seq=" << acked;
   v1::ControllerMessage registered;
   registered.mutable_registered()->set_heartbeat_interval_s(
@@ -118,6 +134,13 @@ void AgentReconciler::OnHeartbeat(AgentChannel* channel, const v1::Heartbeat& me
     const bool grew = message.nvme_free_bytes() > agent->capabilities.nvme_free_bytes();
     agent->capabilities.set_nvme_free_bytes(message.nvme_free_bytes());
     if (grew) request_schedule_();
+  }
+  // The preflight's re-run while idle (issue #32): a check that FAILs now keeps its tiers off the
+  // agent, one that passes again lets a waiting scenario be placed.
+  if (ApplyHeartbeatPreflight(message.preflight(), &agent->capabilities)) {
+    KV_LOG(INFO) << "agent preflight changed agent=" << agent->capabilities.agent_id()
+                 << " failing=" << PreflightFailures(agent->capabilities);
+    request_schedule_();
   }
   // An agent idle by its own word whose scenario we already consider ended (cancelled) is free.
   if (!message.running_scenario_id().empty() || agent->running_scenario_id.empty()) return;

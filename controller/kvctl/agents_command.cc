@@ -1,8 +1,11 @@
-// kvctl agents: the agents the controller knows, what each can run and what it runs now.
+// kvctl agents: the agents the controller knows, what each can run and what it runs now, and
+// what its preflight keeps off it (issue #32): a CANNOT_RUN column and, under the table, each
+// failing check with its remedy.
 
 #include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -55,8 +58,66 @@ std::string Age(int64_t unix_ms, absl::Time now) {
   return absl::StrCat(absl::FormatDuration(absl::Trunc(age, absl::Seconds(1))), " ago");
 }
 
+std::string TierNames(const google::protobuf::RepeatedField<int>& tiers) {
+  if (tiers.empty()) return "every tier";
+  return absl::StrJoin(tiers, ",", [](std::string* out, int tier) {
+    out->append(v1::Tier_Name(static_cast<v1::Tier>(tier)));
+  });
+}
+
+// What the agent's latest preflight keeps off it: "-", "NVME", "every tier", or the profiles a
+// FAIL concerns ("NVME; profiles vllm-amd,vllm-nvidia").
+std::string CannotRun(const v1::AgentCapabilities& capabilities) {
+  std::set<int> tiers;
+  bool every_tier = false;
+  std::set<std::string> profiles;
+  for (const v1::PreflightCheck& check : capabilities.preflight()) {
+    if (check.status() != v1::PREFLIGHT_FAIL) continue;
+    if (!check.profiles().empty()) {
+      profiles.insert(check.profiles().begin(), check.profiles().end());
+    } else if (check.tiers().empty()) {
+      every_tier = true;
+    } else {
+      tiers.insert(check.tiers().begin(), check.tiers().end());
+    }
+  }
+  std::vector<std::string> parts;
+  if (every_tier) {
+    parts.push_back("every tier");
+  } else if (!tiers.empty()) {
+    parts.push_back(absl::StrJoin(tiers, ",", [](std::string* out, int tier) {
+      out->append(v1::Tier_Name(static_cast<v1::Tier>(tier)));
+    }));
+  }
+  if (!profiles.empty()) parts.push_back(absl::StrCat("profiles ", absl::StrJoin(profiles, ",")));
+  return parts.empty() ? "-" : absl::StrJoin(parts, "; ");
+}
+
+// Under the table: each agent's failing checks, why and what to do; then how many warn.
+void PrintPreflightFailures(const std::vector<v1::AgentView>& agents, std::ostream& out) {
+  for (const v1::AgentView& agent : agents) {
+    const v1::AgentCapabilities& capabilities = agent.capabilities();
+    int warnings = 0;
+    for (const v1::PreflightCheck& check : capabilities.preflight()) {
+      if (check.status() == v1::PREFLIGHT_WARN) ++warnings;
+      if (check.status() != v1::PREFLIGHT_FAIL) continue;
+      out << capabilities.agent_id() << " cannot run " << TierNames(check.tiers())
+          << (check.profiles().empty()
+                  ? ""
+                  : absl::StrCat(" of profile ", absl::StrJoin(check.profiles(), ", ")))
+          << ": preflight " << check.name() << " FAILs: " << check.detail() << "\n";
+      if (!check.remedy().empty()) out << "  → " << check.remedy() << "\n";
+    }
+    if (warnings > 0) {
+      out << capabilities.agent_id() << ": " << warnings << " preflight warning"
+          << (warnings == 1 ? "" : "s") << " (kvctl agents --output json)\n";
+    }
+  }
+}
+
 std::vector<std::string> Headers() {
-  return {"AGENT", "HOST", "STATE", "GPUS", "CPU_MEM", "NVME", "PROFILES", "RUNNING", "HEARTBEAT"};
+  return {"AGENT", "HOST",     "STATE",   "GPUS",      "CPU_MEM",
+          "NVME",  "PROFILES", "RUNNING", "HEARTBEAT", "CANNOT_RUN"};
 }
 
 std::vector<std::string> Cells(const v1::AgentView& agent, absl::Time now) {
@@ -74,7 +135,8 @@ std::vector<std::string> Cells(const v1::AgentView& agent, absl::Time now) {
           agent.running_scenario_id().empty()
               ? "-"
               : absl::StrCat(agent.running_job_id(), "/", agent.running_scenario_id()),
-          Age(agent.last_heartbeat_unix_ms(), now)};
+          Age(agent.last_heartbeat_unix_ms(), now),
+          CannotRun(capabilities)};
 }
 
 absl::Status ListAgents(const AgentsFlags& flags, KvctlContext* context) {
@@ -102,6 +164,7 @@ absl::Status ListAgents(const AgentsFlags& flags, KvctlContext* context) {
   TablePrinter table(Headers());
   for (auto& row : rows) table.AddRow(std::move(row));
   table.Print(out);
+  PrintPreflightFailures({response->agents().begin(), response->agents().end()}, out);
   return absl::OkStatus();
 }
 

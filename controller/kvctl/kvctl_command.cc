@@ -13,6 +13,7 @@ void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddVersionCommand(app, context);
   AddPlanCommand(app, context);
   AddRunCommand(app, context);
+  AddDoctorCommand(app, context);
   AddSubmitCommand(app, context);
   AddJobsCommand(app, context);
   AddStatusCommand(app, context);

@@ -35,6 +35,8 @@ struct KvctlContext {
 void AddVersionCommand(CLI::App* app, KvctlContext* context);
 void AddPlanCommand(CLI::App* app, KvctlContext* context);
 void AddRunCommand(CLI::App* app, KvctlContext* context);
+// `kvctl doctor`: the preflight of kvctl run's host (issue #32).
+void AddDoctorCommand(CLI::App* app, KvctlContext* context);
 // Remote subcommands: they talk to a kv-controller (connection_flags.h).
 void AddSubmitCommand(CLI::App* app, KvctlContext* context);
 void AddJobsCommand(CLI::App* app, KvctlContext* context);

@@ -16,6 +16,7 @@
 #include "controller/results/few_scrapes.h"
 #include "controller/results/offload_served.h"
 #include "controller/results/simulated_time_display.h"
+#include "controller/results/versions_summary.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -233,11 +234,24 @@ std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<Result
   return cells;
 }
 
+std::string VersionsNote(const std::vector<ResultsRow>& rows) {
+  std::vector<const v1::ScenarioResult*> results;
+  for (const ResultsRow& row : rows) {
+    if (row.has_result) results.push_back(&row.result);
+  }
+  std::vector<std::string> parts;
+  for (const results::ComponentVersions& component : results::SummarizeVersions(results)) {
+    parts.push_back(results::VersionsText(component));
+  }
+  return parts.empty() ? "" : absl::StrCat("versions: ", absl::StrJoin(parts, " · "));
+}
+
 void PrintResultsTable(const std::vector<ResultsRow>& rows, std::ostream& out) {
   if (const std::string note = SimulatedTimeNote(rows); !note.empty()) out << note << "\n";
   TablePrinter table(ResultsTableHeaders(rows));
   for (std::vector<std::string>& cells : ResultsTableCells(rows)) table.AddRow(std::move(cells));
   table.Print(out);
+  if (const std::string note = VersionsNote(rows); !note.empty()) out << note << "\n";
 }
 
 void PrintCsv(const std::vector<std::string>& headers,

@@ -50,7 +50,12 @@ std::vector<std::string> ResultsTableHeaders(const std::vector<ResultsRow>& rows
 // (ScenarioResult.warnings, e.g. cache_server_metrics_unavailable).
 std::vector<std::vector<std::string>> ResultsTableCells(const std::vector<ResultsRow>& rows);
 
-// The table for people, after the simulated-time note when there is one.
+// "versions: vllm 0.33.0 (simulated) · lmcache 0.5.6 (simulated) · ..." over the rows' results
+// (ScenarioResult.versions, issue #32), a component whose tiers differ naming each version with
+// its tiers; "" when no result recorded any.
+std::string VersionsNote(const std::vector<ResultsRow>& rows);
+
+// The table for people, after the simulated-time note when there is one, then VersionsNote.
 void PrintResultsTable(const std::vector<ResultsRow>& rows, std::ostream& out);
 
 // RFC 4180 CSV: a header line, then one line per row; cells with commas, quotes or newlines

@@ -8,6 +8,7 @@
 #include "controller/regression/diff_text.h"
 #include "controller/regression/host_load_gate.h"
 #include "controller/regression/result_metrics.h"
+#include "controller/regression/version_change.h"
 #include "controller/spec/scenario_expander.h"
 
 namespace kvbench::regression {
@@ -23,6 +24,7 @@ struct Side {
   std::vector<std::string> saturated_runs;
   std::vector<RunSample> saturated_samples;
   std::vector<std::string> saturation;
+  ReleaseSet releases;  // what its runs ran against (issue #32)
 };
 
 // Each side's succeeded scenarios by key, with their rows grouped by user.
@@ -40,6 +42,7 @@ std::map<Key, Side> ByKey(const std::vector<JobRequests>& jobs) {
               : 1.0;
       Side& side = sides[Key{status.scenario().concurrency(), status.scenario().tier(),
                              AgentClassOf(status)}];
+      AddReleases(status.result(), &side.releases);
       std::string label = absl::StrCat(job.job.job_id(), "/", id);
       RunSample sample = GroupByUser(label, rows->second, scale);
       if (std::string saturated = HostSaturationOf(status); !saturated.empty()) {
@@ -97,6 +100,7 @@ ScenarioDiff Diff(const Key& key, const Side& all_before, const Side& all_after,
   const RunSpread& runs = spread == spreads.end() ? none : spread->second;
   diff.metrics =
       BootstrapDiff(before.samples, after.samples, options, StableHash(KeyText(key)), runs);
+  diff.version_change = VersionChangeText(all_before.releases, all_after.releases);
   if (SayHostLoad(all_before, all_after, &diff)) return diff;  // issue #30
   if (static_cast<int>(runs.size()) >= kMinRunsForVerdict) return diff;
   for (MetricDiff& metric : diff.metrics) {
@@ -234,6 +238,11 @@ JobDiff DiffJobs(const std::vector<JobRequests>& before, const std::vector<JobRe
     if (!match.note.empty()) {
       diff.agent = "";
       diff.note = std::move(match.note);
+    }
+    if (!diff.version_change.empty()) {
+      diff.note =
+          absl::StrCat(diff.note, diff.note.empty() ? "" : "; ",
+                       "releases changed: ", diff.version_change, ", a likely cause of any change");
     }
     result.scenarios.push_back(std::move(diff));
   }

@@ -33,7 +33,10 @@ struct ScenarioDiff {
   std::vector<std::string> before_runs;  // "<job id>/<scenario id>"
   std::vector<std::string> after_runs;
   std::vector<MetricDiff> metrics;  // AllRegressionMetrics() order
-  std::string note;                 // e.g. the agents differed
+  std::string note;                 // e.g. the agents differed; a release change
+  // The releases that differ between the sides ("vllm 0.12.0 → 0.33.0", version_change.h): a
+  // likely cause of any change; "" when none did.
+  std::string version_change;
 };
 
 // Runs that must show how whole runs of a scenario vary (its RunSpread) before its diff may say

@@ -30,7 +30,11 @@ std::string Row(const ReportRuns& runs, const ReportRun& run) {
       Cell(e.has_num_preemptions(), e.num_preemptions()),
       Cell(e.has_prefix_cache_query_tokens(), e.prefix_cache_query_tokens()),
       Cell(e.has_prefix_cache_hit_tokens(), e.prefix_cache_hit_tokens()),
-      Cell(e.has_external_query_tokens(), e.external_query_tokens()),
+      Cell(e.has_external_query_tokens(), e.external_query_tokens()) +
+          (e.external_query_counting().empty()
+               ? ""
+               : absl::StrCat(" <span class=\"method\">(", e.external_query_counting(),
+                              ")</span>")),
       FormatOptional(results::OffloadServedTokens(*run.result)),
       FormatOptional(results::OffloadServedPctOfPrompt(*run.result)),
       Cell(run.result->has_lmcache() && run.result->lmcache().has_hit_rate(),
@@ -50,7 +54,7 @@ std::string EngineTable(const ReportRuns& runs) {
                                       "preemptions",
                                       "GPU prefix-cache query tokens",
                                       "GPU prefix-cache hit tokens",
-                                      "external query tokens",
+                                      "external query tokens (how vLLM counted them)",
                                       "offload served tokens (external hits)",
                                       "offload served (% of prompt tokens)",
                                       "LMCache lookup hit rate (%)"};

@@ -15,6 +15,7 @@
 #include "controller/report/report_tables.h"
 #include "controller/report/summary_section.h"
 #include "controller/report/text_format.h"
+#include "controller/report/versions_table.h"
 #include "controller/results/simulated_time_display.h"
 
 namespace kvbench::report {
@@ -124,7 +125,8 @@ std::string RenderHtmlReport(const v1::Job& job, const std::vector<v1::Validity>
       diff == nullptr ? "" : DiffSection(*diff, baseline_name), "<h2>Parameters</h2>\n",
       ParametersTable(job), "<h2>Scenarios</h2>\n", ScenariosTable(job), Charts(runs),
       "<h2>Engine (vLLM)</h2>\n", EngineTable(runs), "<h2>Sessions</h2>\n", SessionsTable(runs),
-      "<h2>LMCache and disk (CPU_RAM, NVME)</h2>\n", OffloadTable(runs), "</body>\n</html>\n");
+      "<h2>LMCache and disk (CPU_RAM, NVME)</h2>\n", OffloadTable(runs), "<h2>What ran</h2>\n",
+      VersionsTable(runs), "</body>\n</html>\n");
 }
 
 }  // namespace kvbench::report

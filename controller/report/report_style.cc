@@ -27,6 +27,7 @@ table.comparison td { white-space: nowrap; }
 .headline { font-size: 22px; font-weight: 700; margin: 12px 0; }
 table.capacity td { white-space: nowrap; }
 table.comparison td.unclear { color: #666; font-style: italic; }
+table.versions tr.mixed td { color: #b00020; font-weight: 700; }
 .diff-regression td { background: #fde2e1; color: #b00020; font-weight: 600; }
 .diff-improvement td { background: #e6f4ea; }
 .verdict { border-left: 10px solid; padding: 6px 14px; margin: 10px 0; }

@@ -96,12 +96,37 @@ std::string WindowCaveat(const std::vector<std::vector<const ScenarioRun*>>& tie
       window, longest_short_replay);
 }
 
+// How vLLM counted each offload tier's external queries (EngineMetrics.external_query_counting):
+// under "whole_prompt" the external hit rate is hits over every prompt token, under
+// "prompt_minus_local" over what the GPU cache missed, so the two are not comparable.
+std::string ExternalCountingCaveat(const std::vector<std::vector<const ScenarioRun*>>& tiers) {
+  std::set<std::string> methods;
+  std::vector<std::string> each;
+  for (const std::vector<const ScenarioRun*>& tier_runs : tiers) {
+    std::set<std::string> own;
+    for (const ScenarioRun* run : tier_runs) {
+      if (!run->result || run->result->engine().external_query_counting().empty()) continue;
+      own.insert(run->result->engine().external_query_counting());
+    }
+    for (const std::string& method : own) {
+      methods.insert(method);
+      each.push_back(absl::StrCat(TierName(tier_runs.front()->scenario.tier()), ": ", method));
+    }
+  }
+  if (methods.size() < 2) return "";
+  return absl::StrCat("vLLM counted external queries two ways in this group (",
+                      absl::StrJoin(each, "; "),
+                      "): the external hit rates are not comparable; \"offload served of prompt "
+                      "tokens\" is, being external hits over prompt tokens either way");
+}
+
 }  // namespace
 
 std::vector<std::string> ComparisonCaveats(
     const std::vector<std::vector<const ScenarioRun*>>& tiers) {
   std::vector<std::string> caveats;
-  for (std::string caveat : {SampleCaveat(tiers), MethodCaveat(tiers), WindowCaveat(tiers)}) {
+  for (std::string caveat : {SampleCaveat(tiers), MethodCaveat(tiers), WindowCaveat(tiers),
+                             ExternalCountingCaveat(tiers)}) {
     if (!caveat.empty()) caveats.push_back(std::move(caveat));
   }
   return caveats;

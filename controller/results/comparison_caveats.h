@@ -19,7 +19,9 @@ inline constexpr int kFewRequests = 20;
 //  - the tiers' hit rates were computed by different methods (HitRateMethod), so their
 //    difference mixes a plateau with a before/after average;
 //  - the rolling rate window (spec.sampling.rate_window_s, default 300 s) is longer than a
-//    replay whose hit rate it gave: the "plateau" is then an average from the replay's start.
+//    replay whose hit rate it gave: the "plateau" is then an average from the replay's start;
+//  - vLLM counted the tiers' external queries two ways (EngineMetrics.external_query_counting,
+//    issue #32): their external hit rates have different denominators.
 std::vector<std::string> ComparisonCaveats(
     const std::vector<std::vector<const ScenarioRun*>>& tiers);
 

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "controller/results/offload_evidence.h"
+#include "controller/results/release_checks.h"
 #include "controller/results/validity_checks.h"
 #include "controller/results/validity_notes.h"
 #include "controller/results/validity_text.h"
@@ -97,6 +98,8 @@ v1::Validity JudgeGroup(const std::string& name, const std::vector<const Scenari
   CheckProcessFailures(with_results, &validity);
   CheckL2StoreFailures(with_results, &validity);
   CheckEqualWork(with_results, &validity);
+  CheckVersions(with_results, &validity);
+  CheckNvmePoolBounded(with_results, &validity);
   const ScenarioRun* gpu = GpuBaseline(group);
   if (gpu == nullptr) {
     std::vector<std::string> tiers;

@@ -23,6 +23,10 @@ inline constexpr char kProcessFailed[] = "process_failed";
 inline constexpr char kWorkDiffers[] = "work_differs";
 inline constexpr char kL2StoreFailed[] = "l2_store_failed";
 inline constexpr char kHostSaturated[] = "host_saturated";
+// The tiers ran different releases of the engine, the cache server or the model (issue #32).
+inline constexpr char kMixedVersions[] = "mixed_versions";
+// An NVME tier's L2 grew past its pool: that LMCache ignored the pool's eviction (issue #32).
+inline constexpr char kNvmePoolUnbounded[] = "nvme_pool_unbounded";
 // NOT_EXERCISED reasons.
 inline constexpr char kGpuNeverRanShort[] = "gpu_never_ran_short";
 inline constexpr char kOffloadServedNothing[] = "offload_served_nothing";

@@ -8,12 +8,21 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/log/logging.h"
+#include "controller/scheduler/agent_preflight.h"
 
 namespace kvbench::controller {
 namespace {
 
 // The requirements, in the order they are checked and explained.
-enum class Check { kGpus, kEngineProfile, kCacheProfile, kCpuMemory, kNvmePath, kNvmeFree };
+enum class Check {
+  kGpus,
+  kEngineProfile,
+  kCacheProfile,
+  kCpuMemory,
+  kNvmePath,
+  kNvmeFree,
+  kPreflight
+};
 
 // One applicable requirement against one agent.
 struct CheckResult {
@@ -53,6 +62,21 @@ CheckResult ProfileCheck(Check check, const std::string& name, const v1::AgentCa
   return {check, met, absl::StrCat("needs profile ", name), met ? "loaded" : "not loaded"};
 }
 
+// The agent's latest preflight (issue #32): no FAIL for the scenario's tier and profiles.
+CheckResult PreflightCheckResult(const ScenarioRequirements& req,
+                                 const v1::AgentCapabilities& agent) {
+  const std::vector<const v1::PreflightCheck*> blockers =
+      PreflightBlockers(agent, req.tier, req.engine_profile, req.cache_profile);
+  std::vector<std::string> failing;
+  for (const v1::PreflightCheck* check : blockers) {
+    failing.push_back(absl::StrCat(check->name(), " FAILs: ", check->detail()));
+  }
+  const std::string tier = req.tier == v1::TIER_UNSPECIFIED ? "its tier" : v1::Tier_Name(req.tier);
+  return {Check::kPreflight, blockers.empty(),
+          absl::StrCat("needs a preflight that passes for ", tier),
+          blockers.empty() ? "passes" : absl::StrJoin(failing, "; ")};
+}
+
 std::vector<CheckResult> Evaluate(const ScenarioRequirements& req,
                                   const v1::AgentCapabilities& agent) {
   std::vector<CheckResult> results;
@@ -86,6 +110,7 @@ std::vector<CheckResult> Evaluate(const ScenarioRequirements& req,
          absl::StrCat("needs ", Gib(req.nvme_free_bytes), " free on NVMe (nvme_pool_gb)"),
          absl::StrCat("has ", Gib(agent.nvme_free_bytes()), " free")});
   }
+  results.push_back(PreflightCheckResult(req, agent));
   return results;
 }
 
@@ -128,12 +153,16 @@ std::string Explain(const ScenarioRequirements& req,
   std::map<Check, int> unmet_count;  // check -> agents that fail it
   std::map<Check, std::string> need;
   std::vector<std::string> per_agent;
+  std::vector<std::string> preflights;  // "node-1: nvme.block_device FAILs: ..." per agent
   for (const v1::AgentCapabilities* agent : connected) {
     bool fits = true;
     for (const CheckResult& result : Evaluate(req, *agent)) {
       need[result.check] = result.need;
       if (result.met) continue;
       ++unmet_count[result.check];
+      if (result.check == Check::kPreflight) {
+        preflights.push_back(absl::StrCat(agent->agent_id(), ": ", result.has));
+      }
       if (fits) {
         per_agent.push_back(absl::StrCat(agent->agent_id(), " ", result.need, ", ", result.has));
         fits = false;
@@ -144,7 +173,10 @@ std::string Explain(const ScenarioRequirements& req,
   std::vector<std::string> nobody_meets;
   for (const auto& [check, count] : unmet_count) {
     if (count < static_cast<int>(connected.size())) continue;
-    nobody_meets.push_back(absl::StrCat(need[check], "; ", BestOffer(check, req, connected)));
+    nobody_meets.push_back(absl::StrCat(need[check], "; ",
+                                        check == Check::kPreflight
+                                            ? absl::StrJoin(preflights, "; ")
+                                            : BestOffer(check, req, connected)));
   }
   if (!nobody_meets.empty()) return absl::StrJoin(nobody_meets, "; ");
   return absl::StrCat("no connected agent meets every requirement: ",
@@ -191,6 +223,7 @@ ScenarioRequirements RequirementsOf(const v1::JobSpec& spec, const v1::Scenario&
     if (scenario.tier() == v1::NVME) req.nvme_free_bytes = PoolBytes(spec.nvme_pool_gb());
   }
   req.nvme_path = scenario.tier() == v1::NVME;
+  req.tier = scenario.tier();
   return req;
 }
 

@@ -59,6 +59,8 @@ struct ScenarioRequirements {
   bool nvme_path = false;
   // NVME on a real engine: free bytes for the L2 pool (nvme_pool_gb). 0 for SIM (scaled bytes).
   int64_t nvme_free_bytes = 0;
+  // The scenario's tier: the agent's latest preflight may not FAIL for it (for its profiles).
+  v1::Tier tier = v1::TIER_UNSPECIFIED;
 };
 
 // The requirements of `scenario` under `spec` (the effective spec). A VLLM spec without a build
@@ -67,7 +69,8 @@ ScenarioRequirements RequirementsOf(const v1::JobSpec& spec, const v1::Scenario&
 
 // Why `agent` cannot run a scenario with `req`, whether or not it is busy: one line per unmet
 // requirement, in a fixed order (GPUs, engine profile, cache profile, CPU memory, NVMe path,
-// NVMe free space). Empty when it fits.
+// NVMe free space, preflight: no check of the agent's latest preflight FAILs for the scenario's
+// tier and profiles, agent_preflight.h). Empty when it fits.
 std::vector<std::string> UnmetRequirements(const ScenarioRequirements& req,
                                            const v1::AgentCapabilities& agent);
 
@@ -80,7 +83,9 @@ struct Placement {
 
 // A scenario that no connected agent could run even when idle, and why: the requirements no
 // connected agent meets, each with the best any agent offers, e.g.
-// "needs 4 NVIDIA GPUs (2 replicas x TP 2); the largest agent has 2"; or, when every requirement
+// "needs 4 NVIDIA GPUs (2 replicas x TP 2); the largest agent has 2", or for the preflight each
+// agent's failing checks ("needs a preflight that passes for NVME; node-1: nvme.block_device
+// FAILs: nvme_cache_dir /x is on tmpfs ..."); or, when every requirement
 // is met by some agent but never all by one, each agent's first unmet requirement.
 struct Unplaceable {
   std::string job_id;

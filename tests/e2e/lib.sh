@@ -100,13 +100,13 @@ JSON
   export KV_CONTROLLER="$address" KV_INSECURE=1
 }
 
-# start_sim_agent ID: a kv-agent named ID connected to start_controller's controller (insecure,
-# the repository's profiles, the demo's datasets as its mirror), logging to $WORK/ID.log; waits
-# until the controller lists it connected.
+# start_sim_agent ID [PROFILES_DIR]: a kv-agent named ID connected to start_controller's
+# controller (insecure, PROFILES_DIR or the repository's profiles, the demo's datasets as its
+# mirror), logging to $WORK/ID.log; waits until the controller lists it connected.
 start_sim_agent() {
   cat > "$WORK/$1.json" <<JSON
 {"agent_id": "$1", "controller_address": "$address", "insecure": true,
- "work_dir": "$WORK/$1", "profiles_dir": "$KV_SOURCE/deploy/profiles",
+ "work_dir": "$WORK/$1", "profiles_dir": "${2:-$KV_SOURCE/deploy/profiles}",
  "dataset_cache_dir": "$WORK/$1-datasets", "dataset_mirror": "$KV_DEMO_DATASETS",
  "metrics_listen": "127.0.0.1:0", "heartbeat_interval_s": 1}
 JSON

@@ -32,11 +32,14 @@ kvctl_agent_headers=(
   "agent/datasets/registry/dataset_cache.h|kvctl dataset pull fills the cache the embedded agent reads"
   "agent/datasets/registry/dataset_fetcher.h|kvctl dataset pull fetches as the agent fetches"
   "agent/datasets/registry/curl_file_downloader.h|kvctl dataset pull downloads with the agent's downloader"
+  "agent/preflight/local_preflight.h|kvctl doctor runs the agent's preflight on kvctl run's host, with kvctl run's choices"
+  "agent/preflight/preflight_printer.h|kvctl doctor prints the preflight as kv-agent --preflight prints it"
 )
 # Agent libraries the kvctl app layer may link: "library|why".
 kvctl_agent_libraries=(
   "kv_local_run|the embedded agent of kvctl run (LocalAgent, with the agent's link), and DatasetCeiling (the headers above)"
   "kv_dataset_registry|kvctl dataset: the agent's dataset registry, cache and fetcher"
+  "kv_local_preflight|kvctl doctor: the agent's preflight with kvctl run's local choices (the headers above)"
 )
 kvctl_targets="kv_kvctl_lib kvctl"
 

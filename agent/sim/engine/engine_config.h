@@ -30,6 +30,17 @@ struct LatencyConstants {
   double store_blocking_fraction = 0.0;
 };
 
+// What vllm:external_prefix_cache_queries_total counts for a new request that asks the KV
+// connector (the hits are the tokens the connector will load either way). The scheduler's stats
+// moved between vLLM generations:
+// - kPromptMinusLocal: the prompt tokens the GPU prefix cache did not hit, recorded after the
+//   request's blocks are allocated (vllm-project/vllm:vllm/v1/core/sched/scheduler.py@00024d31
+//   and @b4622cf9, connector_prefix_cache_queries; reference/vllm.md: after PR #30522).
+// - kWholePrompt: every prompt token, recorded when the request joins the running batch
+//   (_update_connector_prefix_cache_stats records num_tokens=request.num_tokens; a copy of that
+//   scheduler generation is (idx 52747530408), no commit readable; reference/vllm.md: v0.11-0.12).
+enum class ExternalQueryCounting { kPromptMinusLocal, kWholePrompt };
+
 struct EngineConfig {
   ModelSpec model;
   std::string served_model_name;
@@ -52,6 +63,7 @@ struct EngineConfig {
   // Mean output length when a request does not ignore EOS: lengths are drawn (seeded) up to
   // max_tokens around this mean, like a model that sometimes stops early.
   int mean_output_tokens = 256;
+  ExternalQueryCounting external_query_counting = ExternalQueryCounting::kPromptMinusLocal;
 };
 
 // GPU blocks from memory when no override is given: (gpu_memory_bytes x utilization - weights /

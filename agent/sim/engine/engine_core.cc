@@ -170,8 +170,10 @@ void EngineCore::RecordAdmission(const Admission& admission, double now_s) {
   request->external_cached_tokens = static_cast<int>(admission.external_loaded_tokens);
   observer_->OnPrefixCacheLookup(request->num_tokens(), admission.local_hit_tokens);
   if (lookup_.has_external()) {
-    observer_->OnExternalCacheLookup(request->num_tokens() - admission.local_hit_tokens,
-                                     admission.external_hit_tokens);
+    const int64_t queries = config_.external_query_counting == ExternalQueryCounting::kWholePrompt
+                                ? request->num_tokens()
+                                : request->num_tokens() - admission.local_hit_tokens;
+    observer_->OnExternalCacheLookup(queries, admission.external_hit_tokens);
   }
 }
 

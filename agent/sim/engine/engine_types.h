@@ -11,8 +11,8 @@ enum class FinishReason { kStop, kLength, kAbort };
 
 // Simulated seconds since the engine started (the engine's clock; see SimEngine).
 struct RequestTimings {
-  double arrival_s = 0;      // Submit()
-  double scheduled_s = -1;   // first scheduled (preemptions ignored, as vLLM)
+  double arrival_s = 0;     // Submit()
+  double scheduled_s = -1;  // first scheduled (preemptions ignored, as vLLM)
   double first_token_s = -1;
   double finished_s = -1;
 };
@@ -36,8 +36,8 @@ struct RequestOutput {
 struct EngineRequest {
   std::string id;
   std::vector<uint32_t> prompt;
-  int max_tokens = 16;     // upper bound of generated tokens
-  bool ignore_eos = false; // true: exactly max_tokens are generated
+  int max_tokens = 16;      // upper bound of generated tokens
+  bool ignore_eos = false;  // true: exactly max_tokens are generated
   // What the output sampler draws this request's length and tokens from; empty: `id`. The
   // lockstep driver keys it by content, since ids follow arrival order (LockstepSimEngine).
   std::string sample_key;
@@ -67,7 +67,8 @@ class EngineObserver {
   virtual void OnStep(const StepStats& stats) = 0;
   // A new (not preempted) request looked up in the GPU prefix cache: tokens queried and hit.
   virtual void OnPrefixCacheLookup(int64_t queries, int64_t hits) = 0;
-  // The same against the external cache (only with a connector).
+  // The same against the external cache (only with a connector); what `queries` counts follows
+  // EngineConfig::external_query_counting.
   virtual void OnExternalCacheLookup(int64_t queries, int64_t hits) = 0;
   virtual void OnPreemption() = 0;
   virtual void OnRequestFinished(const FinishedRequest& request) = 0;

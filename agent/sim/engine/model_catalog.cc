@@ -18,9 +18,11 @@ namespace {
 // gpt-oss alternates sliding-window (128-token) and full attention layers (config.json
 // layer_types), so half its layers are sliding; it renders through harmony. KvBytesPerToken counts
 // every layer as full attention (what vLLM allocates with the hybrid KV cache manager off);
-// with it on, blocks span half the layers (ModelSpec::KvLayersPerBlock).
+// with it on, blocks span half the layers (ModelSpec::KvLayersPerBlock). "architectures" is
+// config.json's first entry, the class vLLM's model registry loads.
 struct CatalogEntry {
   const char* name;
+  const char* architectures;
   int num_layers;
   int num_kv_heads;
   int head_dim;
@@ -31,6 +33,7 @@ struct CatalogEntry {
   int num_sliding_layers;
   int sliding_window;
   bool harmony;
+  int num_mamba_layers;  // > 0: a hybrid SSM model
 };
 
 constexpr double kBf16 = 2.0;
@@ -40,21 +43,36 @@ constexpr double kGptOss120bBytesPerParam = 0.56;
 
 constexpr int kGptOssSlidingWindow = 128;
 
+// Bamba-9B (ibm-ai-platform), a Mamba2/attention hybrid: 32 layers, hidden 4096 over 32 heads
+// (head dim 128), 8 KV heads, 9.78B parameters, context 4096 (the Bamba-9B model card's table);
+// attention only at config.json attn_layer_indices [9, 18, 27], the other 29 layers Mamba2.
+// Assumed, not read: that the v2 checkpoint keeps v1's shape (its card does not restate it) and
+// that config.json's max_position_embeddings matches the card's context. KV per token comes from
+// the 3 attention layers only: 2 x 3 x 8 x 128 x 2 = 12,288 B.
+constexpr int kBambaAttentionLayers = 3;
+constexpr int kBambaContext = 4096;
+
 constexpr CatalogEntry kCatalog[] = {
-    {"meta-llama/Llama-3.1-8B-Instruct", 32, 8, 128, 8.0, 8.0, 131072, kBf16, 0, 0, false},
-    {"meta-llama/Llama-3.1-70B-Instruct", 80, 8, 128, 70.6, 70.6, 131072, kBf16, 0, 0, false},
-    {"Qwen/Qwen3-8B", 36, 8, 128, 8.2, 8.2, 40960, kBf16, 0, 0, false},
-    {"Qwen/Qwen3-32B", 64, 8, 128, 32.8, 32.8, 40960, kBf16, 0, 0, false},
-    {"mistralai/Mistral-7B-Instruct-v0.3", 32, 8, 128, 7.25, 7.25, 32768, kBf16, 0, 0, false},
-    {"openai/gpt-oss-20b", 24, 8, 64, 21.0, 3.6, 131072, kGptOss20bBytesPerParam, 12,
-     kGptOssSlidingWindow, true},
-    {"openai/gpt-oss-120b", 36, 8, 64, 117.0, 5.1, 131072, kGptOss120bBytesPerParam, 18,
-     kGptOssSlidingWindow, true},
+    {"meta-llama/Llama-3.1-8B-Instruct", "LlamaForCausalLM", 32, 8, 128, 8.0, 8.0, 131072, kBf16, 0,
+     0, false, 0},
+    {"meta-llama/Llama-3.1-70B-Instruct", "LlamaForCausalLM", 80, 8, 128, 70.6, 70.6, 131072, kBf16,
+     0, 0, false, 0},
+    {"Qwen/Qwen3-8B", "Qwen3ForCausalLM", 36, 8, 128, 8.2, 8.2, 40960, kBf16, 0, 0, false, 0},
+    {"Qwen/Qwen3-32B", "Qwen3ForCausalLM", 64, 8, 128, 32.8, 32.8, 40960, kBf16, 0, 0, false, 0},
+    {"mistralai/Mistral-7B-Instruct-v0.3", "MistralForCausalLM", 32, 8, 128, 7.25, 7.25, 32768,
+     kBf16, 0, 0, false, 0},
+    {"openai/gpt-oss-20b", "GptOssForCausalLM", 24, 8, 64, 21.0, 3.6, 131072,
+     kGptOss20bBytesPerParam, 12, kGptOssSlidingWindow, true, 0},
+    {"openai/gpt-oss-120b", "GptOssForCausalLM", 36, 8, 64, 117.0, 5.1, 131072,
+     kGptOss120bBytesPerParam, 18, kGptOssSlidingWindow, true, 0},
+    {"ibm-ai-platform/Bamba-9B-v2", "BambaForCausalLM", 32, 8, 128, 9.78, 9.78, kBambaContext,
+     kBf16, 0, 0, false, 32 - kBambaAttentionLayers},
 };
 
 ModelSpec ToSpec(const CatalogEntry& entry) {
   ModelSpec spec;
   spec.name = entry.name;
+  spec.architectures = entry.architectures;
   spec.num_layers = entry.num_layers;
   spec.num_kv_heads = entry.num_kv_heads;
   spec.head_dim = entry.head_dim;
@@ -65,6 +83,8 @@ ModelSpec ToSpec(const CatalogEntry& entry) {
   spec.num_sliding_layers = entry.num_sliding_layers;
   spec.sliding_window = entry.sliding_window;
   spec.harmony = entry.harmony;
+  spec.num_mamba_layers = entry.num_mamba_layers;
+  spec.hybrid_ssm = entry.num_mamba_layers > 0;
   return spec;
 }
 

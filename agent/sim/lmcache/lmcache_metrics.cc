@@ -24,6 +24,14 @@ double GbPerSecond(int64_t bytes, absl::Duration time) {
   return static_cast<double>(bytes) / absl::ToDoubleSeconds(time) / 1e9;
 }
 
+// The exported name of a throughput histogram: `base` ("lmcache_mp_l2_store_throughput") and
+// the unit suffix the OTel Prometheus exporter appends for "GB/s", after the "_gbs" that older
+// instrument names end in.
+std::string ThroughputFamilyName(const char* base, ThroughputNames names) {
+  return std::string(base) +
+         (names == ThroughputNames::kGbsGbPerSecond ? "_gbs_GB_per_second" : "_GB_per_second");
+}
+
 }  // namespace
 
 struct LmcacheMetrics::Families {
@@ -83,14 +91,18 @@ struct LmcacheMetrics::Families {
         hit_l1_keys(Counters(r, "lmcache_mp_lookup_hit_l1_keys_total", "Hit chunks in L1")),
         hit_l2_keys(Counters(r, "lmcache_mp_lookup_hit_l2_keys_total", "Hit chunks only in L2")),
         lookups(Counters(r, "lmcache_mp_lookups_requests_total", "Lookup requests")),
-        l0_l1_store(Histograms(r, "lmcache_mp_l0_l1_store_throughput_GB_per_second",
-                               "L0 -> L1 store throughput (modeled PCIe), GB/s")),
-        l0_l1_load(Histograms(r, "lmcache_mp_l0_l1_load_throughput_GB_per_second",
-                              "L1 -> L0 load throughput (modeled PCIe), GB/s")),
-        l2_store(Histograms(r, "lmcache_mp_l2_store_throughput_GB_per_second",
-                            "L1 -> L2 store throughput (measured, sampled), GB/s")),
-        l2_load(Histograms(r, "lmcache_mp_l2_load_throughput_GB_per_second",
-                           "L2 -> L1 load throughput (measured, sampled), GB/s")),
+        l0_l1_store(Histograms(
+            r, ThroughputFamilyName("lmcache_mp_l0_l1_store_throughput", options.throughput_names),
+            "L0 -> L1 store throughput (modeled PCIe), GB/s")),
+        l0_l1_load(Histograms(
+            r, ThroughputFamilyName("lmcache_mp_l0_l1_load_throughput", options.throughput_names),
+            "L1 -> L0 load throughput (modeled PCIe), GB/s")),
+        l2_store(Histograms(
+            r, ThroughputFamilyName("lmcache_mp_l2_store_throughput", options.throughput_names),
+            "L1 -> L2 store throughput (measured, sampled), GB/s")),
+        l2_load(Histograms(
+            r, ThroughputFamilyName("lmcache_mp_l2_load_throughput", options.throughput_names),
+            "L2 -> L1 load throughput (measured, sampled), GB/s")),
         l1_usage_histogram(Histograms(duplicate, "lmcache_mp_l1_usage_ratio",
                                       "L1 usage ratio sampled once per eviction-loop tick")) {}
 

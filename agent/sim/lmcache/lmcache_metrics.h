@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "agent/sim/lmcache/imitated_release.h"
 
 namespace kvbench::sim::lmcache {
 
@@ -56,6 +57,10 @@ inline constexpr double kModeledL0ToL1GbPerSecond = 55.3;
 //               per eviction-loop tick, as upstream's L1EvictionLoopSubscriber records while
 //               L1Manager registers the gauge: subscribers/metrics/l1_eviction_loop.py@6e0ccd69);
 //               on by default, off with l1_usage_histogram false.
+//               With throughput_names kGbsGbPerSecond the four throughput families are named
+//               lmcache_mp_{l0_l1,l2}_{store,load}_throughput_gbs_GB_per_second instead, as the
+//               generation whose instruments are "lmcache_mp.*_throughput_gbs" with unit "GB/s"
+//               (subscribers/metrics/l0_l1_throughput.py@5992904e, l2_throughput.py@00969dae).
 //   sim only    kvsim_lmcache_l1_sync_evictions_total: STOREs (and L2 promotions) that had to
 //               evict synchronously because L1 was full between eviction-loop ticks.
 // As upstream's OpenTelemetry exporter, a counter or histogram has no series (and no family in
@@ -73,6 +78,7 @@ class LmcacheMetrics {
     double event_drop_rate = 0;             // --sim-event-drop-rate
     bool legacy_evicted_keys_name = false;  // --sim-l1-evicted-keys-name
     bool l1_usage_histogram = true;         // --[no-]sim-l1-usage-histogram
+    ThroughputNames throughput_names = ThroughputNames::kGbPerSecond;  // --sim-throughput-names
   };
 
   explicit LmcacheMetrics(Options options);

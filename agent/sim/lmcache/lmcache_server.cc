@@ -16,6 +16,7 @@ absl::StatusOr<std::unique_ptr<LmcacheServer>> LmcacheServer::Create(const Serve
   metrics_options.event_drop_rate = config.event_drop_rate;
   metrics_options.legacy_evicted_keys_name = config.legacy_evicted_keys_name;
   metrics_options.l1_usage_histogram = config.l1_usage_histogram;
+  metrics_options.throughput_names = config.throughput_names;
   server->metrics_ = std::make_unique<LmcacheMetrics>(metrics_options);
   if (config.l2) {
     absl::StatusOr<std::unique_ptr<L2FsAdapter>> l2 =
@@ -76,6 +77,12 @@ absl::Status LmcacheServer::Start() {
     if (absl::Status status = metrics_http_->Start(); !status.ok()) return status;
     KV_LOG(INFO) << "Prometheus metrics server listening prometheus=http://" << config_.http_host
                  << ":" << metrics_http_->port() << "/metrics";
+  }
+  if (config_.otlp_endpoint_from_env.has_value()) {
+    // --sim-otel-env: otel_init.py@1519dfc2 logs where its OTLP exporter pushes (nothing is
+    // pushed here).
+    KV_LOG(INFO) << "OTel MeterProvider initialised with OTLP exporter ("
+                 << *config_.otlp_endpoint_from_env << ")";
   }
   if (absl::Status status = http_->Start(); !status.ok()) return status;
   eviction_loop_->Start();

@@ -1,15 +1,22 @@
 // kvsim-lmcache: a drop-in simulator of `lmcache server` (LMCache multiprocess mode) for kvbench.
 // `kvsim-lmcache server --l1-size-gb 8 --eviction-policy LRU [flags]` serves kvsim-vllm's
 // connector over ZMQ on --port and /healthcheck, /metrics on --http-port, until SIGTERM/SIGINT.
-// See agent/sim/lmcache/lmcache_server.h and DESIGN.md "Engines: real and simulated".
+// See agent/sim/lmcache/lmcache_server.h and DESIGN.md "Engines: real and simulated". The
+// --sim-* flags of imitated_release.h imitate older LMCache releases.
+
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "agent/sim/lmcache/argparse_error.h"
+#include "agent/sim/lmcache/imitated_release.h"
 #include "agent/sim/lmcache/lmcache_server.h"
 #include "agent/sim/lmcache/server_config.h"
+#include "agent/sim/lmcache/startup_banner.h"
 #include "common/cli/command_line.h"
 #include "common/log/logging.h"
 #include "common/loop/event_loop.h"
@@ -37,13 +44,29 @@ int Fail(const absl::Status& status) {
 int main(int argc, char** argv) {
   using namespace kvbench;
   using namespace kvbench::sim::lmcache;
+  // As upstream's cli/main.py: the banner first, before the command line is parsed (so --help
+  // and usage errors get it too); the flag set decides which flags there are.
+  const PrescannedRelease release = PrescanRelease(std::vector<std::string>(argv + 1, argv + argc));
+  if (!BannerDisabledBy(std::getenv(kDisableBannerEnv))) {
+    std::cerr << RenderStartupBanner(release.version, isatty(STDERR_FILENO) == 1) << std::flush;
+  }
   CLI::App app{"kvsim-lmcache: a simulator of `lmcache server` (LMCache multiprocess mode)"};
   app.require_subcommand(1);
   app.failure_message(FailureMessage);
   CLI::App* server_command = app.add_subcommand("server", "Run the LMCache cache server");
   ServerFlags flags;
-  AddServerFlags(server_command, &flags);
+  AddServerFlags(server_command, &flags, release.flag_set);
+  // argparse's parse_args refuses what no option takes after everything else is checked: kept by
+  // CLI11 here, then refused with argparse's message.
+  if (release.flag_set == FlagSet::kPrometheusConfig) server_command->allow_extras();
   if (int code = ParseCommandLine(&app, argc, argv); code >= 0) return code;
+  if (std::vector<std::string> extras = server_command->remaining(); !extras.empty()) {
+    std::cerr << ArgparseUnrecognizedArgumentsError(extras);
+    return kExitInvalidArgument;
+  }
+  if (const char* endpoint = std::getenv(kOtelOtlpEndpointEnv); endpoint != nullptr) {
+    flags.env_otlp_endpoint = endpoint;
+  }
 
   // LMCache's own log-level variable (reference/lmcache.md §2.2).
   if (const char* level = std::getenv("LMCACHE_LOG_LEVEL"); level != nullptr && *level != '\0') {

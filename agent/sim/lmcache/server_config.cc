@@ -5,6 +5,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "agent/sim/lmcache/release_flags.h"
 
 namespace kvbench::sim::lmcache {
 namespace {
@@ -23,7 +24,7 @@ absl::Status L2Error(absl::string_view problem) {
 
 }  // namespace
 
-void AddServerFlags(CLI::App* server, ServerFlags* flags) {
+void AddServerFlags(CLI::App* server, ServerFlags* flags, FlagSet flag_set) {
   server->add_option("--host", flags->host, "ZMQ bind host")->capture_default_str();
   server->add_option("--port", flags->port, "ZMQ port (0: pick a free one and log it)")
       ->capture_default_str()
@@ -60,11 +61,13 @@ void AddServerFlags(CLI::App* server, ServerFlags* flags) {
   server->add_option("--max-workers", flags->max_workers, "Worker threads serving requests")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  server
-      ->add_option("--metrics-sample-rate", flags->metrics_sample_rate,
-                   "Share of L2 transfers sampled into the L2 throughput histograms")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+  if (flag_set == FlagSet::kCurrent) {
+    server
+        ->add_option("--metrics-sample-rate", flags->metrics_sample_rate,
+                     "Share of L2 transfers sampled into the L2 throughput histograms")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1.0));
+  }
   server->add_option("--transport", flags->transport, "zmq (grpc is not simulated)")
       ->capture_default_str()
       ->check(CLI::IsMember({"zmq"}));
@@ -113,14 +116,17 @@ void AddServerFlags(CLI::App* server, ServerFlags* flags) {
                    "Share of metric events dropped, as a full EventBus queue drops them")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
-  server->add_option("--otlp-endpoint", flags->otlp_endpoint,
-                     "OTLP collector: metrics are pushed there (not simulated) and /metrics is "
-                     "served nowhere, as upstream");
+  if (flag_set == FlagSet::kCurrent) {
+    server->add_option("--otlp-endpoint", flags->otlp_endpoint,
+                       "OTLP collector: metrics are pushed there (not simulated) and /metrics is "
+                       "served nowhere, as upstream");
+  }
   server->add_flag("--sim-l1-evicted-keys-name", flags->sim_l1_evicted_keys_name,
                    "Export L1 evictions as lmcache_mp_l1_evicted_keys_total (older builds)");
   server->add_flag("--sim-l1-usage-histogram,!--no-sim-l1-usage-histogram",
                    flags->sim_l1_usage_histogram,
                    "Also export a histogram named lmcache_mp_l1_usage_ratio (default: on)");
+  AddReleaseFlags(server, flags, flag_set);
 }
 
 std::string ZmqBindEndpoint(const std::string& host, int port) {
@@ -160,7 +166,8 @@ absl::StatusOr<L2EvictionOptions> ParseL2EvictionJson(const nlohmann::json& bloc
 
 }  // namespace
 
-absl::StatusOr<L2FsOptions> ParseL2AdapterJson(const std::string& json, double bytes_scale) {
+absl::StatusOr<L2FsOptions> ParseL2AdapterJson(const std::string& json, double bytes_scale,
+                                               L2ConfigGeneration generation) {
   nlohmann::json root;
   try {
     root = nlohmann::json::parse(json);
@@ -188,6 +195,8 @@ absl::StatusOr<L2FsOptions> ParseL2AdapterJson(const std::string& json, double b
         return L2Error(absl::StrCat("max_capacity_gb must be a number >= 0, got ", value.dump()));
       }
       options.max_capacity_bytes = static_cast<int64_t>(value.get<double>() * kBytesPerGb);
+    } else if (key == "eviction" && generation == L2ConfigGeneration::kNoEviction) {
+      continue;  // only the adapter's from_dict runs, and it reads no such key
     } else if (key == "eviction") {
       absl::StatusOr<L2EvictionOptions> eviction = ParseL2EvictionJson(value);
       if (!eviction.ok()) return eviction.status();
@@ -221,8 +230,10 @@ absl::StatusOr<ServerConfig> BuildServerConfig(const ServerFlags& flags) {
                                                    " times: kvsim-lmcache simulates one"));
   }
   if (!flags.l2_adapters.empty()) {
-    absl::StatusOr<L2FsOptions> l2 =
-        ParseL2AdapterJson(flags.l2_adapters.front(), flags.sim_l2_bytes_scale);
+    absl::StatusOr<L2FsOptions> l2 = ParseL2AdapterJson(
+        flags.l2_adapters.front(), flags.sim_l2_bytes_scale,
+        flags.sim_l2_config == kL2ConfigNoEviction ? L2ConfigGeneration::kNoEviction
+                                                   : L2ConfigGeneration::kEviction);
     if (!l2.ok()) return l2.status();
     config.l2 = *l2;
     config.l2->device_bytes = flags.sim_l2_device_bytes;
@@ -236,7 +247,16 @@ absl::StatusOr<ServerConfig> BuildServerConfig(const ServerFlags& flags) {
   config.event_drop_rate = flags.sim_event_drop_rate;
   config.legacy_evicted_keys_name = flags.sim_l1_evicted_keys_name;
   config.l1_usage_histogram = flags.sim_l1_usage_histogram;
-  config.metrics_pushed = !flags.otlp_endpoint.empty();
+  config.metrics_pushed = !flags.otlp_endpoint.empty() || flags.disable_prometheus;
+  // otel_init.py@1519dfc2 falls back to the variable when no endpoint is configured; any value,
+  // even "", is an endpoint there (`is not None`).
+  if (flags.sim_otel_env && flags.otlp_endpoint.empty() && flags.env_otlp_endpoint.has_value()) {
+    config.metrics_pushed = true;
+    config.otlp_endpoint_from_env = flags.env_otlp_endpoint;
+  }
+  config.throughput_names = flags.sim_throughput_names == kThroughputNamesGbsGbPerSecond
+                                ? ThroughputNames::kGbsGbPerSecond
+                                : ThroughputNames::kGbPerSecond;
   config.sim_clock = flags.sim_clock;
   return config;
 }

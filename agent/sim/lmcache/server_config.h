@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "agent/sim/lmcache/chunk_store.h"
+#include "agent/sim/lmcache/imitated_release.h"
 #include "agent/sim/lmcache/l2_fs_adapter.h"
 
 namespace kvbench::sim::lmcache {
@@ -31,7 +32,9 @@ inline constexpr int kDefaultPrometheusPort = 9090;
 inline constexpr char kDefaultHealthcheckPath[] = "/healthcheck";
 // Real seconds per simulated second: the eviction loop ticks every 1 s x this.
 inline constexpr double kDefaultTimeScale = 1.0;
-// LMCache sizes pools in GB of 2^30 bytes (l1_size_gb * 1024**3).
+// LMCache sizes pools in GB of 2^30 bytes (l1_size_gb * 1024**3; the fs L2 adapter's
+// max_capacity_gb * 1024**3 too, LMCache/LMCache:lmcache/v1/distributed/l2_adapters/
+// fs_l2_adapter.py, index copy 62239826796).
 inline constexpr double kBytesPerGb = 1024.0 * 1024.0 * 1024.0;
 
 // The command line of `kvsim-lmcache server`, as given.
@@ -61,16 +64,30 @@ struct ServerFlags {
   bool sim_l1_usage_histogram = true;
   std::string otlp_endpoint;
   std::string sim_clock;
+  // The imitated release (imitated_release.h).
+  std::string sim_lmcache_version = kDefaultLmcacheVersion;
+  std::string sim_flag_set = kFlagSetCurrent;
+  std::string sim_throughput_names = kThroughputNamesGbPerSecond;
+  bool sim_otel_env = false;
+  std::string sim_l2_config = kL2ConfigEviction;
+  // Flags of the prometheus-config generation; only --disable-prometheus is simulated.
+  bool disable_prometheus = false;
+  // Not a flag: OTEL_EXPORTER_OTLP_ENDPOINT as main() found it (nullopt: unset), read only with
+  // --sim-otel-env.
+  std::optional<std::string> env_otlp_endpoint;
 };
 
 // Adds the flags of `lmcache server` that kvbench uses, with upstream's names and defaults, to
 // the `server` subcommand, plus the simulator's --sim-time-scale, --sim-l2-bytes-scale,
 // --sim-seed, --sim-clock and the upstream variants kvbench must survive: --sim-healthcheck-path,
 // --sim-metrics-on-prometheus-port (the older HTTP layout), --sim-event-drop-rate,
-// --sim-l1-evicted-keys-name, --[no-]sim-l1-usage-histogram. Accepted and ignored, so upstream
-// command lines run unchanged: --l1-use-lazy /
-// --no-l1-use-lazy, --l1-init-size-gb, --hash-algorithm. --transport takes only zmq.
-void AddServerFlags(CLI::App* server, ServerFlags* flags);
+// --sim-l1-evicted-keys-name, --[no-]sim-l1-usage-histogram, and the imitated release's
+// --sim-lmcache-version, --sim-flag-set, --sim-throughput-names, --sim-otel-env and
+// --sim-l2-config (release_flags.h). Accepted and ignored, so upstream command lines run
+// unchanged: --l1-use-lazy / --no-l1-use-lazy, --l1-init-size-gb, --hash-algorithm.
+// --transport takes only zmq. `flag_set` picks the observability flags (imitated_release.h):
+// --metrics-sample-rate and --otlp-endpoint exist only in the current set.
+void AddServerFlags(CLI::App* server, ServerFlags* flags, FlagSet flag_set = FlagSet::kCurrent);
 
 // What the server runs with, validated.
 struct ServerConfig {
@@ -91,8 +108,12 @@ struct ServerConfig {
   double event_drop_rate = 0;
   bool legacy_evicted_keys_name = false;
   bool l1_usage_histogram = true;
-  // --otlp-endpoint set: metrics are pushed (not simulated), /metrics is served nowhere.
+  // --otlp-endpoint set, or with --sim-otel-env OTEL_EXPORTER_OTLP_ENDPOINT: metrics are pushed
+  // (not simulated), /metrics is served nowhere. --disable-prometheus serves it nowhere too.
   bool metrics_pushed = false;
+  // With --sim-otel-env: the endpoint taken from OTEL_EXPORTER_OTLP_ENDPOINT, logged at start.
+  std::optional<std::string> otlp_endpoint_from_env;
+  ThroughputNames throughput_names = ThroughputNames::kGbPerSecond;
   // --sim-clock: the scenario's shared simulated clock file; the eviction loop ticks by it.
   std::string sim_clock;
 };
@@ -103,9 +124,13 @@ absl::StatusOr<ServerConfig> BuildServerConfig(const ServerFlags& flags);
 // Parses one --l2-adapter JSON: {"type":"fs","base_path":"/mnt/nvme/l2","max_capacity_gb":0,
 // "eviction":{"eviction_policy":"LRU","trigger_watermark":0.8,"eviction_ratio":0.2}} plus
 // upstream's optional fs fields (accepted, not simulated). The eviction block is simulated as
-// upstream's (L2EvictionOptions); without it nothing is ever evicted from L2. Other types are
-// refused, naming the type.
-absl::StatusOr<L2FsOptions> ParseL2AdapterJson(const std::string& json, double bytes_scale);
+// upstream's (L2EvictionOptions); without it nothing is ever evicted from L2. With
+// L2ConfigGeneration::kNoEviction the block is accepted, not checked, and ignored, as the parser
+// of LMCache/LMCache:lmcache/v1/distributed/l2_adapters/config.py@aa88f5bd: nothing is ever
+// evicted. Other types are refused, naming the type.
+absl::StatusOr<L2FsOptions> ParseL2AdapterJson(
+    const std::string& json, double bytes_scale,
+    L2ConfigGeneration generation = L2ConfigGeneration::kEviction);
 
 // "tcp://<host>:<port>" to bind; "localhost" binds 127.0.0.1 and port 0 picks a free port.
 std::string ZmqBindEndpoint(const std::string& host, int port);

@@ -4,15 +4,19 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "agent/sim/engine/sim_engine.h"
 #include "agent/sim/lmcache/lmcache_client.h"
 #include "agent/sim/lmcache/lmcache_connector_config.h"
+#include "agent/sim/vllm/kv_connector_factory.h"
 #include "agent/sim/vllm/usage_stats.h"
 #include "agent/sim/vllm/vllm_api_server.h"
 #include "agent/sim/vllm/vllm_flags.h"
 #include "agent/sim/vllm/vllm_metrics.h"
+#include "agent/sim/vllm/vllm_stdout_log.h"
 #include "common/daemon/daemon_flags.h"
 #include "common/log/logging.h"
 #include "common/loop/event_loop.h"
@@ -24,12 +28,18 @@ using namespace kvbench;
 using namespace kvbench::sim;
 
 // Connects the KV connector named by --kv-transfer-config, as vLLM's LMCacheMPConnector does at
-// start: an unreachable cache server is fatal.
+// start: an unreachable cache server is fatal. First, as vLLM's KVConnectorFactory, it picks the
+// class (--sim-connector-lookup; an empty kv_connector_module_path is FAILED_PRECONDITION under
+// module-path-first) and logs that it creates it, once.
 absl::StatusOr<std::unique_ptr<ExternalKvCache>> ConnectKvTransfer(
     const VllmServeOptions& options) {
   if (options.kv_transfer_config.empty()) return std::unique_ptr<ExternalKvCache>();
   KV_ASSIGN_OR_RETURN(lmcache::LmcacheConnectorConfig connector,
                       lmcache::ParseKvTransferConfig(options.kv_transfer_config));
+  KV_ASSIGN_OR_RETURN(KvConnectorChoice choice,
+                      ChooseKvConnector(options.kv_transfer_config, options.sim_connector_lookup));
+  if (choice.engine_id.empty()) choice.engine_id = RandomUuid4();
+  LogInfoToStdout(ConnectorCreationMessage(choice.class_name, choice.engine_id));
   KV_ASSIGN_OR_RETURN(
       std::unique_ptr<lmcache::LmcacheClient> client,
       lmcache::LmcacheClient::Connect(connector.host, connector.port, connector.mq_timeout,
@@ -40,6 +50,16 @@ absl::StatusOr<std::unique_ptr<ExternalKvCache>> ConnectKvTransfer(
 }  // namespace
 
 int main(int argc, char** argv) {
+  absl::StatusOr<std::optional<std::string>> version = TopLevelVersionRequest(argc, argv);
+  if (!version.ok()) {
+    std::cerr << "usage: kvsim-vllm [-v] [--sim-vllm-version V]\nkvsim-vllm: error: "
+              << version.status().message() << "\n";
+    return 2;
+  }
+  if (version->has_value()) {
+    std::cout << **version << "\n";
+    return 0;
+  }
   absl::StatusOr<VllmFlagsResult> flags = ParseVllmServeFlags(argc, argv);
   if (!flags.ok()) {
     std::cerr << "usage: kvsim-vllm serve MODEL [flags]\nkvsim-vllm serve: error: "
@@ -75,8 +95,17 @@ int main(int argc, char** argv) {
                << " hybrid_kv_cache_manager=" << (config.hybrid_kv_cache_manager ? "on" : "off")
                << " time_scale=" << config.time_scale;
 
+  if (absl::Status hybrid = HybridSsmStartupError(options, config.model); !hybrid.ok()) {
+    std::cerr << "ValueError: " << hybrid.message() << "\n";
+    return 1;
+  }
+
   absl::StatusOr<std::unique_ptr<ExternalKvCache>> external = ConnectKvTransfer(options);
   if (!external.ok()) {
+    if (external.status().code() == absl::StatusCode::kFailedPrecondition) {
+      std::cerr << "ValueError: " << external.status().message() << "\n";
+      return 1;
+    }
     std::cerr << "kvsim-vllm: KV connector failed: " << external.status().message() << "\n";
     return external.status().code() == absl::StatusCode::kInvalidArgument ? 2 : 1;
   }

@@ -8,7 +8,6 @@
 #include "agent/sim/engine/tokenizer.h"
 #include "agent/sim/vllm/request_session.h"
 #include "common/log/logging.h"
-#include "common/version/version.h"
 
 namespace kvbench::sim {
 namespace {
@@ -57,9 +56,10 @@ VllmApiServer::VllmApiServer(const VllmServeOptions& options, SimEngine* engine,
                   [this](const auto&, auto responder) { HandleModels(std::move(responder)); });
   server_->Handle("GET", "/health",
                   [](const auto&, auto responder) { responder->Respond(200, {}, ""); });
-  server_->Handle("GET", "/version", [](const auto&, auto responder) {
-    responder->Respond(200, JsonHeaders(),
-                       Json{{"version", std::string("kvsim-") + kVersion}}.dump());
+  // {"version": <release>}, as vLLM's show_version answers with its __version__
+  // (vllm-project/vllm:vllm/entrypoints/openai/api_server.py@048027fb): --sim-vllm-version.
+  server_->Handle("GET", "/version", [this](const auto&, auto responder) {
+    responder->Respond(200, JsonHeaders(), Json{{"version", options_.sim_vllm_version}}.dump());
   });
   server_->Handle("GET", "/metrics", [this](const auto&, auto responder) {
     responder->Respond(200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}},

@@ -1,9 +1,12 @@
 #include "agent/sim/vllm/vllm_flags.h"
 
 #include <CLI/CLI.hpp>
+#include <map>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "agent/sim/clock/sim_clock.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
@@ -50,6 +53,34 @@ void AddVllmFlags(CLI::App* serve, VllmServeOptions* o) {
   serve->add_option("--tool-call-parser", o->tool_call_parser, "Tool-call parser name");
 }
 
+constexpr char kSimVllmVersionFlag[] = "--sim-vllm-version";
+
+// The --sim-* flags that pick which vLLM release's behaviour to imitate.
+void AddReleaseFlags(CLI::App* serve, VllmServeOptions* o) {
+  serve
+      ->add_option(kSimVllmVersionFlag, o->sim_vllm_version,
+                   "vLLM release to report (--version, GET /version)")
+      ->capture_default_str();
+  const std::map<std::string, ConnectorLookup> lookups = {
+      {"module-path-first", ConnectorLookup::kModulePathFirst},
+      {"registry-first", ConnectorLookup::kRegistryFirst}};
+  serve
+      ->add_option("--sim-connector-lookup", o->sim_connector_lookup,
+                   "How the KV connector factory finds kv_connector: module-path-first (newest "
+                   "vLLM) or registry-first (older)")
+      ->transform(CLI::CheckedTransformer(lookups))
+      ->default_str("module-path-first");
+  const std::map<std::string, ExternalQueryCounting> countings = {
+      {"prompt-minus-local", ExternalQueryCounting::kPromptMinusLocal},
+      {"whole-prompt", ExternalQueryCounting::kWholePrompt}};
+  serve
+      ->add_option("--sim-external-counting", o->sim_external_counting,
+                   "What vllm:external_prefix_cache_queries_total counts: prompt-minus-local "
+                   "(newer vLLM) or whole-prompt (older)")
+      ->transform(CLI::CheckedTransformer(countings))
+      ->default_str("prompt-minus-local");
+}
+
 void AddSimFlags(CLI::App* serve, VllmServeOptions* o) {
   LatencyConstants& l = o->latency;
   serve
@@ -79,6 +110,7 @@ void AddSimFlags(CLI::App* serve, VllmServeOptions* o) {
                    "Platform whose start-up checks to imitate: cuda or rocm")
       ->check(CLI::IsMember({"cuda", "rocm"}))
       ->capture_default_str();
+  AddReleaseFlags(serve, o);
   serve
       ->add_option("--sim-prefill-per-token-s", l.prefill_per_token_s,
                    "Prefill seconds per token (8B model)")
@@ -124,6 +156,7 @@ absl::Status CheckRanges(const VllmServeOptions& o) {
   check(o.sim_time_scale > 0, "--sim-time-scale");
   check(o.sim_load_seconds >= 0, "--sim-load-seconds");
   check(o.sim_mean_output_tokens > 0, "--sim-mean-output-tokens");
+  check(!o.sim_vllm_version.empty(), "--sim-vllm-version (a release)");
   const LatencyConstants& l = o.latency;
   check(l.prefill_per_token_s >= 0, "--sim-prefill-per-token-s");
   check(l.prefill_quadratic_s >= 0, "--sim-prefill-quadratic-s");
@@ -208,9 +241,43 @@ absl::Status CheckRocmVisibleDevices(const char* hip_visible_devices,
 }
 
 bool HybridKvCacheManagerEnabled(const VllmServeOptions& options, const ModelSpec& model) {
-  if (model.num_sliding_layers <= 0) return false;
+  if (model.num_sliding_layers <= 0 && !model.hybrid_ssm) return false;
   if (options.disable_hybrid_kv_cache_manager) return false;
   return options.kv_transfer_config.empty();
+}
+
+absl::Status HybridSsmStartupError(const VllmServeOptions& options, const ModelSpec& model) {
+  if (!model.hybrid_ssm || HybridKvCacheManagerEnabled(options, model)) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      "Failed to promote local KV cache specs to one unified type.");
+}
+
+absl::StatusOr<std::optional<std::string>> TopLevelVersionRequest(int argc,
+                                                                  const char* const* argv) {
+  std::string version = kDefaultSimVllmVersion;
+  for (int i = 1; i < argc; ++i) {
+    const absl::string_view arg = argv[i];
+    if (arg == "--version" || arg == "-v") return std::optional<std::string>(version);
+    if (!absl::StartsWith(arg, "--sim-")) return std::optional<std::string>();
+    const size_t equals = arg.find('=');
+    const absl::string_view name = arg.substr(0, equals);
+    const bool next_is_value =
+        equals == absl::string_view::npos && i + 1 < argc && !absl::StartsWith(argv[i + 1], "-");
+    if (name == kSimVllmVersionFlag) {
+      if (equals == absl::string_view::npos && !next_is_value) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("argument ", kSimVllmVersionFlag, ": expected one argument"));
+      }
+      version =
+          std::string(next_is_value ? absl::string_view(argv[i + 1]) : arg.substr(equals + 1));
+      if (version.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("argument ", kSimVllmVersionFlag, ": empty release"));
+      }
+    }
+    if (next_is_value) ++i;
+  }
+  return std::optional<std::string>();
 }
 
 EngineConfig MakeEngineConfig(const VllmServeOptions& options) {
@@ -239,6 +306,7 @@ EngineConfig MakeEngineConfig(const VllmServeOptions& options) {
   config.time_scale = options.sim_time_scale;
   config.seed = options.sim_seed;
   config.mean_output_tokens = options.sim_mean_output_tokens;
+  config.external_query_counting = options.sim_external_counting;
   return config;
 }
 

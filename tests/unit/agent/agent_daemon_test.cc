@@ -7,6 +7,7 @@
 #include "agent/agent.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_executor.h"
+#include "tests/fakes/fake_preflight_probes.h"
 #include "tests/fakes/fake_sleeper.h"
 #include "tests/support/registry_exposition.h"
 #include "tests/support/temp_dir.h"
@@ -23,11 +24,12 @@ TEST_CASE("The agent lays out its work dir and keeps its gauges on the loop") {
   testing::FakeSleeper sleeper(&clock);
   testing::FakeExecutor executor(&clock);
   prometheus::Registry registry;
+  testing::FakePreflightProbes probes;
   v1::AgentConfig config;
   config.set_agent_id("node-1");
   config.set_work_dir(dir.File("work"));
   config.set_profiles_dir(KV_PROFILES_DIR);
-  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry);
+  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry, &probes);
   REQUIRE(agent.ok());
   CHECK((*agent)->profiles().names().size() == 6);
   for (const char* sub : {"scenarios", "run", "spool"}) {
@@ -53,11 +55,12 @@ TEST_CASE("An agent whose profiles do not load refuses to start, naming the fold
   testing::FakeSleeper sleeper(&clock);
   testing::FakeExecutor executor(&clock);
   prometheus::Registry registry;
+  testing::FakePreflightProbes probes;
   dir.WriteFile("profiles/sim-vllm.json", R"({"name": "sim-vllm", "role": "ENGINE", "colour": 1})");
   v1::AgentConfig config;
   config.set_work_dir(dir.File("work"));
   config.set_profiles_dir(dir.File("profiles"));
-  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry);
+  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry, &probes);
   REQUIRE_FALSE(agent.ok());
   CHECK(agent.status().code() == absl::StatusCode::kInvalidArgument);
   CHECK_THAT(std::string(agent.status().message()),
@@ -70,10 +73,11 @@ TEST_CASE("An agent whose work dir cannot be created fails with the path") {
   testing::FakeSleeper sleeper(&clock);
   testing::FakeExecutor executor(&clock);
   prometheus::Registry registry;
+  testing::FakePreflightProbes probes;
   dir.WriteFile("file", "not a directory");
   v1::AgentConfig config;
   config.set_work_dir(dir.File("file/work"));
-  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry);
+  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry, &probes);
   REQUIRE_FALSE(agent.ok());
   CHECK(agent.status().code() == absl::StatusCode::kFailedPrecondition);
   CHECK(std::string(agent.status().message()).find(dir.File("file/work")) != std::string::npos);

@@ -212,10 +212,10 @@ TEST_CASE("kvsim-lmcache /metrics parses cleanly with the lmcache_mp_* families"
   REQUIRE(ratio.has_value());
   CHECK(*ratio > 0);
   CHECK(*ratio <= 1);
-  const std::optional<Histogram> store = SumHistogram(
-      e,
-      {{"lmcache_mp_l0_l1_store_throughput_GB_per_second", "lmcache_mp_l0_l1_store_throughput_gbs"},
-       {}});
+  const std::optional<Histogram> store =
+      SumHistogram(e, {{"lmcache_mp_l0_l1_store_throughput_GB_per_second",
+                        "lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second"},
+                       {}});
   REQUIRE(store.has_value());
   CHECK(store->count >= 1);
   CHECK(store->sum > 0);

@@ -5,6 +5,7 @@
 //
 // Script: two GPUs. GPU 0 "Fake GPU A100": 123.456 W, 42 %, 1 GiB used of 80 GiB. GPU 1
 // "Fake GPU T4": power NVML_ERROR_NOT_SUPPORTED (3), 7 %, memory NVML_ERROR_UNKNOWN (999).
+// Driver 580.159.04, CUDA 13.0.
 
 #include <cstring>
 
@@ -110,6 +111,20 @@ int nvmlDeviceGetMemoryInfo(void* device, Memory* memory) {
   memory->total = 80 * kGiB;
   memory->used = kGiB;
   memory->free = memory->total - memory->used;
+  return kSuccess;
+}
+
+int nvmlSystemGetDriverVersion(char* version, unsigned int length) {
+  if (open_sessions == 0) return kErrorUninitialized;
+  if (length == 0) return kErrorInvalidArgument;
+  std::strncpy(version, "580.159.04", length - 1);
+  version[length - 1] = '\0';
+  return kSuccess;
+}
+
+int nvmlSystemGetCudaDriverVersion(int* version) {
+  if (open_sessions == 0) return kErrorUninitialized;
+  *version = 13000;  // CUDA 13.0, as NVML encodes it (major x 1000 + minor x 10)
   return kSuccess;
 }
 

@@ -135,6 +135,21 @@ TEST_CASE("A broken profile is rejected naming its file and field") {
     CHECK_THAT(message, Catch::Contains("role: is required"));
     CHECK_THAT(message, Catch::Contains("tiers[0]: \"SSD\" is not one of"));
   }
+  SECTION("kv_connector_module_path not a module, or on a cache server (issue #32)") {
+    std::string message = RejectionOf(
+        "vllm-x", EngineJson("vllm-x", "\"role\"",
+                             "\"kv_connector_module_path\": \"lmcache/mp.py\", \"role\""));
+    CHECK_THAT(message, Catch::Contains("kv_connector_module_path: \"lmcache/mp.py\" is not a "
+                                        "Python module path"));
+    CHECK_THAT(
+        RejectionOf("vllm-x", EngineJson("vllm-x", "\"role\"",
+                                         "\"kv_connector_module_path\": \"a..b\", \"role\"")),
+        Catch::Contains("is not a Python module path"));
+    std::string cache = RejectionOf("lmc-x", R"({"name": "lmc-x", "role": "CACHE_SERVER",
+        "tiers": ["CPU_RAM"], "command": ["lmcache", "server"],
+        "kv_connector_module_path": "lmcache.integration.vllm.lmcache_mp_connector"})");
+    CHECK_THAT(cache, Catch::Contains("kv_connector_module_path: is only for ENGINE profiles"));
+  }
   SECTION("invalid JSON") {
     std::string message = RejectionOf("vllm-x", "{\"name\": ");
     CHECK_THAT(message, Catch::Contains("invalid JSON"));

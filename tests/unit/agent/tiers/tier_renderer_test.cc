@@ -310,6 +310,68 @@ TEST_CASE("Spec strings never become flags of a rendered argv") {
   }
 }
 
+// Issue #32 item 1: LMCache's PrometheusConfig generation has no --metrics-sample-rate
+// (LMCache/LMCache:lmcache/v1/mp_observability/config.py@ec451313); argparse would exit 2.
+TEST_CASE("A cache server's flags that its release's --help lacks are left out and named") {
+  const v1::JobSpec job = TestJob(v1::VLLM, v1::NVIDIA, 1);
+  release::ProgramRelease older;
+  older.flags_known = true;
+  older.flags = {"--host",        "--port",       "--http-host",
+                 "--http-port",   "--l1-size-gb", "--eviction-policy",
+                 "--max-workers", "--chunk-size"};
+  const LaunchPlan plan = RenderCacheServer(Shipped(kLmcacheCpuProfile), job,
+                                            TestScenario(v1::CPU_RAM), TestWiring(1), &older);
+  CHECK(plan.argv ==
+        Words("lmcache server --host 127.0.0.1 --port 5555 --http-host 127.0.0.1 --http-port 8080 "
+              "--l1-size-gb 8 --eviction-policy LRU --max-workers 1 --chunk-size=256"));
+  CHECK(plan.dropped_flags ==
+        std::vector<std::string>{"--prometheus-port=9090", "--metrics-sample-rate=0.01"});
+
+  release::ProgramRelease current = older;
+  current.flags.insert({"--prometheus-port", "--metrics-sample-rate"});
+  const LaunchPlan full = RenderCacheServer(Shipped(kLmcacheCpuProfile), job,
+                                            TestScenario(v1::CPU_RAM), TestWiring(1), &current);
+  CHECK(full.dropped_flags.empty());
+  CHECK(absl::StrJoin(full.argv, " ").find("--metrics-sample-rate=0.01") != std::string::npos);
+
+  release::ProgramRelease unread;  // help not read: the release decides, as before the probe
+  CHECK(RenderCacheServer(Shipped(kLmcacheCpuProfile), job, TestScenario(v1::CPU_RAM),
+                          TestWiring(1), &unread)
+            .argv == full.argv);
+}
+
+// Issue #32 item 5: otel_init.py@1519dfc2 switches LMCache to OTLP push when the variable is set.
+TEST_CASE("A cache server never inherits OTEL_EXPORTER_OTLP_ENDPOINT unless its profile sets it") {
+  const v1::JobSpec job = TestJob(v1::SIM, v1::VENDOR_UNSPECIFIED, 1);
+  v1::Profile profile = Shipped(kSimLmcacheProfile);
+  const LaunchPlan plan = RenderCacheServer(profile, job, TestScenario(v1::NVME), TestWiring(1));
+  CHECK(plan.unset_env == std::vector<std::string>{kOtlpEndpointEnv});
+  (*profile.mutable_env())[kOtlpEndpointEnv] = "http://collector:4317";
+  const LaunchPlan pushing = RenderCacheServer(profile, job, TestScenario(v1::NVME), TestWiring(1));
+  CHECK(pushing.unset_env.empty());
+  CHECK(pushing.env.at(kOtlpEndpointEnv) == "http://collector:4317");
+  // Replicas keep the agent's environment as before: vLLM reads no such variable for metrics.
+  CHECK(RenderReplica(Shipped(kSimVllmProfile), job, TestScenario(v1::NVME), TestWiring(1), 0)
+            .unset_env.empty());
+}
+
+// Issue #32 item 3.
+TEST_CASE("A profile's kv_connector_module_path is rendered last in --kv-transfer-config") {
+  const v1::JobSpec job = TestJob(v1::VLLM, v1::NVIDIA, 1);
+  v1::Profile profile = Shipped(kVllmNvidiaProfile);
+  profile.set_kv_connector_module_path("lmcache.integration.vllm.lmcache_mp_connector");
+  const std::string argv = absl::StrJoin(
+      RenderReplica(profile, job, TestScenario(v1::CPU_RAM), TestWiring(1), 0).argv, " ");
+  CHECK(
+      argv.find(R"("lmcache.mp.mq_timeout":300},)"
+                R"("kv_connector_module_path":"lmcache.integration.vllm.lmcache_mp_connector"})") !=
+      std::string::npos);
+  // The GPU tier has no connector, so no module either.
+  CHECK(
+      absl::StrJoin(RenderReplica(profile, job, TestScenario(v1::GPU), TestWiring(1), 0).argv, " ")
+          .find("kv_connector_module_path") == std::string::npos);
+}
+
 TEST_CASE("Endpoint url") { CHECK((Endpoint{"127.0.0.3", 8001}.url()) == "http://127.0.0.3:8001"); }
 
 }  // namespace

@@ -135,14 +135,15 @@ lmcache_mp_l0_l1_store_throughput_GB_per_second_count{device="cuda:1",engine_id=
 lmcache_mp_l0_l1_store_throughput_GB_per_second_sum{device="cuda:1",engine_id="1",model_name="Qwen/Qwen3-8B"} 11.0
 )";
 
-// An older LMCache MP build: throughput histograms named `_gbs`, no unit suffix.
+// An older LMCache MP build: throughput instruments named `..._gbs` with unit "GB/s", which the
+// OTel Prometheus exporter suffixes: `..._gbs_GB_per_second` (issue #32 item 4).
 inline constexpr char kLmcacheMpOld[] =
-    R"(# HELP lmcache_mp_l0_l1_store_throughput_gbs Throughput of L0 to L1 stores
-# TYPE lmcache_mp_l0_l1_store_throughput_gbs histogram
-lmcache_mp_l0_l1_store_throughput_gbs_bucket{device="cuda:0",engine_id="0",model_name="m",le="1.0"} 2.0
-lmcache_mp_l0_l1_store_throughput_gbs_bucket{device="cuda:0",engine_id="0",model_name="m",le="+Inf"} 3.0
-lmcache_mp_l0_l1_store_throughput_gbs_count{device="cuda:0",engine_id="0",model_name="m"} 3.0
-lmcache_mp_l0_l1_store_throughput_gbs_sum{device="cuda:0",engine_id="0",model_name="m"} 7.5
+    R"(# HELP lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second Throughput of L0 to L1 stores
+# TYPE lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second histogram
+lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second_bucket{device="cuda:0",engine_id="0",model_name="m",le="1.0"} 2.0
+lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second_bucket{device="cuda:0",engine_id="0",model_name="m",le="+Inf"} 3.0
+lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second_count{device="cuda:0",engine_id="0",model_name="m"} 3.0
+lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second_sum{device="cuda:0",engine_id="0",model_name="m"} 7.5
 # HELP lmcache_mp_lookup_hit_tokens_total Number of tokens hit in lookups
 # TYPE lmcache_mp_lookup_hit_tokens_total counter
 lmcache_mp_lookup_hit_tokens_total{model_name="m"} 512.0

@@ -136,10 +136,10 @@ TEST_CASE("LMCache MP scrape: lmcache_mp_* counters and gauges summed across lab
   CHECK(Sum(e, {{"lmcache_mp_l1_evicted_chunks_total"}, {}}) == 64);
 }
 
-TEST_CASE("LMCache MP scrape: throughput histograms through the _gbs -> _GB_per_second rename") {
-  const Selector store{
-      {"lmcache_mp_l0_l1_store_throughput_GB_per_second", "lmcache_mp_l0_l1_store_throughput_gbs"},
-      {}};
+TEST_CASE("LMCache MP scrape: throughput histograms under both generations' names") {
+  const Selector store{{"lmcache_mp_l0_l1_store_throughput_GB_per_second",
+                        "lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second"},
+                       {}};
   const std::optional<Histogram> current = SumHistogram(ParseClean(kLmcacheMp), store);
   REQUIRE(current.has_value());
   CHECK(current->count == 8);  // two engines
@@ -152,7 +152,7 @@ TEST_CASE("LMCache MP scrape: throughput histograms through the _gbs -> _GB_per_
   CHECK(old->buckets.size() == 2);
   // The _sum series alone reads the same through Sum.
   CHECK(Sum(ParseClean(kLmcacheMpOld), {{"lmcache_mp_l0_l1_store_throughput_GB_per_second_sum",
-                                         "lmcache_mp_l0_l1_store_throughput_gbs_sum"},
+                                         "lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second_sum"},
                                         {}}) == 7.5);
 }
 

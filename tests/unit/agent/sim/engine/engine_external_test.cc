@@ -194,5 +194,39 @@ TEST_CASE("EngineCore looks a preempted request up again when it is readmitted",
   CHECK(harness.external()->lookup_calls() == 2 + harness.observer().preemptions());
 }
 
+// vllm:external_prefix_cache_queries_total by scheduler generation (EngineConfig::
+// external_query_counting); the hits count the same in both.
+TEST_CASE("EngineCore counts external queries as prompt minus local hits, or the whole prompt",
+          "[sim_engine]") {
+  struct Case {
+    const char* name;
+    ExternalQueryCounting counting;
+    int64_t queries;  // over the sequence below
+  };
+  // 1000 tokens, 3 chunks external; then the same prompt again: 992 local hits (62 blocks; the
+  // last token is always recomputed), nothing beyond them external.
+  const Case cases[] = {
+      {"prompt minus local", ExternalQueryCounting::kPromptMinusLocal, 1000 + (1000 - 992)},
+      {"whole prompt", ExternalQueryCounting::kWholePrompt, 1000 + 1000},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    EngineConfig config = TestConfig(1000);
+    config.external_query_counting = c.counting;
+    CoreHarness harness(config, std::make_unique<FakeExternalKvCache>(256));
+    const std::vector<uint32_t> prompt = TestPrompt(1000);
+    harness.external()->Put(Chunks(prompt, 3));
+    harness.Submit("first", prompt, 2);
+    harness.RunUntilIdle();
+    harness.Submit("again", prompt, 2);
+    harness.RunUntilIdle();
+    REQUIRE(harness.last("again").local_cached_tokens == 992);
+    CHECK(harness.observer().external_lookups() == 2);
+    CHECK(harness.observer().external_queries() == c.queries);
+    CHECK(harness.observer().external_hits() == 768);
+  }
+  CHECK(TestConfig(1).external_query_counting == ExternalQueryCounting::kPromptMinusLocal);
+}
+
 }  // namespace
 }  // namespace kvbench::sim

@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "agent/sim/engine/model_catalog.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "agent/sim/engine/engine_config.h"
-#include "agent/sim/engine/model_catalog.h"
 
 namespace kvbench::sim {
 namespace {
@@ -27,6 +27,8 @@ TEST_CASE("ModelCatalog finds models by full id or name in any case", "[sim_engi
       {"MISTRAL-7B-V0.3", "mistralai/Mistral-7B-Instruct-v0.3"},
       {"openai/gpt-oss-20b", "openai/gpt-oss-20b"},
       {"GPT-OSS-120B", "openai/gpt-oss-120b"},
+      {"ibm-ai-platform/Bamba-9B-v2", "ibm-ai-platform/Bamba-9B-v2"},
+      {"bamba-9b-v2", "ibm-ai-platform/Bamba-9B-v2"},
   };
   for (const Case& c : cases) {
     INFO(c.query);
@@ -57,6 +59,7 @@ TEST_CASE("ModelCatalog shapes give the calibrated KV bytes per token", "[sim_en
       {"Mistral-7B-Instruct-v0.3", 131072, 7.25, 7.25, 32768},
       {"gpt-oss-20b", 49152, 21.0, 3.6, 131072},
       {"gpt-oss-120b", 73728, 117.0, 5.1, 131072},
+      {"Bamba-9B-v2", 12288, 9.78, 9.78, 4096},  // its 3 attention layers of 32
   };
   for (const Case& c : cases) {
     INFO(c.model);
@@ -70,6 +73,35 @@ TEST_CASE("ModelCatalog shapes give the calibrated KV bytes per token", "[sim_en
   CHECK(FindModel("Llama-3.1-8B")->WeightBytes() == int64_t{16'000'000'000});
   // MXFP4 experts: gpt-oss-120b fits one 141 GB GPU.
   CHECK(FindModel("gpt-oss-120b")->WeightBytes() < int64_t{70'000'000'000});
+}
+
+TEST_CASE("ModelCatalog names each model's HF architecture and marks the hybrid SSM one",
+          "[sim_engine]") {
+  struct Case {
+    std::string model;
+    std::string architectures;
+    bool hybrid_ssm;
+  };
+  const Case cases[] = {
+      {"Llama-3.1-8B-Instruct", "LlamaForCausalLM", false},
+      {"Llama-3.1-70B-Instruct", "LlamaForCausalLM", false},
+      {"Qwen3-8B", "Qwen3ForCausalLM", false},
+      {"Qwen3-32B", "Qwen3ForCausalLM", false},
+      {"Mistral-7B-Instruct-v0.3", "MistralForCausalLM", false},
+      {"gpt-oss-20b", "GptOssForCausalLM", false},  // sliding-window, not SSM
+      {"gpt-oss-120b", "GptOssForCausalLM", false},
+      {"ibm-ai-platform/Bamba-9B-v2", "BambaForCausalLM", true},
+  };
+  for (const Case& c : cases) {
+    INFO(c.model);
+    const auto model = FindModel(c.model);
+    REQUIRE(model.has_value());
+    CHECK(model->architectures == c.architectures);
+    CHECK(model->hybrid_ssm == c.hybrid_ssm);
+    CHECK((model->num_mamba_layers > 0) == c.hybrid_ssm);
+  }
+  CHECK(FindModel("Bamba-9B-v2")->num_mamba_layers == 29);
+  CHECK(DefaultModel().architectures == "LlamaForCausalLM");
 }
 
 TEST_CASE("ModelCatalog GpuBlocksFromMemory subtracts weights and splits KV over TP",
