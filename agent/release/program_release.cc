@@ -1,8 +1,8 @@
 #include "agent/release/program_release.h"
 
 #include <algorithm>
-#include <regex>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -40,20 +40,44 @@ std::string LastLine(absl::string_view text) {
   return last;
 }
 
-// "LMCache v0.5.6 (1a2b3c4d5)" anywhere in LMCache's banner (lmcache/banner.py _render_banner).
-std::string BannerVersion(const std::string& text) {
-  static const std::regex kBanner(R"(LMCache v([0-9][0-9A-Za-z.+\-]*))");
-  std::smatch match;
-  return std::regex_search(text, match, kBanner) ? match[1].str() : "";
+bool IsVersionChar(char c) {
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+' || c == '-';
 }
 
-// Every option argparse (or CLI11) lists in a help text: tokens "--name" at a word start.
-std::set<std::string> HelpFlags(const std::string& text) {
-  static const std::regex kFlag(R"((^|[\s,\[(])(--[A-Za-z0-9][A-Za-z0-9_\-]*))");
+// "LMCache v0.5.6 (1a2b3c4d5)" anywhere in LMCache's banner (lmcache/banner.py _render_banner).
+std::string BannerVersion(absl::string_view text) {
+  constexpr absl::string_view kMarker = "LMCache v";
+  for (size_t at = text.find(kMarker); at != absl::string_view::npos;
+       at = text.find(kMarker, at + 1)) {
+    const size_t begin = at + kMarker.size();
+    if (begin >= text.size() || !absl::ascii_isdigit(static_cast<unsigned char>(text[begin]))) {
+      continue;
+    }
+    size_t end = begin;
+    while (end < text.size() && IsVersionChar(text[end])) ++end;
+    return std::string(text.substr(begin, end - begin));
+  }
+  return "";
+}
+
+// Every option argparse (or CLI11) lists in a help text: "--name" at a word start (after a space,
+// ',', '[' or '('), the name of letters, digits, '-' and '_'.
+std::set<std::string> HelpFlags(absl::string_view text) {
   std::set<std::string> flags;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kFlag);
-       it != std::sregex_iterator(); ++it) {
-    flags.insert((*it)[2].str());
+  for (size_t at = text.find("--"); at != absl::string_view::npos; at = text.find("--", at + 2)) {
+    const bool word_start = at == 0 ||
+                            absl::ascii_isspace(static_cast<unsigned char>(text[at - 1])) ||
+                            text[at - 1] == ',' || text[at - 1] == '[' || text[at - 1] == '(';
+    if (!word_start || at + 2 >= text.size() ||
+        !absl::ascii_isalnum(static_cast<unsigned char>(text[at + 2]))) {
+      continue;
+    }
+    size_t end = at + 2;
+    while (end < text.size() && (absl::ascii_isalnum(static_cast<unsigned char>(text[end])) ||
+                                 text[end] == '-' || text[end] == '_')) {
+      ++end;
+    }
+    flags.insert(std::string(text.substr(at, end - at)));
   }
   return flags;
 }

@@ -1,7 +1,6 @@
 #include "agent/scenario/scenario_releases.h"
 
 #include <fstream>
-#include <regex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -106,17 +105,19 @@ void ScenarioReleases::Record(const std::string& logs_dir, int replicas,
 
 v1::KvConnectorLoad ReadKvConnectorLoad(const std::vector<std::string>& replica_logs,
                                         const std::string& module_path) {
-  static const std::regex kCreating(R"(Creating v1 connector with name: (\S+) and engine_id)");
+  const std::string kCreating = "Creating v1 connector with name: ";
   v1::KvConnectorLoad load;
   load.set_module_path(module_path);
   load.set_loaded_from(module_path.empty() ? "vllm_registry" : "module_path");
   for (const std::string& path : replica_logs) {
     std::ifstream in(path);
     std::string line;
-    std::smatch match;
     while (std::getline(in, line)) {
-      if (!std::regex_search(line, match, kCreating)) continue;
-      load.set_class_name(match[1].str());
+      const size_t at = line.find(kCreating);
+      if (at == std::string::npos) continue;
+      const size_t begin = at + kCreating.size();
+      const size_t end = line.find(' ', begin);
+      load.set_class_name(line.substr(begin, end == std::string::npos ? end : end - begin));
       load.set_replicas_logged(load.replicas_logged() + 1);
       break;
     }
