@@ -13,6 +13,7 @@
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/metrics/daemon_info_metrics.h"
+#include "common/preflight/preflight_rules.h"
 #include "common/status/status_macros.h"
 
 namespace kvbench::agent {
@@ -34,7 +35,7 @@ void LogPreflight(const preflight::PreflightReport& report) {
   int failed = 0;
   int warned = 0;
   for (const v1::PreflightCheck& check : report.checks) {
-    if (preflight::Passes(check)) continue;
+    if (PreflightPasses(check)) continue;
     (check.status() == v1::PREFLIGHT_FAIL ? failed : warned)++;
     KV_LOG(WARNING) << "preflight check=" << check.name()
                     << " status=" << preflight::StatusWord(check.status())

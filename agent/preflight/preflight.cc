@@ -12,6 +12,7 @@
 #include "agent/preflight/nvme_checks.h"
 #include "agent/preflight/preflight_check.h"
 #include "agent/tiers/tier_renderer.h"
+#include "common/preflight/preflight_rules.h"
 #include "common/version/version.h"
 
 namespace kvbench::agent::preflight {
@@ -47,7 +48,7 @@ void ScopeToJob(const v1::JobSpec& spec, std::vector<v1::PreflightCheck>* checks
   for (v1::PreflightCheck& check : *checks) {
     if (check.status() != v1::PREFLIGHT_FAIL) continue;
     const bool concerns_job = std::any_of(scenarios.begin(), scenarios.end(), [&](const auto& s) {
-      return KeepsOff(check, s.first, s.second.engine, s.second.cache_server);
+      return PreflightKeepsOff(check, s.first, s.second.engine, s.second.cache_server);
     });
     if (concerns_job || scenarios.empty()) continue;
     v1::PreflightCheck skipped =

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/preflight/preflight_rules.h"
 
 namespace kvbench::agent::preflight {
 namespace {
@@ -65,24 +66,6 @@ std::string KeptOff(const v1::PreflightCheck& check) {
   return absl::StrCat(tiers, " of ", absl::StrJoin(check.profiles(), ", "));
 }
 
-bool Passes(const v1::PreflightCheck& check) {
-  return check.status() == v1::PREFLIGHT_OK || check.status() == v1::PREFLIGHT_SKIP;
-}
-
-bool KeepsOff(const v1::PreflightCheck& check, v1::Tier tier, const std::string& engine_profile,
-              const std::optional<std::string>& cache_profile) {
-  if (check.status() != v1::PREFLIGHT_FAIL) return false;
-  const bool tier_named =
-      check.tiers().empty() ||
-      std::find(check.tiers().begin(), check.tiers().end(), tier) != check.tiers().end();
-  if (!tier_named) return false;
-  if (check.profiles().empty()) return true;
-  return std::any_of(check.profiles().begin(), check.profiles().end(),
-                     [&](const std::string& profile) {
-                       return profile == engine_profile || profile == cache_profile;
-                     });
-}
-
 bool AnyFail(const std::vector<v1::PreflightCheck>& checks) {
   return std::any_of(checks.begin(), checks.end(), [](const v1::PreflightCheck& check) {
     return check.status() == v1::PREFLIGHT_FAIL;
@@ -92,7 +75,7 @@ bool AnyFail(const std::vector<v1::PreflightCheck>& checks) {
 std::vector<v1::PreflightCheck> NotPassing(const std::vector<v1::PreflightCheck>& checks) {
   std::vector<v1::PreflightCheck> not_passing;
   for (const v1::PreflightCheck& check : checks) {
-    if (!Passes(check)) not_passing.push_back(check);
+    if (!PreflightPasses(check)) not_passing.push_back(check);
   }
   return not_passing;
 }

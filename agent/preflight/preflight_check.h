@@ -30,12 +30,6 @@ const char* StatusWord(v1::PreflightStatus status);
 // "NVME of lmcache-nvme".
 std::string KeptOff(const v1::PreflightCheck& check);
 
-bool Passes(const v1::PreflightCheck& check);  // OK or SKIP
-// Whether a FAIL keeps off a scenario of `tier` that runs `engine_profile` and `cache_profile`:
-// it names that tier or none, and one of those profiles or none (the controller's rule,
-// controller/scheduler/agent_preflight.h, which agent/ cannot link).
-bool KeepsOff(const v1::PreflightCheck& check, v1::Tier tier, const std::string& engine_profile,
-              const std::optional<std::string>& cache_profile);
 bool AnyFail(const std::vector<v1::PreflightCheck>& checks);
 // The checks that do not pass (WARN and FAIL), in order: what a heartbeat carries.
 std::vector<v1::PreflightCheck> NotPassing(const std::vector<v1::PreflightCheck>& checks);

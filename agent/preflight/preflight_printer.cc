@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "agent/preflight/preflight_check.h"
 #include "common/json/proto_json.h"
+#include "common/preflight/preflight_rules.h"
 
 namespace kvbench::agent::preflight {
 namespace {
@@ -47,7 +48,7 @@ void PrintPreflight(const PreflightReport& report, std::ostream& out) {
   for (const v1::PreflightCheck& check : report.checks) {
     out << Pad(StatusWord(check.status()), kStatusWidth) << kGap << Pad(check.name(), name_width)
         << kGap << check.detail() << "\n";
-    if (Passes(check)) continue;
+    if (PreflightPasses(check)) continue;
     std::string remedy = check.remedy();
     if (check.status() == v1::PREFLIGHT_FAIL) {
       absl::StrAppend(&remedy, remedy.empty() ? "" : " ", "[keeps off this node: ", KeptOff(check),

@@ -16,6 +16,7 @@
 #include "agent/preflight/preflight_printer.h"
 #include "common/log/logging.h"
 #include "controller/client/job_plan.h"
+#include "controller/kvctl/gpu_list_flag.h"
 #include "controller/kvctl/kvctl_command.h"
 #include "controller/kvctl/output_format.h"
 
@@ -30,18 +31,6 @@ struct DoctorFlags {
   agent::LocalRunOptions options;
 };
 
-absl::StatusOr<std::vector<int>> DoctorGpus(const std::string& text) {
-  std::vector<int> gpus;
-  for (absl::string_view part : absl::StrSplit(text, ',', absl::SkipEmpty())) {
-    int gpu = 0;
-    if (!absl::SimpleAtoi(part, &gpu) || gpu < 0) {
-      return absl::InvalidArgumentError(absl::StrCat("--gpus: \"", part, "\" is not a GPU index"));
-    }
-    gpus.push_back(gpu);
-  }
-  return gpus;
-}
-
 absl::Status RunDoctor(const DoctorFlags& flags, KvctlContext* context) {
   std::optional<v1::JobSpec> spec;
   if (!flags.spec_path.empty()) {
@@ -50,7 +39,7 @@ absl::Status RunDoctor(const DoctorFlags& flags, KvctlContext* context) {
     spec = plan->spec;
   }
   agent::LocalRunOptions options = flags.options;
-  absl::StatusOr<std::vector<int>> gpus = DoctorGpus(flags.gpus);
+  absl::StatusOr<std::vector<int>> gpus = ParseGpuList(flags.gpus);
   if (!gpus.ok()) return gpus.status();
   options.gpus = *gpus;
   // The probes' "process started" lines are not the doctor's output.

@@ -23,6 +23,7 @@
 #include "controller/kvctl/comparison_printer.h"
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/embedded_controller.h"
+#include "controller/kvctl/gpu_list_flag.h"
 #include "controller/kvctl/held_log_sink.h"
 #include "controller/kvctl/job_comparison.h"
 #include "controller/kvctl/job_folder_store.h"
@@ -34,18 +35,6 @@
 
 namespace kvbench::kvctl {
 namespace {
-
-absl::StatusOr<std::vector<int>> ParseGpus(const std::string& text) {
-  std::vector<int> gpus;
-  for (absl::string_view part : absl::StrSplit(text, ',', absl::SkipEmpty())) {
-    int gpu = 0;
-    if (!absl::SimpleAtoi(part, &gpu) || gpu < 0) {
-      return absl::InvalidArgumentError(absl::StrCat("--gpus: \"", part, "\" is not a GPU index"));
-    }
-    gpus.push_back(gpu);
-  }
-  return gpus;
-}
 
 struct RunFlags {
   std::string spec_path;
@@ -98,7 +87,7 @@ absl::Status RunJob(const RunFlags& flags, KvctlContext* context) {
     *context->err << "warning: " << *warning << "\n";
   }
   agent::LocalRunOptions options = flags.options;
-  absl::StatusOr<std::vector<int>> gpus = ParseGpus(flags.gpus);
+  absl::StatusOr<std::vector<int>> gpus = ParseGpuList(flags.gpus);
   if (!gpus.ok()) return gpus.status();
   options.gpus = *gpus;
   options.gpu_vendor = plan->spec.build();  // --gpus names GPUs of the job's build

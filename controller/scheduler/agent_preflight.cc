@@ -3,34 +3,16 @@
 #include <algorithm>
 #include <map>
 
+#include "common/preflight/preflight_rules.h"
+
 namespace kvbench::controller {
 namespace {
-
-bool Passes(const v1::PreflightCheck& check) {
-  return check.status() == v1::PREFLIGHT_OK || check.status() == v1::PREFLIGHT_SKIP;
-}
 
 bool Same(const v1::PreflightCheck& a, const v1::PreflightCheck& b) {
   return a.SerializeAsString() == b.SerializeAsString();
 }
 
 }  // namespace
-
-bool PreflightKeepsOff(const v1::PreflightCheck& check, v1::Tier tier,
-                       const std::string& engine_profile,
-                       const std::optional<std::string>& cache_profile) {
-  if (check.status() != v1::PREFLIGHT_FAIL) return false;
-  const bool tier_named =
-      check.tiers().empty() ||
-      std::find(check.tiers().begin(), check.tiers().end(), tier) != check.tiers().end();
-  if (!tier_named) return false;
-  if (check.profiles().empty()) return true;
-  return std::any_of(check.profiles().begin(), check.profiles().end(),
-                     [&](const std::string& profile) {
-                       return profile == engine_profile ||
-                              (cache_profile.has_value() && profile == *cache_profile);
-                     });
-}
 
 std::vector<const v1::PreflightCheck*> PreflightBlockers(
     const v1::AgentCapabilities& agent, v1::Tier tier, const std::string& engine_profile,
@@ -56,7 +38,7 @@ bool ApplyHeartbeatPreflight(
         changed = true;
       }
       now.erase(it);
-    } else if (!Passes(check)) {
+    } else if (!PreflightPasses(check)) {
       const std::string name = check.name();
       check.Clear();
       check.set_name(name);

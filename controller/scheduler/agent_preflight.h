@@ -13,12 +13,6 @@
 
 namespace kvbench::controller {
 
-// True when `check` FAILs for a scenario of `tier` that runs `engine_profile` and (CPU_RAM/NVME)
-// `cache_profile`: the check names that tier or no tier, and that profile or none.
-bool PreflightKeepsOff(const v1::PreflightCheck& check, v1::Tier tier,
-                       const std::string& engine_profile,
-                       const std::optional<std::string>& cache_profile);
-
 // The checks of `agent`'s latest preflight that keep such a scenario off it, in order.
 std::vector<const v1::PreflightCheck*> PreflightBlockers(
     const v1::AgentCapabilities& agent, v1::Tier tier, const std::string& engine_profile,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/preflight/preflight_rules.h"
 #include "controller/scheduler/agent_preflight.h"
 #include "controller/scheduler/scheduler.h"
 
