@@ -2,7 +2,6 @@
 // until SIGTERM/SIGINT; `--preflight` checks the node instead and exits. See README.md
 // "kv-agent".
 
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -78,8 +77,8 @@ int main(int argc, char** argv) {
   absl::StatusOr<v1::AgentConfig> config = agent::LoadAgentConfig(flags.config_path, Hostname());
   if (!config.ok()) return Fail(config.status());
   if (flags.validate_config) {
-    // What a start would refuse is refused here too (issue #31: a profiles_dir that did not exist
-    // passed --validate_config).
+    // What a start would refuse is refused here too, a profiles_dir that does not exist included:
+    // a config that passes --validate_config starts.
     if (absl::StatusOr<agent::tiers::ProfileSet> profiles = agent::Agent::LoadProfiles(*config);
         !profiles.ok()) {
       return Fail(profiles.status());
@@ -89,9 +88,6 @@ int main(int argc, char** argv) {
   }
   if (preflight) return RunPreflight(*config, flags.config_path);
 
-  // Children's children that lose their parent are re-parented here and reaped, never left
-  // running or as zombies (STYLE.md rule 15).
-  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   MakeNewFilesPrivate();  // the spool, logs and request records are this user's alone
   RouteGrpcCoreLogs(GrpcRole::kClient);  // gRPC core's lines in kvbench's format
   RealClock clock;
@@ -104,14 +100,23 @@ int main(int argc, char** argv) {
   auto loop_metrics = std::make_shared<LoopMetricsCollector>("agent", &loop);
   (*metrics)->RegisterCollectable(loop_metrics);
 
-  absl::StatusOr<std::unique_ptr<agent::preflight::PosixPreflightProbes>> probes =
-      agent::preflight::PosixPreflightProbes::Create();
-  if (!probes.ok()) return Fail(probes.status());
-  absl::StatusOr<std::unique_ptr<agent::Agent>> agent = agent::Agent::Create(
-      *config, &clock, &sleeper, &loop, &(*metrics)->registry(), probes->get());
+  // Signals are handled before the agent says it is up: a SIGTERM right after its "metrics url"
+  // line still shuts it down in order.
+  std::unique_ptr<agent::Agent> running;
+  StopOnTerminate(&loop, [&running](int) {
+    if (running != nullptr) running->Shutdown();
+  });
+  agent::AgentSeams seams;  // the real preflight probes are the agent's own
+  seams.clock = &clock;
+  seams.sleeper = &sleeper;
+  seams.executor = &loop;
+  seams.registry = &(*metrics)->registry();
+  absl::StatusOr<std::unique_ptr<agent::Agent>> agent =
+      agent::Agent::Create(*config, std::move(seams));
   if (!agent.ok()) return Fail(agent.status());
+  running = *std::move(agent);
   KV_LOG(INFO) << "metrics url=" << (*metrics)->url();
-  (*agent)->Start();
-  RunUntilTerminated(&loop, [&](int) { (*agent)->Shutdown(); });
+  running->Start();
+  loop.Run();
   return kExitOk;
 }

@@ -13,7 +13,7 @@
 #include "agent/datasets/registry/dataset_provisioner.h"
 #include "agent/release/release_cache.h"
 #include "agent/scenario/program_resolver.h"
-#include "agent/scenario/scenario_executor.h"
+#include "agent/scenario/scenario_driver.h"
 #include "agent/tiers/profile_set.h"
 #include "common/http/curl_http_client.h"
 #include "common/net/port_allocator.h"
@@ -47,8 +47,8 @@ struct ScenarioEnvironmentOptions {
 };
 
 // The one composition of the agent's real seams (process launcher, curl, clock, ports, program
-// and dataset resolution, dataset pulls, profiles): kv-agent (ExecutorScenarioRunner),
-// `kvctl run` (LocalJobRun) and the scenario tests take each scenario's ScenarioEnvironment
+// and dataset resolution, dataset pulls, profiles): kv-agent (ThreadScenarioWorker),
+// `kvctl run` (through the agent) and the scenario tests take each scenario's ScenarioEnvironment
 // from here, so they cannot disagree on how a scenario runs.
 class ScenarioEnvironmentFactory {
  public:
@@ -78,7 +78,7 @@ class ScenarioEnvironmentFactory {
   ProgramResolver programs_;
   datasets::DatasetResolver datasets_;
   datasets::DatasetProvisioner provisioner_;
-  release::ReleaseCache releases_;  // each program's release, probed once (issue #32)
+  release::ReleaseCache releases_;  // each program's release, probed once
 };
 
 }  // namespace kvbench::agent

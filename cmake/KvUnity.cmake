@@ -1,6 +1,6 @@
 # Unity builds: a target's .cc files compiled a few at a time, each batch one translation unit, so
 # the heavy headers they share (generated .pb.h, nlohmann, Catch2, CLI11, gRPC) are parsed once a
-# batch instead of once a file (issue #29: headers were two thirds of the compile time).
+# batch instead of once a file (headers were two thirds of the compile time).
 #
 # CMake's own UNITY_BUILD writes absolute paths into its batch files, so a clone in another folder
 # (CI's) misses ccache on every batch. These batches include their sources by path relative to the

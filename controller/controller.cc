@@ -35,12 +35,12 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
     return absl::FailedPreconditionError("webhooks are configured but there is no HTTP client");
   }
   // Made and locked before the store opens: a second controller on this data_dir stops here,
-  // naming the first, instead of splitting the jobs between two processes (issue #18).
+  // naming the first, instead of splitting the jobs between two processes.
   absl::StatusOr<FolderLock> lock = FolderLock::Acquire(config.data_dir(), "kv-controller");
   if (!lock.ok()) {
     return absl::Status(lock.status().code(), absl::StrCat("data_dir ", lock.status().message()));
   }
-  // The job store holds every spec and result: its folder is this user's alone (issue #19).
+  // The job store holds every spec and result: its folder is this user's alone.
   KV_RETURN_IF_ERROR(MakeFolderPrivate(config.data_dir()));
   KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
                       SqliteStore::Open(absl::StrCat(config.data_dir(), "/", kStoreFileName)));
@@ -83,19 +83,19 @@ Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* exec
       store_(std::move(store)),
       manager_(std::move(manager)),
       manager_jobs_(manager_.get()),
-      schedules_(std::make_unique<ScheduleRunner>(store_.get(), &manager_jobs_, clock)),
+      schedules_(std::make_unique<ScheduleFirer>(&store_->Schedules(), &manager_jobs_, clock)),
       regression_gauges_(registry),
-      regression_queries_(store_.get(), store_.get(), manager_.get(), clock) {
+      regression_queries_(&store_->Regressions(), &store_->Schedules(), manager_.get(), clock) {
   std::vector<std::string> webhook_names;
   for (const WebhookTarget& webhook : webhooks) webhook_names.push_back(webhook.name);
   if (!webhooks.empty()) {
-    alerts_ =
-        std::make_unique<AlertDispatcher>(std::move(webhooks), store_.get(), http_client, clock);
+    alerts_ = std::make_unique<AlertDispatcher>(std::move(webhooks), &store_->Regressions(),
+                                                http_client, clock);
     regression_queries_.SetWebhooks(webhook_names, [this] { alerts_->Wake(); });
   }
   analyst_ = std::make_unique<RegressionAnalyst>(
-      std::move(analysis), std::move(webhook_names), store_.get(), store_.get(), store_.get(),
-      manager_.get(), clock, executor,
+      std::move(analysis), std::move(webhook_names), &store_->Events(), &store_->Schedules(),
+      &store_->Regressions(), manager_.get(), clock, executor,
       [this](const v1::RunAnalysis& run, bool fresh) { OnAnalyzed(run, fresh); });
 }
 
@@ -188,7 +188,8 @@ void Controller::OnAnalyzed(const v1::RunAnalysis& analysis, bool fresh) {
 void Controller::Housekeeping() {
   uptime_seconds_.Set(absl::ToDoubleSeconds(clock_->Monotonic() - start_monotonic_));
   PruneRequests();
-  absl::StatusOr<std::map<v1::DeliveryState, int64_t>> deliveries = store_->CountDeliveries();
+  absl::StatusOr<std::map<v1::DeliveryState, int64_t>> deliveries =
+      store_->Regressions().CountDeliveries();
   if (deliveries.ok()) regression_gauges_.SetDeliveryCounts(*deliveries);
   std::set<std::string> schedules;
   for (const v1::Schedule& schedule : schedules_->List()) schedules.insert(schedule.spec().name());
@@ -200,7 +201,7 @@ void Controller::Housekeeping() {
   link_gauges_.Add({{"counter", "events_duplicate"}}).Set(stats.events_duplicate);
   link_gauges_.Add({{"counter", "events_stale"}}).Set(stats.events_stale);
   link_gauges_.Add({{"counter", "scheduling_rounds"}}).Set(stats.scheduling_rounds);
-  // TLS handshakes gRPC refused before any service saw them (issue #19), by cause.
+  // TLS handshakes gRPC refused before any service saw them, by cause.
   const std::array<int64_t, kTlsRefusalKinds> refused = TlsRefusalCounts();
   for (int i = 1; i < kTlsRefusalKinds; ++i) {
     const auto refusal = static_cast<TlsRefusal>(i);

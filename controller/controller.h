@@ -19,7 +19,7 @@
 #include "controller/analysis/regression_gauges.h"
 #include "controller/analysis/regression_queries.h"
 #include "controller/core/job_manager.h"
-#include "controller/schedule/schedule_runner.h"
+#include "controller/schedule/schedule_firer.h"
 #include "controller/schedule/scheduled_jobs.h"
 #include "controller/service/grpc_server_service.h"
 #include "controller/store/sqlite_store.h"
@@ -60,7 +60,7 @@ class Controller {
   // host:port the gRPC server listens on (the port chosen when the config said 0).
   std::string address() const { return server_ == nullptr ? "" : server_->address(); }
   JobManager& jobs() { return *manager_; }
-  ScheduleRunner& schedules() { return *schedules_; }
+  ScheduleFirer& schedules() { return *schedules_; }
 
  private:
   static constexpr absl::Duration kHousekeepingPeriod = absl::Seconds(5);
@@ -110,7 +110,7 @@ class Controller {
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<JobManager> manager_;
   ManagerJobs manager_jobs_;
-  std::unique_ptr<ScheduleRunner> schedules_;
+  std::unique_ptr<ScheduleFirer> schedules_;
   RegressionGauges regression_gauges_;
   std::unique_ptr<AlertDispatcher> alerts_;  // null without webhooks
   std::unique_ptr<RegressionAnalyst> analyst_;

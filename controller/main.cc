@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   }
 
   MakeNewFilesPrivate();                 // controller.db and its WAL are this user's alone
-  RouteGrpcCoreLogs(GrpcRole::kServer);  // refused TLS handshakes named (issue #19)
+  RouteGrpcCoreLogs(GrpcRole::kServer);  // refused TLS handshakes named
   RealClock clock;
   EventLoop loop("controller");
   std::string metrics_listen =

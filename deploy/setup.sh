@@ -37,8 +37,8 @@ TEST_PACKAGES=(
   # Prometheus 2.42 + promtool: e2e.prometheus_crosscheck checks our rate math against PromQL on
   # its own instance (a host with systemd also gets the package's service on :9090)
   prometheus
-  # used by the benchmarks (tests/bench)
-  wrk
+  # used by the benchmarks (tests/bench): wrk, and aiohttp for the runner roofline's Python client
+  wrk python3-aiohttp
   # headless browser of e2e.report_chromium: renders kvctl report's HTML, checks its DOM, screenshots it
   chromium
   # systemd-analyze: e2e.installed_tree verifies the installed units and their hardening

@@ -26,7 +26,7 @@ absl::StatusOr<Json> ParseText(const std::string& text, const std::string& path,
         absl::StrCat(LineOrigin(path, at), ": invalid JSON: ", e.what()));
   } catch (const typename Json::exception& e) {
     // A number beyond a double's range (out_of_range.406, "number overflow parsing '1e999'"):
-    // nlohmann gives no position for it (issue #19: it aborted the reader).
+    // nlohmann gives no position for it, and uncaught it would abort the reader.
     return absl::InvalidArgumentError(
         absl::StrCat(line > 0 ? LineOrigin(path, line) : path, ": invalid JSON: ", e.what()));
   }

@@ -43,7 +43,7 @@ absl::StatusOr<std::vector<std::string>> Shards(const std::string& path) {
 bool IsParquetInput(const std::string& path) {
   std::error_code error;
   if (fs::is_directory(path, error) || absl::EndsWith(path, ".parquet")) return true;
-  // Never open what is not a regular file (a FIFO would block here forever: issue #19); the
+  // Never open what is not a regular file (a FIFO would block here forever); the
   // JSON readers then refuse it by name.
   if (!fs::is_regular_file(path, error)) return false;
   std::ifstream in(path, std::ios::binary);

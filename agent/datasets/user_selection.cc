@@ -68,7 +68,7 @@ UserSelection SelectUsers(std::vector<VirtualUser> users, int requested, uint64_
   }
   // All of them still come in the seeded order: which users start together and which wait for
   // a slot is what one repeat's seed changes (on the simulator, whose runs otherwise repeat
-  // exactly, the only thing; issue #30).
+  // exactly, the only thing).
   selection.description = all ? absl::StrCat("all ", Plural(ceiling, "virtual user"),
                                              ", in a seeded order (seed ", seed, ")")
                               : Describe(selection.users, ceiling, seed);

@@ -18,8 +18,8 @@ bool IsAuthError(const absl::Status& status) {
          status.code() == absl::StatusCode::kPermissionDenied;
 }
 
-// What a failed connection most likely means, from gRPC's text (issue #19: a certificate of
-// another CA, or plaintext against the TLS port, said only "Socket closed", retried forever).
+// What a failed connection most likely means, from gRPC's text (a certificate of
+// another CA, or plaintext against the TLS port, shows only as "Socket closed").
 // Empty when nothing points at TLS. Neither case gets better by retrying soon.
 std::string TlsFailureHint(const absl::Status& status, bool insecure) {
   if (status.code() != absl::StatusCode::kUnavailable) return "";
@@ -44,33 +44,33 @@ std::string TlsFailureHint(const absl::Status& status, bool insecure) {
 
 absl::StatusOr<std::unique_ptr<ControllerLink>> ControllerLink::Create(
     ControllerLinkOptions options, v1::AgentCapabilities capabilities, EventSpool* spool,
-    ScenarioRunner* runner, Clock* clock, Executor* executor) {
+    ScenarioWorker* worker, Clock* clock, Executor* executor) {
   if (options.controller_address.empty()) {
     return absl::InvalidArgumentError("controller_address is empty");
   }
   KV_ASSIGN_OR_RETURN(
       std::unique_ptr<LinkTransport> transport,
       CreateGrpcLinkTransport(options.controller_address, options.tls, options.insecure));
-  return CreateWithTransport(std::move(options), std::move(capabilities), spool, runner, clock,
+  return CreateWithTransport(std::move(options), std::move(capabilities), spool, worker, clock,
                              executor, std::move(transport));
 }
 
 std::unique_ptr<ControllerLink> ControllerLink::CreateWithTransport(
     ControllerLinkOptions options, v1::AgentCapabilities capabilities, EventSpool* spool,
-    ScenarioRunner* runner, Clock* clock, Executor* executor,
+    ScenarioWorker* worker, Clock* clock, Executor* executor,
     std::unique_ptr<LinkTransport> transport) {
   return std::unique_ptr<ControllerLink>(new ControllerLink(std::move(options),
-                                                            std::move(capabilities), spool, runner,
+                                                            std::move(capabilities), spool, worker,
                                                             clock, executor, std::move(transport)));
 }
 
 ControllerLink::ControllerLink(ControllerLinkOptions options, v1::AgentCapabilities capabilities,
-                               EventSpool* spool, ScenarioRunner* runner, Clock* clock,
+                               EventSpool* spool, ScenarioWorker* worker, Clock* clock,
                                Executor* executor, std::unique_ptr<LinkTransport> transport)
     : options_(std::move(options)),
       capabilities_(std::move(capabilities)),
       spool_(spool),
-      runner_(runner),
+      worker_(worker),
       clock_(clock),
       executor_(executor),
       transport_(std::move(transport)),
@@ -179,7 +179,7 @@ void ControllerLink::OnStreamDone(uint64_t stream_id, const absl::Status& status
   const bool was_registered = registered_.exchange(false);
   // Only a stream that held for a while resets the backoff: one that fails right after each
   // registration (a controller that refuses at once, a proxy cutting streams) must not be
-  // redialled every initial delay forever (issue #18).
+  // redialled every initial delay forever.
   if (was_registered && clock_->Monotonic() - registered_at_ >= options_.backoff_max) failures_ = 0;
   CancelTimers();
   stream_.reset();
@@ -203,7 +203,7 @@ v1::AgentMessage ControllerLink::MakeRegister() const {
   for (const v1::ScenarioAttempt& attempt : spool_->AttemptsWithUnacknowledgedEvents()) {
     *reg->add_running() = attempt;
   }
-  const v1::ScenarioAttempt now_running = runner_->running();
+  const v1::ScenarioAttempt now_running = worker_->running();
   const bool listed = std::any_of(
       reg->running().begin(), reg->running().end(),
       [&](const v1::ScenarioAttempt& attempt) { return SameAttempt(attempt, now_running); });
@@ -251,7 +251,7 @@ void ControllerLink::OnCancel(const v1::CancelScenario& cancel) {
   target.set_job_id(cancel.job_id());
   target.set_scenario_id(cancel.scenario_id());
   target.set_attempt(cancel.attempt());
-  runner_->Cancel(target);
+  worker_->Cancel(target);
 }
 
 void ControllerLink::OnAssignment(const v1::Assignment& assignment) {
@@ -259,7 +259,7 @@ void ControllerLink::OnAssignment(const v1::Assignment& assignment) {
   KV_LOG(INFO) << "assignment from controller job=" << assignment.scenario().job_id()
                << " scenario=" << scenario_id << " attempt=" << assignment.attempt();
   absl::Status started =
-      runner_->Start(assignment, [this](v1::Event event) { EmitEvent(std::move(event)); });
+      worker_->Start(assignment, [this](v1::Event event) { EmitEvent(std::move(event)); });
   if (started.ok()) return;
   KV_LOG(WARNING) << "assignment refused scenario=" << scenario_id << " reason=" << started;
   v1::Event event;
@@ -285,7 +285,7 @@ void ControllerLink::SendHeartbeat() {
   if (!registered_ || stream_ == nullptr) return;
   v1::AgentMessage message;
   message.mutable_heartbeat()->set_unix_ms(absl::ToUnixMillis(clock_->Now()));
-  message.mutable_heartbeat()->set_running_scenario_id(runner_->running_scenario_id());
+  message.mutable_heartbeat()->set_running_scenario_id(worker_->running_scenario_id());
   if (options_.nvme_free_bytes) {
     if (std::optional<int64_t> free = options_.nvme_free_bytes()) {
       message.mutable_heartbeat()->set_nvme_free_bytes(*free);

@@ -16,7 +16,7 @@
 #include "absl/time/time.h"
 #include "agent/link/event_spool.h"
 #include "agent/link/link_transport.h"
-#include "agent/link/scenario_runner.h"
+#include "agent/scenario/scenario_worker.h"
 #include "common/loop/executor.h"
 #include "common/time/clock.h"
 #include "kvbench/v1/agent.pb.h"
@@ -51,29 +51,29 @@ struct ControllerLinkOptions {
 // The agent's side of the AgentLink stream (DESIGN.md "The agent ↔ controller link"): dials the
 // controller, registers (capabilities and the scenarios still running or with unacknowledged
 // events), replays the spool after the controller's acked_seq, heartbeats, hands assignments and
-// cancels to the runner, and numbers, spools and sends the runner's events. Reconnects with
+// cancels to the worker, and numbers, spools and sends the worker's events. Reconnects with
 // exponential backoff and full jitter when the stream ends.
 //
 // Threads (STYLE.md rule 14): the link has no thread of its own. Everything about the stream's
 // life (connect, the register timeout, heartbeats, the backoff before a reconnect, the
 // controller's messages) runs as named tasks and timers on the injected Executor ("link.*"); the
 // transport's callbacks only post to it, tagged with their stream so a late one is dropped. The
-// runner's sink spools on the runner's thread (durable before anything is sent) and posts the
-// send. The runner must not deliver events after the link is destroyed (stop the runner, or let
+// worker's sink spools on the worker's thread (durable before anything is sent) and posts the
+// send. The worker must not deliver events after the link is destroyed (stop the worker, or let
 // it finish, first). The executor must outlive the link.
 class ControllerLink {
  public:
   // The gRPC transport from options (MakeAgentChannelCredentials(options.tls, options.insecure)).
-  // `spool`, `runner`, `clock` and `executor` are borrowed and must outlive the link.
+  // `spool`, `worker`, `clock` and `executor` are borrowed and must outlive the link.
   static absl::StatusOr<std::unique_ptr<ControllerLink>> Create(ControllerLinkOptions options,
                                                                 v1::AgentCapabilities capabilities,
                                                                 EventSpool* spool,
-                                                                ScenarioRunner* runner,
+                                                                ScenarioWorker* worker,
                                                                 Clock* clock, Executor* executor);
   // Same over any transport.
   static std::unique_ptr<ControllerLink> CreateWithTransport(
       ControllerLinkOptions options, v1::AgentCapabilities capabilities, EventSpool* spool,
-      ScenarioRunner* runner, Clock* clock, Executor* executor,
+      ScenarioWorker* worker, Clock* clock, Executor* executor,
       std::unique_ptr<LinkTransport> transport);
   // Stop().
   ~ControllerLink();
@@ -102,7 +102,7 @@ class ControllerLink {
   };
 
   ControllerLink(ControllerLinkOptions options, v1::AgentCapabilities capabilities,
-                 EventSpool* spool, ScenarioRunner* runner, Clock* clock, Executor* executor,
+                 EventSpool* spool, ScenarioWorker* worker, Clock* clock, Executor* executor,
                  std::unique_ptr<LinkTransport> transport);
 
   // Wraps `task` so it runs only while the link is live.
@@ -122,7 +122,7 @@ class ControllerLink {
   void OnAck(int64_t acked_seq);
   void SendHeartbeat();
   void SendSpooled(v1::Event event);
-  // The runner's sink (also used for events the link makes itself). Any thread.
+  // The worker's sink (also used for events the link makes itself). Any thread.
   void EmitEvent(v1::Event event);
   absl::Duration NextBackoff(const absl::Status& status);
   void LogStreamEnd(const absl::Status& status, bool was_registered);
@@ -130,7 +130,7 @@ class ControllerLink {
   const ControllerLinkOptions options_;
   const v1::AgentCapabilities capabilities_;
   EventSpool* const spool_;
-  ScenarioRunner* const runner_;
+  ScenarioWorker* const worker_;
   Clock* const clock_;
   Executor* const executor_;
   const std::unique_ptr<LinkTransport> transport_;
@@ -154,7 +154,7 @@ class ControllerLink {
   std::string last_auth_error_;
   absl::BitGen random_;
 
-  // Spool append and the post of its send, in seq order (the runner's thread and the executor's).
+  // Spool append and the post of its send, in seq order (the worker's thread and the executor's).
   std::mutex emit_mu_;
 };
 

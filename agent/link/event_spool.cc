@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/checksum/crc32.h"
+#include "common/files/atomic_file.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -75,16 +76,6 @@ absl::Status WriteAll(int fd, const std::string& data, const std::string& path) 
   if (::fdatasync(fd) != 0) {
     return absl::UnavailableError(absl::StrCat("fdatasync ", path, ": ", std::strerror(errno)));
   }
-  return absl::OkStatus();
-}
-
-absl::Status SyncDir(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return absl::UnavailableError(absl::StrCat("open ", dir, ": ", std::strerror(errno)));
-  const int rc = ::fsync(fd);
-  ::close(fd);
-  if (rc != 0)
-    return absl::UnavailableError(absl::StrCat("fsync ", dir, ": ", std::strerror(errno)));
   return absl::OkStatus();
 }
 
@@ -254,21 +245,13 @@ absl::Status EventSpool::Acknowledge(int64_t acked_seq) {
 }
 
 absl::Status EventSpool::CompactLocked() {
-  const std::string tmp_path = log_path_ + ".tmp";
   std::string data = Record(kHighWaterRecord, EncodeI64(last_seq_));
   data += Record(kAckRecord, EncodeI64(acked_seq_));
   for (const v1::Event& event : unacked_) data += Record(kEventRecord, event.SerializeAsString());
-  const int tmp = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (tmp < 0) {
-    return absl::UnavailableError(absl::StrCat("open ", tmp_path, ": ", std::strerror(errno)));
-  }
-  absl::Status written = WriteAll(tmp, data, tmp_path);
-  ::close(tmp);
-  if (!written.ok()) return written;
-  if (::rename(tmp_path.c_str(), log_path_.c_str()) != 0) {
-    return absl::UnavailableError(absl::StrCat("rename ", tmp_path, ": ", std::strerror(errno)));
-  }
-  KV_RETURN_IF_ERROR(SyncDir(dir_));
+  // The folder too: the spool is what a restarted agent resends from.
+  AtomicWriteOptions durable;
+  durable.sync_folder = true;
+  KV_RETURN_IF_ERROR(WriteFileAtomically(log_path_, data, durable));
   const int fd = ::open(log_path_.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
   if (fd < 0) {
     // Should not happen right after the rename; keep appending to the old inode's descriptor

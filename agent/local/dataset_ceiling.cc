@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/datasets/dataset_loader.h"
 #include "agent/datasets/dataset_resolver.h"
-#include "agent/local/local_job_run.h"
+#include "agent/local/local_run_config.h"
 #include "agent/runner/gpt_oss_agentic.h"
 #include "agent/runner/request_body.h"
 #include "agent/runner/runner_argv.h"
@@ -60,7 +60,7 @@ std::string DatasetName(const v1::JobSpec& spec, const std::string& path) {
 absl::StatusOr<DatasetCeiling> DatasetCeiling::Compute(const v1::JobSpec& spec,
                                                        const std::string& dataset_mirror) {
   DatasetCeiling ceiling;
-  datasets::DatasetResolver resolver(LocalJobRun::DatasetRoots(dataset_mirror),
+  datasets::DatasetResolver resolver(LocalRunConfig::DatasetRoots(dataset_mirror),
                                      /*allow_user_paths=*/true);
   absl::StatusOr<std::string> path = resolver.Resolve(spec.dataset());
   if (!path.ok()) {

@@ -9,9 +9,9 @@
 
 namespace kvbench::agent {
 
-// What a job's dataset allows, known before anything starts (issue #15; `kvctl plan` prints it
+// What a job's dataset allows, known before anything starts (`kvctl plan` prints it
 // and `kvctl plan` / `kvctl run` refuse a job none of whose cells would have a virtual user).
-// The dataset is found as `kvctl run` finds it (LocalJobRun::DatasetRoots, the user's own paths
+// The dataset is found as `kvctl run` finds it (LocalRunConfig::DatasetRoots, the user's own paths
 // accepted), read by the runner's loader and chunked as kv-runner chunks it (ChunkIntoUsers, min
 // chunk rounds 5). With ISL > 0 on the sim engine, every prompt is counted as kvsim-vllm's
 // /tokenize counts it (the body kv-runner's PromptCounter sends, runner::BuildTokenizeBody; the
@@ -44,8 +44,8 @@ class DatasetCeiling {
     int round = 0;  // 1-based
   };
   const std::optional<LargestPrompt>& largest_prompt() const { return largest_prompt_; }
-  // A line saying that the largest prompt does not fit one replica's forced KV capacity (issue
-  // #31: num_gpu_blocks 64 failed every request, and nothing said so before the run), e.g.
+  // A line saying that the largest prompt does not fit one replica's forced KV capacity (with
+  // num_gpu_blocks 64 every request would fail: say so before the run), e.g.
   // "num_gpu_blocks 64: the largest prompt (2,107 tokens, user u3 round 5) needs 136 KV blocks
   // ..."; nullopt when it fits or was not counted.
   std::optional<std::string> KvCapacityWarning(const v1::JobSpec& spec) const;

@@ -187,13 +187,12 @@ void CheckDeviceOrder(const std::vector<v1::GpuInfo>& offered, PreflightProbes& 
 
 }  // namespace
 
-GpuFindings ReadGpus(PreflightProbes& probes, const std::vector<v1::GpuInfo>& configured,
-                     bool offer_discovered) {
+GpuFindings ReadGpus(PreflightProbes& probes, const std::vector<v1::GpuInfo>& configured) {
   GpuFindings findings;
   findings.nvidia = probes.ReadNvidiaGpus();
   findings.amd = probes.ReadAmdGpus();
   findings.offered = configured;
-  if (configured.empty() && offer_discovered) {
+  if (configured.empty()) {
     for (const telemetry::GpuReading& reading : findings.nvidia.gpus) {
       v1::GpuInfo& gpu = findings.offered.emplace_back();
       gpu.set_index(reading.index);

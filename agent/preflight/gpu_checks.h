@@ -19,15 +19,14 @@ struct GpuFindings {
   std::vector<v1::GpuInfo> offered;
 };
 
-// Reads NVML and amd-smi through `probes`; `configured` empty and `offer_discovered`: the agent
-// offers what NVML finds.
-GpuFindings ReadGpus(PreflightProbes& probes, const std::vector<v1::GpuInfo>& configured,
-                     bool offer_discovered = true);
+// Reads NVML and amd-smi through `probes`; `configured` empty: the agent offers (and pins) what
+// NVML finds.
+GpuFindings ReadGpus(PreflightProbes& probes, const std::vector<v1::GpuInfo>& configured);
 
 // gpu.nvidia: NVML's GPUs, driver and CUDA version; SKIP "no NVIDIA GPU: ..." without the
 // library or a GPU; FAIL (for the NVIDIA engine profiles) when NVML loads but cannot be used, or
 // the config offers an index NVML does not have; WARN when it finds GPUs but none is offered
-// (kvctl run without --gpus) while an NVIDIA engine profile is loaded.
+// (the config lists only other vendors' GPUs) while an NVIDIA engine profile is loaded.
 v1::PreflightCheck CheckNvidia(const GpuFindings& gpus, const tiers::ProfileSet& profiles);
 // gpu.amd: amd-smi's GPUs; SKIP without the tool or a GPU; WARN when it finds GPUs the config
 // does not offer (the agent discovers NVIDIA GPUs only).

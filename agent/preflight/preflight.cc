@@ -78,7 +78,7 @@ PreflightReport Preflight::RunAll() const {
   PreflightReport report;
   report.versions.push_back(Version("kvbench", kVersion, "kv-agent"));
   report.checks = CheckBinaries(*profiles_, *probes_, &report.versions);
-  const GpuFindings gpus = ReadGpus(*probes_, input_.gpus, input_.offer_discovered_gpus);
+  const GpuFindings gpus = ReadGpus(*probes_, input_.gpus);
   AddGpuVersions(gpus.nvidia, &report.versions);
   report.checks.push_back(CheckNvidia(gpus, *profiles_));
   report.checks.push_back(CheckAmd(gpus, *profiles_));

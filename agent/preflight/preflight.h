@@ -24,16 +24,15 @@ struct PreflightInput {
   // Whether a registry dataset missing here is pulled before a scenario (kv-agent with a
   // dataset_cache_dir): then missing is a WARN, not a FAIL.
   bool pulls_registry_datasets = false;
-  // GPUs offered (the config's); empty = those NVML finds, when `offer_discovered_gpus`.
+  // GPUs offered (the config's); empty = those NVML finds (the agent offers and pins them).
   std::vector<v1::GpuInfo> gpus;
-  bool offer_discovered_gpus = true;  // kvctl run pins only its --gpus
   // An address the process will listen on, checked to be free ("" or port 0: not checked). Set
   // by `kv-agent --preflight` (metrics_listen); a running agent holds its own.
   std::string listen_address;
   std::optional<v1::JobSpec> spec;  // kvctl doctor SPEC: the job's model, dataset and pools
 
   // The agent's config: its NVMe dir, model roots, dataset cache and mirror ($KV_DATASET_MIRROR
-  // too) and GPUs, as its scenarios use them (agent/link/executor_scenario_runner.cc).
+  // too) and GPUs, as its scenarios use them (agent/scenario/thread_scenario_worker.cc).
   static PreflightInput ForAgentConfig(const v1::AgentConfig& config);
 };
 
@@ -45,7 +44,7 @@ struct PreflightReport {
   std::vector<v1::ComponentVersion> versions;
 };
 
-// The preflight of a node (issue #32): without starting a job, everything a scenario will need,
+// The preflight of a node: without starting a job, everything a scenario will need,
 // one PreflightCheck per check with a stable name, what was found and, when it does not pass,
 // what to do and which tiers and profiles a FAIL keeps off the node. The checks, in this order:
 //   binary.<profile>    each profile's command[0] found (next to the agent, then PATH), its

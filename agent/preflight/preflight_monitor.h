@@ -11,7 +11,8 @@
 
 namespace kvbench::agent::preflight {
 
-// How often an idle agent re-runs the cheap checks (issue #32: "at most every minute").
+// How often an idle agent re-runs the cheap checks: the scheduler learns within a minute that an
+// idle node broke.
 inline constexpr absl::Duration kRecheckPeriod = absl::Minutes(1);
 
 // The agent's latest preflight: every check of the start, each cheap one replaced by its latest

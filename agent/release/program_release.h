@@ -19,7 +19,7 @@ namespace kvbench::agent::release {
 inline constexpr char kVllmComponent[] = "vllm";
 inline constexpr char kLmcacheComponent[] = "lmcache";
 
-// What the agent learned about the program one profile runs (issue #32), probed once per agent
+// What the agent learned about the program one profile runs, probed once per agent
 // (ReleaseCache) and before a job in `kv-agent --preflight`.
 struct ProgramRelease {
   std::string profile;     // the profile's name

@@ -8,10 +8,10 @@
 
 namespace kvbench::agent::release {
 
-// The releases of the programs this agent runs, each probed once per agent lifetime ("flags by
-// capability", issue #32): the first scenario of a profile pays the probe, later ones reuse it.
-// Keyed by profile name and resolved program, so an upgrade under the same path is seen by the
-// next agent start, not mid-job. Thread-safe.
+// The releases of the programs this agent runs, each probed once per agent lifetime (the flags
+// a profile gets depend on its release): the first scenario of a profile pays the probe, later ones
+// reuse it. Keyed by profile name and resolved program, so an upgrade under the same path is seen
+// by the next agent start, not mid-job. Thread-safe.
 class ReleaseCache {
  public:
   explicit ReleaseCache(ProbeRunner run) : run_(std::move(run)) {}

@@ -1,6 +1,6 @@
 #pragma once
 
-// How late kv-runner itself was over a replay (issue #30), from its per-request records. Pure.
+// How late kv-runner itself was over a replay, from its per-request records. Pure.
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-// How much of the reuse a sticky GPU tier could get it actually got (issue #15: "was offload
-// exercised" from evidence). Pure.
+// How much of the reuse a sticky GPU tier could get it actually got (whether
+// offload was exercised, told from evidence). Pure.
 
 #include <cstdint>
 #include <optional>

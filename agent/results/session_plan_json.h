@@ -17,8 +17,8 @@ namespace kvbench::agent::results {
 // sessions_requested is the summary's own key (SummaryJson).
 void AddSessionPlan(const SessionPlan& plan, nlohmann::json* summary);
 
-// The plan back from a summary object: nullopt when it has no "planned_users" (a runner of
-// before issue #15); INVALID_ARGUMENT naming the key when a value has the wrong type.
+// The plan back from a summary object: nullopt when it has no "planned_users" (written by an
+// older runner); INVALID_ARGUMENT naming the key when a value has the wrong type.
 absl::StatusOr<std::optional<SessionPlan>> ParseSessionPlan(const nlohmann::json& summary);
 
 }  // namespace kvbench::agent::results

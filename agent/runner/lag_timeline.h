@@ -6,7 +6,7 @@
 
 namespace kvbench::runner {
 
-// How late kv-runner's I/O loop ran over a replay (issue #30): probe results (when a probe ran,
+// How late kv-runner's I/O loop ran over a replay: probe results (when a probe ran,
 // how late it was) kept as the largest lateness per time bucket, so a run of any length costs a
 // few bytes per bucket, and any request's window can ask what the loop was like while it was in
 // flight. Times are the replay clock's seconds. Thread-safe.

@@ -19,11 +19,11 @@ namespace kvbench::runner {
 inline constexpr absl::Duration kLoopLagProbePeriod = absl::Milliseconds(10);
 inline constexpr double kLoopLagBucketSeconds = 0.02;
 
-// kv-runner's loop-lag probe (issue #30), like Node's monitorEventLoopDelay: a thread of its own
+// kv-runner's loop-lag probe, like Node's monitorEventLoopDelay: a thread of its own
 // posts a task to the replay's HTTP client every `period` (AsyncHttpClient::Post, each loop in
 // turn); the task's lateness (run − post) is how late that loop was answering its sockets then,
-// so how late the replay's stamps of bytes read and sent may be. A client that cannot post (curl
-// multi) leaves the timeline empty: the lag is then not measured.
+// so how late the replay's stamps of bytes read and sent may be. A client that cannot post leaves
+// the timeline empty: the lag is then not measured.
 class LoopLagProbe {
  public:
   // `client` and `clock` must outlive the probe; tasks still queued on the client when the probe

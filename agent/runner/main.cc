@@ -19,7 +19,7 @@
 
 namespace {
 
-// Bounds of the numeric flags (issue #19: --min-chunk-rounds 0 and -5 were accepted): counts of
+// Bounds of the numeric flags (a count of 0 or below is refused, not run as nothing): counts of
 // users, rounds and requests, token lengths, and the request timeout (a week).
 constexpr int kMaxCount = 1'000'000;
 constexpr int kMaxTokens = 10'000'000;
@@ -70,7 +70,6 @@ int main(int argc, char** argv) {
                "Count prompts via /tokenize before the run (reuse opportunity; forced by --isl)");
   app.add_option("--sim-clock", options.sim_clock,
                  "Stamp by this shared simulated clock file (kvsim-vllm --sim-clock)");
-  app.add_option("--http-client", options.http_client, "curl-multi or beast");
   app.add_option("--io-threads", options.io_threads, "HTTP client I/O threads")
       ->check(CLI::Range(1, 256));
   app.add_flag("--enable-agentic-tools", options.enable_agentic_tools, "gpt-oss tool calls");

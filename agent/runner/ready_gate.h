@@ -7,7 +7,7 @@
 
 namespace kvbench::runner {
 
-// kv-runner's --ready-file handshake (the warm-up gate, issue #15): the agent's "before" scrape
+// kv-runner's --ready-file handshake (the warm-up gate): the agent's "before" scrape
 // must follow the runner's warm-up requests and prompt counting, so that before→after counter
 // deltas hold the replay's requests only.
 //   InstallGoSignal() at start-up (before anything could send SIGUSR1) gives the source SIGUSR1

@@ -23,11 +23,14 @@ RecordWriter::RecordWriter(std::string path, std::FILE* file)
 RecordWriter::~RecordWriter() { Close().IgnoreError(); }
 
 void RecordWriter::Write(RequestRecord record) {
+  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(std::move(record));
+    wake = writer_idle_;
+    writer_idle_ = false;
   }
-  queued_.notify_one();
+  if (wake) queued_.notify_one();
 }
 
 void RecordWriter::WriteLoop() {
@@ -36,8 +39,12 @@ void RecordWriter::WriteLoop() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
+      writer_idle_ = queue_.empty();
       queued_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+      writer_idle_ = false;
       if (queue_.empty()) return;  // closing, nothing left
+      // Gathers the batch; only Close() wakes this wait early.
+      queued_.wait_for(lock, kBatchPeriod, [&] { return closing_; });
       batch.swap(queue_);
     }
     lines.clear();

@@ -20,6 +20,9 @@ constexpr absl::Duration kPromptCountTimeout = absl::Minutes(5);
 
 struct Replay::Slot {
   std::unique_ptr<RoundExchange> exchange;
+  // The slot's chat request, built once: each round sets only its user and body (a fresh request
+  // per round cost allocations on the I/O thread's hot path).
+  AsyncHttpRequest request;
   size_t user = 0;   // index into prepared_
   size_t round = 0;  // 0-based round of that user
   int attempt = 1;
@@ -37,8 +40,11 @@ BodyOptions BodyOptionsFrom(const RunnerOptions& options) {
   return body;
 }
 
+// Where ChatRequest puts x-user-id among the headers.
+constexpr size_t kUserIdHeader = 1;
+
 AsyncHttpRequest ChatRequest(const RunnerOptions& options, const std::string& user_id,
-                             const std::string& body) {
+                             absl::string_view body) {
   AsyncHttpRequest request;
   request.url = options.base_url + "/v1/chat/completions";
   request.headers = {{"Content-Type", "application/json"}, {"x-user-id", user_id}};
@@ -205,9 +211,14 @@ absl::StatusOr<ReplayResult> Replay::Run(const std::vector<datasets::VirtualUser
         });
     slots_.push_back(std::move(slot));
   }
+  size_t planned_requests = 0;
+  for (const PreparedUser& user : prepared_) planned_requests += user.sendable_rounds;
   {
     std::lock_guard<std::mutex> lock(mu_);
     active_slots_ = static_cast<int>(slots);
+    // Room for every planned request: growing the vector mid-run moved every record so far on
+    // the I/O thread (retries beyond the plan still fit, by growing).
+    records_.reserve(planned_requests);
   }
   // On a shared simulated clock every slot's first request goes out at the same instant: a hold
   // counted in flight keeps time still until all of them are sent.
@@ -256,8 +267,10 @@ void Replay::StartRound(Slot* slot) {
   record.attempts = slot->attempt;
   if (!user.counts.empty())
     record.prompt_tokens = static_cast<int>(user.counts[slot->round].tokens);
-  const AsyncHttpRequest request = ChatRequest(options_, record.user_id, user.bodies[slot->round]);
-  slot->exchange->Send(client_, request, std::move(record));
+  if (slot->request.url.empty()) slot->request = ChatRequest(options_, "", "");
+  slot->request.headers[kUserIdHeader].second = record.user_id;
+  slot->request.body = user.bodies[slot->round];
+  slot->exchange->Send(client_, slot->request, std::move(record));
 }
 
 void Replay::OnRoundDone(Slot* slot, RequestRecord record, bool cancelled) {

@@ -82,8 +82,8 @@ class Replay {
   absl::Status Warmup();
 
   // ISL > 0: whether every round of each of `users` has a prompt within ISL tokens, counted
-  // through /tokenize as Run counts them (so a selection among the users that fit runs whole:
-  // issue #31). UNAVAILABLE when /tokenize cannot count; CANCELLED when stopped.
+  // through /tokenize as Run counts them (so a selection among the users that fit runs whole).
+  // UNAVAILABLE when /tokenize cannot count; CANCELLED when stopped.
   absl::StatusOr<std::vector<bool>> FitUnderIsl(const std::vector<datasets::VirtualUser>& users);
 
   // Replays `users`. Fails only before the first request: UNAVAILABLE when prompts must be

@@ -11,7 +11,7 @@ namespace kvbench::runner {
 // without locks. (Replay timing is deliberately not behind the
 // Clock seam: a virtual call and absl::Time conversion on the hot path buy nothing here.)
 //
-// With a SimClock (kv-runner --sim-clock, issue #30 item 5) the stamps are the scenario's
+// With a SimClock (kv-runner --sim-clock) the stamps are the scenario's
 // simulated time since the run's start × its time scale instead: what a host that kept up would
 // have measured, so results' simulated latency (÷ time scale) is the simulated time itself, the
 // same on every rerun. Simulated time stands still while what is being stamped is in flight on

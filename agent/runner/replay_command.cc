@@ -1,6 +1,5 @@
 #include "agent/runner/replay_command.h"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -17,8 +16,8 @@
 #include "agent/runner/ready_gate.h"
 #include "agent/runner/record_writer.h"
 #include "agent/runner/replay.h"
+#include "common/files/atomic_file.h"
 #include "common/http/beast_http_client.h"
-#include "common/http/curl_multi_http_client.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -58,43 +57,37 @@ absl::StatusOr<RunnerOptions> EffectiveOptions(const RunnerOptions& options) {
 }
 
 absl::StatusOr<std::unique_ptr<AsyncHttpClient>> MakeClient(const RunnerOptions& options) {
-  if (options.http_client == "curl-multi") {
-    CurlMultiHttpClient::Options client_options;
-    client_options.io_threads = options.io_threads;
-    KV_ASSIGN_OR_RETURN(auto client, CurlMultiHttpClient::Create(client_options));
-    return std::unique_ptr<AsyncHttpClient>(std::move(client));
-  }
-  if (options.http_client == "beast") {
-    BeastHttpClient::Options client_options;
-    client_options.io_threads = options.io_threads;
-    KV_ASSIGN_OR_RETURN(auto client, BeastHttpClient::Create(client_options));
-    return std::unique_ptr<AsyncHttpClient>(std::move(client));
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("--http-client must be curl-multi or beast, not \"", options.http_client, "\""));
+  BeastHttpClient::Options client_options;
+  client_options.io_threads = options.io_threads;
+  KV_ASSIGN_OR_RETURN(auto client, BeastHttpClient::Create(client_options));
+  return std::unique_ptr<AsyncHttpClient>(std::move(client));
+}
+
+// Whole or not at all (the agent builds the result from these files): `what` names the flag.
+absl::Status WriteWhole(const std::string& path, absl::string_view content,
+                        absl::string_view what) {
+  absl::Status written = WriteFileAtomically(path, content);
+  if (written.ok()) return written;
+  return absl::Status(written.code(), absl::StrCat("cannot write ", what, ": ", written.message()));
 }
 
 absl::Status WriteSummary(const std::string& path, const nlohmann::json& summary) {
-  std::ofstream out(path, std::ios::trunc);
-  out << summary.dump(2) << "\n";
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write --summary ", path));
-  return absl::OkStatus();
+  return WriteWhole(path, absl::StrCat(summary.dump(2), "\n"), "--summary");
 }
 
 absl::Status WritePrompts(const std::string& path,
                           const std::vector<agent::results::CountedPrompt>& prompts) {
-  std::ofstream out(path, std::ios::trunc);
-  for (const agent::results::CountedPrompt& prompt : prompts)
-    out << agent::results::ToPromptLine(prompt) << "\n";
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write --prompts ", path));
-  return absl::OkStatus();
+  std::string lines;
+  for (const agent::results::CountedPrompt& prompt : prompts) {
+    absl::StrAppend(&lines, agent::results::ToPromptLine(prompt), "\n");
+  }
+  return WriteWhole(path, lines, "--prompts");
 }
 
 // Just before the clock: the counted prompts to --prompts, then the --ready-file handshake.
 BeforeClockHook BeforeClock(const RunnerOptions& options, StopSource* go, StopSource* stop) {
-  return [&options, go, stop](const std::vector<agent::results::CountedPrompt>& prompts) -> absl::Status {
+  return [&options, go,
+          stop](const std::vector<agent::results::CountedPrompt>& prompts) -> absl::Status {
     if (!options.prompts_path.empty() && !prompts.empty()) {
       KV_RETURN_IF_ERROR(WritePrompts(options.prompts_path, prompts));
     }
@@ -138,8 +131,8 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, Stop
   }
   Replay replay(client.get(), options, writer.get(), stop, sim_clock.get());
   KV_RETURN_IF_ERROR(replay.Warmup());
-  // With ISL, the users are chosen among those every prompt of which fits (issue #31: choosing
-  // among all of them truncated some, and no ISL-limited comparison could be valid); what
+  // With ISL, the users are chosen among those every prompt of which fits (choosing among
+  // all of them would truncate some, and no ISL-limited comparison could then be valid); what
   // `kvctl plan` prints as WILL_RUN is then what runs.
   std::vector<datasets::VirtualUser> candidates = users;
   std::string within;
@@ -161,7 +154,7 @@ absl::Status RunReplayCommand(const RunnerOptions& flags, StopSource* stop, Stop
                << " sessions_requested=" << plan.requested
                << " dataset_ceiling=" << plan.dataset_ceiling << " selection=\"" << plan.selection
                << "\" warmup=" << options.warmup << " isl=" << options.isl << " osl=" << options.osl
-               << " http_client=" << options.http_client << " io_threads=" << options.io_threads;
+               << " io_threads=" << options.io_threads;
 
   KV_ASSIGN_OR_RETURN(ReplayResult result, replay.Run(selection.users, options.count_prompts,
                                                       BeforeClock(options, go, stop)));

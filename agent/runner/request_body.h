@@ -14,7 +14,7 @@ struct BodyOptions {
   bool ask_mode = false;                 // tool_choice "auto" (else "none") when tools are declared
 };
 
-// Equal work across tiers (issue #15): with max_tokens set, ignore_eos makes the engine generate
+// Equal work across tiers: with max_tokens set, ignore_eos makes the engine generate
 // exactly max_tokens, so every tier decodes the same amount whatever the arrival order. vLLM's
 // SamplingParams.ignore_eos: "ignore the EOS token and continue generating tokens after the EOS
 // token is generated" until max_tokens (vllm-project/vllm:vllm/sampling_params.py@00388f65), an

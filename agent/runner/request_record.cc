@@ -1,8 +1,11 @@
 #include "agent/runner/request_record.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -14,11 +17,6 @@ namespace kvbench::runner {
 namespace {
 
 using Json = nlohmann::json;
-
-template <typename T>
-Json OptionalToJson(const std::optional<T>& value) {
-  return value.has_value() ? Json(*value) : Json(nullptr);
-}
 
 absl::Status KeyError(const std::string& key, absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("request record: key \"", key, "\" ", what));
@@ -70,25 +68,84 @@ absl::StatusOr<std::optional<T>> GetOptional(const Json& object, const std::stri
 
 }  // namespace
 
-std::string ToJsonLine(const RequestRecord& record) {
-  Json out = Json::object();
-  out["user_id"] = record.user_id;
-  out["session_id"] = record.session_id;
-  out["round"] = record.round;
-  out["scheduled_s"] = record.scheduled_s;
-  out["sent_s"] = record.sent_s;
-  out["first_token_s"] = OptionalToJson(record.first_token_s);
-  out["end_s"] = record.end_s;
-  out["ttft_s"] = OptionalToJson(record.ttft_s);
-  out["prompt_tokens"] = record.prompt_tokens;
-  out["output_tokens"] = record.output_tokens;
-  out["cached_tokens"] = OptionalToJson(record.cached_tokens);
-  out["http_status"] = record.http_status;
-  out["error"] = OptionalToJson(record.error);
-  out["attempts"] = record.attempts;
-  out["loop_lag_s"] = OptionalToJson(record.loop_lag_s);
+// The line is formatted here rather than built as a Json object and dumped (that cost a std::map
+// node per key per request on the replay's host), byte for byte as Json::dump wrote it: keys in
+// std::map order, numbers by nlohmann's own shortest round-trip formatter, strings escaped by
+// Json::dump whenever they hold anything but plain printable ASCII.
+namespace {
+
+void AppendKey(const char* key, std::string* out) {
+  out->push_back(out->empty() ? '{' : ',');
+  out->push_back('"');
+  out->append(key);
+  out->append("\":");
+}
+
+void AppendNumber(double value, std::string* out) {
+  if (!std::isfinite(value)) {
+    out->append("null");
+    return;
+  }
+  char buffer[64];
+  const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, value);
+  out->append(buffer, static_cast<size_t>(end - buffer));
+}
+
+void AppendNumber(int value, std::string* out) { absl::StrAppend(out, value); }
+
+void AppendString(const std::string& value, std::string* out) {
+  const bool plain = std::all_of(value.begin(), value.end(), [](char c) {
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  });
+  if (plain) {
+    out->push_back('"');
+    out->append(value);
+    out->push_back('"');
+    return;
+  }
   // Replace invalid UTF-8 rather than throw: error strings may carry server bytes.
-  return out.dump(-1, ' ', false, Json::error_handler_t::replace);
+  out->append(Json(value).dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+template <typename T>
+void AppendField(const char* key, const T& value, std::string* out) {
+  AppendKey(key, out);
+  if constexpr (std::is_same_v<T, std::string>) {
+    AppendString(value, out);
+  } else {
+    AppendNumber(value, out);
+  }
+}
+
+template <typename T>
+void AppendField(const char* key, const std::optional<T>& value, std::string* out) {
+  if (value.has_value()) return AppendField(key, *value, out);
+  AppendKey(key, out);
+  out->append("null");
+}
+
+}  // namespace
+
+std::string ToJsonLine(const RequestRecord& record) {
+  std::string out;
+  out.reserve(320);
+  AppendField("attempts", record.attempts, &out);
+  AppendField("cached_tokens", record.cached_tokens, &out);
+  AppendField("end_s", record.end_s, &out);
+  AppendField("error", record.error, &out);
+  AppendField("first_token_s", record.first_token_s, &out);
+  AppendField("http_status", record.http_status, &out);
+  AppendField("loop_lag_s", record.loop_lag_s, &out);
+  AppendField("output_tokens", record.output_tokens, &out);
+  AppendField("prompt_tokens", record.prompt_tokens, &out);
+  AppendField("round", record.round, &out);
+  AppendField("scheduled_s", record.scheduled_s, &out);
+  AppendField("sent_s", record.sent_s, &out);
+  AppendField("session_id", record.session_id, &out);
+  AppendField("ttft_s", record.ttft_s, &out);
+  AppendField("user_id", record.user_id, &out);
+  out.push_back('}');
+  return out;
 }
 
 absl::StatusOr<RequestRecord> ParseJsonLine(absl::string_view line) {
@@ -117,7 +174,7 @@ absl::StatusOr<RequestRecord> ParseJsonLine(absl::string_view line) {
   // Optional: records written before --agentic-max-attempts existed have no attempts key.
   KV_ASSIGN_OR_RETURN(std::optional<int> attempts, GetOptional<int>(object, "attempts", GetInt));
   record.attempts = attempts.value_or(1);
-  // Optional: records written before the loop-lag probe (issue #30) have no loop_lag_s.
+  // Optional: records written before the loop-lag probe have no loop_lag_s.
   KV_ASSIGN_OR_RETURN(record.loop_lag_s, GetOptional<double>(object, "loop_lag_s", GetDouble));
   return record;
 }

@@ -12,7 +12,7 @@ RoundExchange::RoundExchange(const ReplayClock* clock, StopSource* stop, DoneCal
 void RoundExchange::Send(AsyncHttpClient* client, const AsyncHttpRequest& request,
                          RequestRecord record) {
   record_ = std::move(record);
-  parser_ = SseParser();
+  parser_.Reset();
   stream_ = StreamAccumulator();
   record_.sent_s = clock_->Now();
   if (sim::SimClock* sim = clock_->sim()) sim->Sent();  // the engine takes it in (Received)
@@ -23,14 +23,12 @@ void RoundExchange::OnHeaders(int http_status, MonotonicTime) { record_.http_sta
 
 bool RoundExchange::OnBody(absl::string_view bytes, MonotonicTime arrival) {
   if (stop_->stop_requested()) return false;
-  parser_.Feed(bytes, &events_);
-  for (const std::string& event : events_) {
+  parser_.Feed(bytes, [this, arrival](absl::string_view event) {
     if (stream_.Add(event) == StreamAccumulator::Kind::kToken && !record_.first_token_s) {
       record_.first_token_s = clock_->At(arrival);
       if (sim::SimClock* sim = clock_->sim()) sim->Received();  // kvsim-vllm counted it Sent
     }
-  }
-  events_.clear();
+  });
   return true;
 }
 

@@ -50,7 +50,6 @@ class RoundExchange final : public AsyncHttpObserver {
   RequestRecord record_;
   SseParser parser_;
   StreamAccumulator stream_;
-  std::vector<std::string> events_;  // reused between chunks
 };
 
 }  // namespace kvbench::runner

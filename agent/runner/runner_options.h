@@ -16,9 +16,8 @@ inline constexpr int kDefaultAgenticMaxAttempts = 3;
 // Output tokens of one warmup request.
 inline constexpr int kWarmupMaxTokens = 8;
 inline constexpr uint64_t kDefaultSeed = 0;
-// The replay's HTTP client (AsyncHttpClient) and its I/O threads: chosen by the runner roofline
-// (tests/bench/runner_roofline_bench.cc; README "kv-runner").
-inline constexpr char kDefaultHttpClient[] = "beast";
+// The replay's HTTP client's I/O threads (BeastHttpClient): one keeps up with a null target
+// faster than the target itself on the hosts kvbench runs on (tests/bench/runner_http_ceiling.sh).
 inline constexpr int kDefaultIoThreads = 1;
 
 // kv-runner's effective replay configuration (flags, validated in main).
@@ -40,13 +39,12 @@ struct RunnerOptions {
   int sessions = 0;              // users to replay; 0 = concurrency
   std::string output_path;       // requests JSONL; empty = none
   std::string summary_path;      // summary JSON; empty = none
-  std::string prompts_path;   // --prompts: counted prompts JSONL (counted_prompts.h); empty = none
-  std::string ready_file;     // --ready-file: the warm-up gate (ready_gate.h); empty = no wait
+  std::string prompts_path;  // --prompts: counted prompts JSONL (counted_prompts.h); empty = none
+  std::string ready_file;    // --ready-file: the warm-up gate (ready_gate.h); empty = no wait
   // --sim-clock: the scenario's shared simulated clock (SimClock); stamps are then simulated time
   // × its scale (ReplayClock). Empty: wall time.
   std::string sim_clock;
   bool count_prompts = true;  // count prompts via /tokenize before the run (reuse opportunity)
-  std::string http_client = kDefaultHttpClient;  // "curl-multi" or "beast"
   int io_threads = kDefaultIoThreads;
   // gpt-oss agentic tool-call handling (gpt_oss_agentic.h).
   bool enable_agentic_tools = false;

@@ -4,8 +4,8 @@
 // to pass as --model when the server does not know the one it was given: vLLM answers such a
 // request 404 "The model `x` does not exist." (vllm-project/vllm
 // vllm/entrypoints/openai/engine/serving.py@00bd1493, OpenAIServing._check_model), and kvsim-vllm
-// as vLLM does (issue #31: the README's kv-runner example asked the README's kvsim-vllm for
-// "llama" and got only "http_404").
+// as vLLM does: a run asking for a model the server does not serve must say which ones it
+// serves, not only "http_404".
 
 #include <string>
 #include <vector>

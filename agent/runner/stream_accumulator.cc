@@ -1,55 +1,31 @@
 #include "agent/runner/stream_accumulator.h"
 
-#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "agent/runner/stream_event_scan.h"
 
 namespace kvbench::runner {
 namespace {
 
-using Json = nlohmann::json;
-
-bool NonEmptyString(const Json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() && !it->get_ref<const std::string&>().empty();
-}
-
-bool CarriesToken(const Json& chunk) {
-  auto choices = chunk.find("choices");
-  if (choices == chunk.end() || !choices->is_array()) return false;
-  for (const Json& choice : *choices) {
-    if (!choice.is_object()) continue;
-    if (NonEmptyString(choice, "text")) return true;
-    auto delta = choice.find("delta");
-    if (delta == choice.end() || !delta->is_object()) continue;
-    if (NonEmptyString(*delta, "content") || NonEmptyString(*delta, "reasoning") ||
-        NonEmptyString(*delta, "reasoning_content")) {
-      return true;
-    }
-    auto tool_calls = delta->find("tool_calls");
-    if (tool_calls != delta->end() && tool_calls->is_array() && !tool_calls->empty()) return true;
+// Whether `text` holds `key` (with its quotes): found by its `tail` (the bytes after its first
+// two, closing quote included: a rarer first byte than the quote's), then checked whole.
+bool HoldsQuoted(std::string_view text, std::string_view key, std::string_view tail) {
+  const size_t head = key.size() - tail.size();
+  for (size_t at = text.find(tail); at != std::string_view::npos; at = text.find(tail, at + 1)) {
+    if (at >= head && text.substr(at - head, key.size()) == key) return true;
   }
   return false;
 }
 
-std::optional<int> IntField(const Json& object, const char* key) {
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_number_integer()) return std::nullopt;
-  return it->get<int>();
-}
-
-std::string ErrorText(const Json& chunk) {
-  const Json& error = chunk.contains("error") ? chunk["error"] : chunk;
-  if (error.is_object() && error.contains("message") && error["message"].is_string()) {
-    return "stream_error: " + error["message"].get<std::string>();
-  }
-  return "stream_error";
-}
-
 // Whether a payload might carry what only a full parse can read: usage or an error. A JSON string
-// cannot contain the bytes `usage"` or `error"` (its quotes are escaped), so a payload without
-// `"usage"` and `"error"` has neither key; a false positive only costs a parse.
+// cannot contain the bytes `"usage"` or `"error"` (its quotes are escaped), so a payload without
+// them has neither key; a false positive only costs a parse. Searched with std::string_view's
+// find (memchr on a first byte that is rare here) rather than absl::string_view's (Debian's
+// Abseil compares at every offset) or memmem: this runs on every streamed token, and it was the
+// costliest step of one.
 bool MayCarryUsageOrError(absl::string_view payload) {
-  return payload.find("\"usage\"") != absl::string_view::npos ||
-         payload.find("\"error\"") != absl::string_view::npos;
+  const std::string_view text(payload.data(), payload.size());
+  return HoldsQuoted(text, "\"usage\"", "sage\"") || HoldsQuoted(text, "\"error\"", "rror\"");
 }
 
 }  // namespace
@@ -69,25 +45,22 @@ StreamAccumulator::Kind StreamAccumulator::Add(absl::string_view payload) {
     }
     return Kind::kOther;
   }
-  Json chunk = Json::parse(payload.begin(), payload.end(), nullptr, /*allow_exceptions=*/false);
-  if (!chunk.is_object()) {
+  const std::optional<StreamEventFields> event = ScanStreamEvent(payload);
+  if (!event) {
     error_ = "bad_stream_event";
     return Kind::kError;
   }
-  if (chunk.contains("error") || chunk.value("object", "") == "error") {
-    error_ = ErrorText(chunk);
+  if (event->has_error || event->object_is_error) {
+    const std::optional<std::string>& message =
+        event->has_error ? (event->error_is_object ? event->error_message : std::nullopt)
+                         : event->root_message;
+    error_ = message ? "stream_error: " + *message : "stream_error";
     return Kind::kError;
   }
-  auto usage = chunk.find("usage");
-  if (usage != chunk.end() && usage->is_object()) {
-    if (auto prompt = IntField(*usage, "prompt_tokens")) prompt_tokens_ = prompt;
-    if (auto output = IntField(*usage, "completion_tokens")) output_tokens_ = output;
-    auto details = usage->find("prompt_tokens_details");
-    if (details != usage->end() && details->is_object()) {
-      if (auto cached = IntField(*details, "cached_tokens")) cached_tokens_ = cached;
-    }
-  }
-  if (CarriesToken(chunk)) {
+  if (event->prompt_tokens) prompt_tokens_ = event->prompt_tokens;
+  if (event->completion_tokens) output_tokens_ = event->completion_tokens;
+  if (event->cached_tokens) cached_tokens_ = event->cached_tokens;
+  if (event->token) {
     saw_token_ = true;
     return Kind::kToken;
   }

@@ -9,7 +9,7 @@ namespace kvbench::sampler {
 inline constexpr char kPromptMinusLocal[] = "prompt_minus_local";
 inline constexpr char kWholePrompt[] = "whole_prompt";
 
-// How vLLM counted vllm:external_prefix_cache_queries over a replay (issue #32 item 7), told from
+// How vLLM counted vllm:external_prefix_cache_queries over a replay, told from
 // the token increases of the same span (pure). One scheduler generation records the connector's
 // queries after allocation as the prompt tokens less the local prefix-cache hits
 // (vllm-project/vllm:vllm/v1/core/sched/scheduler.py@00024d31); another,

@@ -1,6 +1,6 @@
 #pragma once
 
-// The host's CPU counters as a samples.jsonl line (issue #30), so that the result's
+// The host's CPU counters as a samples.jsonl line, so that the result's
 // telemetry.cpu_utilization_pct_mean (derived_metrics.h CpuUtilization between the "before" and
 // "after" readings) can be recomputed from the raw files. Pure.
 

@@ -8,8 +8,9 @@
 
 namespace kvbench::sampler {
 
-// What LMCache's L2 adapter was asked to store over the replay and how much of it failed (issue
-// #18: a full NVMe pool failed every L2 store, logged once, and the scenario reported success).
+// What LMCache's L2 adapter was asked to store over the replay and how much of it failed: a
+// full NVMe pool fails every L2 store, and a scenario whose stores failed must not read as a
+// success.
 struct L2StoreCounts {
   int64_t submitted_chunks = 0;
   int64_t failed_chunks = 0;

@@ -32,11 +32,11 @@ const std::vector<CatalogEntry>& LmcacheCatalog() {
   // subscribers/metrics/l0_l1_throughput.py@5992904e, l2_throughput.py@00969dae), which the OTel
   // Prometheus exporter turns into *_throughput_gbs_GB_per_second (the unit appended after
   // mapping "GB/s" to "GB_per_second", opentelemetry-exporter-prometheus _mapping.py). A bare
-  // *_gbs was never exported by any build (issue #32 item 4).
+  // *_gbs was never exported by any build.
   static const auto* catalog = new std::vector<CatalogEntry>{
       {keys::kLookupRequested, {"lmcache_mp_lookup_requested_tokens_total"}},
       {keys::kLookupHit, {"lmcache_mp_lookup_hit_tokens_total"}},
-      // Older builds named L1 evictions by keys (issue #14).
+      // Older builds named L1 evictions by keys.
       {keys::kEvictedChunks,
        {"lmcache_mp_l1_evicted_chunks_total", "lmcache_mp_l1_evicted_keys_total"}},
       {keys::kL1UsageRatio, {"lmcache_mp_l1_usage_ratio"}},
@@ -70,7 +70,7 @@ const std::vector<CatalogEntry>& LmcacheCatalog() {
        {"lmcache_mp_l2_store_completed_objects_chunks_total",
         "lmcache_mp_l2_store_succeeded_keys_total"}},
       {keys::kL2EvictedChunks, {"lmcache_mp_l2_evicted_objects_chunks_total"}},
-      // L2 store submissions and failures (issue #18): the names of l2.py@0b5897e9, then those
+      // L2 store submissions and failures: the names of l2.py@0b5897e9, then those
       // of the generation with a failure counter (l2.py@2ff265a2; l2_store_failures.h).
       {keys::kL2SubmittedChunks,
        {"lmcache_mp_l2_store_submitted_objects_chunks_total", "lmcache_mp_l2_store_keys_total"}},

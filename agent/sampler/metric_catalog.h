@@ -47,7 +47,7 @@ inline constexpr char kKvCacheUsage[] = "vllm:kv_cache_usage_perc";
 inline constexpr char kPreemptions[] = "vllm:num_preemptions_total";
 inline constexpr char kPrefillTime[] = "vllm:request_prefill_time_seconds";
 inline constexpr char kQueueTime[] = "vllm:request_queue_time_seconds";
-// kvsim-vllm's own (issue #30): how late its engine steps went out, real seconds (vllm_metrics.h).
+// kvsim-vllm's own: how late its engine steps went out, real seconds (vllm_metrics.h).
 inline constexpr char kSimStepLateness[] = "kvsim:step_lateness_seconds";
 inline constexpr char kNumGpuBlocks[] = "vllm:cache_config_info:num_gpu_blocks";
 inline constexpr char kBlockSize[] = "vllm:cache_config_info:block_size";

@@ -68,8 +68,8 @@ size_t StepsFor(size_t samples) { return kStepsPerSample * std::max<size_t>(samp
 std::vector<double> StepGrid(double first_t, double last_t, double step_s, size_t max_steps) {
   KV_CHECK(step_s > 0) << "StepGrid: step_s=" << step_s;
   KV_CHECK(max_steps > 0) << "StepGrid: max_steps=0";
-  // Never more than max_steps: a step far below the span (sampling.period_s 1e-9 spun an agent
-  // core for minutes, issue #19) is widened to span / max_steps.
+  // Never more than max_steps: a step far below the span (sampling.period_s 1e-9 would spin an
+  // agent core for minutes) is widened to span / max_steps.
   if (last_t > first_t && (last_t - first_t) / step_s > static_cast<double>(max_steps)) {
     step_s = (last_t - first_t) / static_cast<double>(max_steps);
   }

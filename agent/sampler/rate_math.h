@@ -66,13 +66,13 @@ std::optional<double> PromRate(const std::vector<Point>& points, double t_s, dou
 // The evaluation steps of a replay's rate series: t = last_t - k x step_s for k = 0, 1, ... while
 // t >= first_t, ascending. Aligned to the end: the last step is the "after" scrape, so every
 // scrape is in some step's window (steps from first_t would stop up to a period short of the
-// end and leave the last scrapes out, issue #14). Empty when last_t < first_t. At most max_steps
+// end and leave the last scrapes out). Empty when last_t < first_t. At most max_steps
 // (+1 for float rounding): a finer step is widened to (last_t - first_t) / max_steps. Aborts when
 // step_s <= 0 or max_steps is 0 (broken invariants: the step is the sampler's period).
 std::vector<double> StepGrid(double first_t, double last_t, double step_s, size_t max_steps);
 
 // The bound on the steps of a series of `samples` scrapes: the rate loop costs O(samples),
-// whatever the period (issue #19).
+// whatever the period (a period of 1e-9 s must not spin a core).
 inline constexpr size_t kStepsPerSample = 4;
 size_t StepsFor(size_t samples);
 
@@ -116,7 +116,7 @@ struct ReplicaCounters {
 // The hit rate across replicas as PromQL computes it:
 //   sum(rate(hits[W])) / sum(rate(queries[W]))
 // rate per replica, then summed, then divided (summing the counters first would read a replica
-// that died mid-run as a counter reset of the whole fleet, issue #14). The steps are StepGrid
+// that died mid-run as a counter reset of the whole fleet). The steps are StepGrid
 // from the earliest to the latest scrape of any replica; a step is in `series` when both sums
 // exist and the queries' is > 0.
 // `value`: with >= kMinStepsForPlateau steps in `series`, the mean of its final quarter

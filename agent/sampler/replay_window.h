@@ -8,7 +8,7 @@
 
 namespace kvbench::sampler {
 
-// Which scrapes of a scenario describe the replay itself (DESIGN.md "Sampling", issue #15).
+// Which scrapes of a scenario describe the replay itself (DESIGN.md "Sampling").
 //
 // A scenario is scraped once "before" (when the runner's warm-up has finished, just before the
 // measured traffic), "periodic"-ally every sampling period while the runner runs, and once
@@ -51,13 +51,13 @@ struct GaugeScrape {
 // when no in-replay scrape has a value. With `last_response_s` (when the runner's last response
 // was seen, on the scrapes' clock), a periodic scrape after it is not in-replay either: the
 // runner may take a while to exit after its last answer, and those scrapes read the idle engine
-// into the replay's load (issue #31: a demo c16 cell's mean 37.8% over all, 56.6% before).
+// into the replay's load (a demo c16 cell: mean 37.8% over all, 56.6% over those before it).
 struct GaugeSummary {
   std::optional<double> mean;
   std::optional<double> max;
   int scrapes = 0;
   // Those scrapes, each the mean over the sources at it: what the KV usage chart draws (never
-  // the idle "before"/"after" ones, issue #31).
+  // the idle "before"/"after" ones).
   std::vector<Point> series;
 };
 GaugeSummary SummarizeInReplay(const std::vector<GaugeScrape>& scrapes,

@@ -1,6 +1,6 @@
 #pragma once
 
-// kvsim-vllm's kvsim:step_lateness_seconds over a replay (issue #30): how late the simulated
+// kvsim-vllm's kvsim:step_lateness_seconds over a replay: how late the simulated
 // engine's steps went out. Pure.
 
 #include <cstdint>

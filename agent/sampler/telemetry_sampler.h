@@ -18,7 +18,7 @@
 
 namespace kvbench::sampler {
 
-// Host telemetry on the sampler's ticks (issue #6): GPU power/utilization/memory through NVML
+// Host telemetry on the sampler's ticks: GPU power/utilization/memory through NVML
 // (loaded at run time; none on the node = gpu_available false, not an error), whole-machine CPU
 // from /proc/stat, each supervised process's CPU from /proc/<pid>/stat and, for NVME, the block
 // device under the L2 pool dir from /proc/diskstats. Without NVML, AMD GPUs are read through

@@ -12,7 +12,7 @@
 
 namespace kvbench::agent {
 
-// Where a cache server may answer, across LMCache releases (issue #14 B3):
+// Where a cache server may answer, across LMCache releases:
 //  - health: GET /healthcheck (reference/lmcache.md §2.5) or GET /api/healthcheck (the http_apis
 //    layout: LMCache/LMCache:lmcache/v1/multiprocess/http_apis/healthcheck_api.py@a890a36a) on
 //    the HTTP port;

@@ -8,7 +8,8 @@
 
 namespace kvbench::agent {
 
-// What the agent can tell about a job's model before it starts an engine (issue #32 item 2).
+// What the agent can tell about a job's model before it starts an engine (a hybrid SSM
+// model is refused then).
 struct ModelFamily {
   std::string architecture;   // config.json's architectures[0] ("BambaForCausalLM"); "" unknown
   bool hybrid_ssm = false;    // Mamba/linear-attention layers beside attention ones

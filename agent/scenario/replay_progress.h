@@ -3,7 +3,8 @@
 // The replay's progress from the files kv-runner writes while it runs, read incrementally: the
 // requests done (records appended to requests.jsonl) and the sessions done (virtual users whose
 // last planned round has a record; the plan is prompts.jsonl, every round of every chosen user,
-// written before the runner's gate opens). Issue #18: the progress said "0/N sessions" to the end.
+// written before the runner's gate opens), so the sessions count up during the replay, not only
+// at its end.
 
 #include <cstdint>
 #include <ios>

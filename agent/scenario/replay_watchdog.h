@@ -21,9 +21,9 @@ struct WatchedProcess {
 // "gone" when it no longer exists), for messages that must say which process stalled.
 std::string ProcessState(int pid);
 
-// Decides when a replay must end although kv-runner still runs (issue #18): before, a replay
-// whose cache server died, or whose replica hung (SIGSTOP, a wedged GPU), ran on without error
-// until someone cancelled it. Two rules:
+// Decides when a replay must end although kv-runner still runs: without it, a replay
+// whose cache server died, or whose replica hung (SIGSTOP, a wedged GPU), would run on without
+// error until someone cancelled it. Two rules:
 //   - the cache server of an offload tier exited: the tier under test is gone, the scenario
 //     fails at once (FAILED_PRECONDITION);
 //   - no progress (a completed request, the warm-up gate opening) for `progress_timeout`:

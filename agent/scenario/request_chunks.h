@@ -1,6 +1,6 @@
 #pragma once
 
-// A scenario's per-request records (requests.jsonl) as the controller keeps them (issue #20):
+// A scenario's per-request records (requests.jsonl) as the controller keeps them:
 // RequestRecords chunks of bounded size, each sent as an event before the scenario's result, so
 // every request of every run can be exported from the controller without the agent's disk.
 

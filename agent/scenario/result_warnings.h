@@ -26,7 +26,7 @@ inline constexpr double kMinDiskReadShare = 0.5;
 std::optional<v1::ResultWarning> CacheServerMetricsWarning(int successful_scrapes,
                                                            const std::string& tried);
 
-// The NVME disk check (issue #14 C6): warns when the pool's device read less than
+// The NVME disk check: warns when the pool's device read less than
 // kMinDiskReadShare of what LMCache loaded from L2 over the replay. `l2_bytes_scale` is real
 // disk bytes per L2 byte (1 for LMCache; kvsim-lmcache writes files scaled by
 // --sim-l2-bytes-scale). nullopt when either figure is missing or nothing was loaded from L2.

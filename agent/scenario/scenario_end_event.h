@@ -12,10 +12,10 @@ namespace kvbench::agent {
 // OK: SUCCEEDED; CANCELLED: CANCELLED; anything else FAILED with reason and log tail.
 v1::Event ScenarioEndEvent(const absl::Status& outcome);
 
-// A replay that ran but in which no request succeeded is a failed scenario, not a result (issue
-// #31: `num_gpu_blocks` smaller than one prompt read "ok (32 sessions lost)"): FAILED_PRECONDITION
-// "no request succeeded: all 160 requests failed; the first: stream_error: ...". OK when any
-// request succeeded or none was sent.
+// A replay that ran but in which no request succeeded is a failed scenario, not a result
+// (a `num_gpu_blocks` smaller than one prompt must not read "ok (32 sessions lost)"):
+// FAILED_PRECONDITION "no request succeeded: all 160 requests failed; the first: stream_error:
+// ...". OK when any request succeeded or none was sent.
 absl::Status ReplayOutcome(const v1::ScenarioResult& result);
 
 }  // namespace kvbench::agent

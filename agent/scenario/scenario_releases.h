@@ -21,7 +21,7 @@ struct ScenarioPrograms {
   std::string caddy_program;  // "" with one replica
 };
 
-// What one scenario runs against (issue #32): its programs' releases (probed once per agent
+// What one scenario runs against: its programs' releases (probed once per agent
 // through `cache`) checked against the supported-releases table, the model's family (a hybrid
 // SSM model is refused), all before any process starts; then recorded in its result.
 class ScenarioReleases {

@@ -33,14 +33,14 @@ absl::StatusOr<tiers::ScenarioWiring> AllocateWiring(PortAllocator& ports,
 inline constexpr char kNvmePoolOwnerFile[] = ".kvbench-pool-owner";
 
 // Bytes per nvme_pool_gb / cpu_pool_gb unit: GiB, as LMCache's *_gb settings and the
-// controller's scheduler (controller/scheduler/scheduler.h) count them.
+// controller's scheduler (controller/placement/placement.h) count them.
 inline constexpr double kBytesPerPoolGb = 1024.0 * 1024.0 * 1024.0;
 
 // The NVME scenario's pool dir, <nvme_cache_dir>/<job>-<scenario>, emptied (created when absent)
 // and marked as `owner`'s (kNvmePoolOwnerFile; the owner is the agent's run dir, unique per work
 // dir). FAILED_PRECONDITION on a node without nvme_cache_dir, or when its file system has less
-// than `pool_bytes` free once the dir is emptied (a pool that fills its disk fails its L2 stores:
-// issue #18), naming both figures; INTERNAL naming the dir when it cannot be wiped or marked.
+// than `pool_bytes` free once the dir is emptied (a pool that fills its disk fails its L2 stores),
+// naming both figures; INTERNAL naming the dir when it cannot be wiped or marked.
 absl::StatusOr<std::string> WipedNvmeDir(const std::string& nvme_cache_dir,
                                          const v1::Scenario& scenario, const std::string& owner,
                                          int64_t pool_bytes);

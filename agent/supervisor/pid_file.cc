@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "agent/supervisor/process_group.h"
+#include "common/files/atomic_file.h"
 #include "common/log/logging.h"
 
 namespace kvbench::agent {
@@ -23,45 +24,17 @@ constexpr mode_t kPidFileMode = 0644;
 // Longest pid file we read: the pid, the start ticks and an executable path.
 constexpr size_t kMaxPidFileBytes = 8192;
 
-absl::Status WriteError(const std::string& path, const char* what, int error) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("cannot write pid file ", path, ": ", what, ": ", std::strerror(error)));
-}
-
-bool WriteAll(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 }  // namespace
 
 absl::Status WritePidFile(const std::string& path, int pid) {
-  const std::string temporary = absl::StrCat(path, ".tmp");
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kPidFileMode);
-  if (fd < 0) return WriteError(path, "open", errno);
   std::string text = absl::StrCat(pid, "\n");
   if (const std::optional<int64_t> ticks = ProcessStartTicks(pid)) {
     absl::StrAppend(&text, *ticks, " ", ProcessExecutable(pid), "\n");
   }
-  const bool written = WriteAll(fd, text);
-  const int write_error = errno;
-  if (::close(fd) != 0 || !written) {
-    const int error = written ? errno : write_error;
-    ::unlink(temporary.c_str());
-    return WriteError(path, "write", error);
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    return WriteError(path, "rename", error);
-  }
-  return absl::OkStatus();
+  // No folder fsync: a power loss that could lose the name also kills the child it names.
+  AtomicWriteOptions options;
+  options.mode = kPidFileMode;
+  return WriteFileAtomically(path, text, options);
 }
 
 std::optional<int> ParsePid(absl::string_view text) {

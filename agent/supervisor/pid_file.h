@@ -13,9 +13,9 @@
 namespace kvbench::agent {
 
 // A supervised child's pid file: "<pid>\n<start ticks> <executable>\n", the pid being also its
-// process group id, the second line what identifies that process beyond its pid (issue #19: a
-// pid file is only honoured for the process it was written for, never for whatever holds the pid
-// now). Files of older agents have the first line only.
+// process group id, the second line what identifies that process beyond its pid (a pid file
+// is only honoured for the process it was written for, never for whatever holds the pid now). Files
+// of older agents have the first line only.
 struct PidFileRecord {
   int pid = 0;
   absl::Time written;                  // the file's modification time

@@ -176,7 +176,8 @@ LaunchPlan RenderCacheServer(const v1::Profile& profile, const v1::JobSpec& job,
     if (profile.simulated()) AddFlag(&argv, "--sim-l2-bytes-scale", FormatNumber(kSimL2BytesScale));
   }
   AddSimulationFlags(profile, job, &argv);
-  // kvsim-lmcache's eviction loop ticks by the scenario's simulated clock (issue #30).
+  // kvsim-lmcache's eviction loop ticks by the scenario's simulated clock, so what it evicts does
+  // not depend on how busy the host is.
   if (profile.simulated() && !wiring.sim_clock.empty()) {
     AddFlag(&argv, "--sim-clock", wiring.sim_clock);
   }

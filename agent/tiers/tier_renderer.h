@@ -85,8 +85,8 @@ struct LaunchPlan {
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;
   std::vector<std::string> unset_env;
-  // Flags left out because the installed release's --help does not list them (issue #32: "flags
-  // by capability"), e.g. "--metrics-sample-rate=0.01" on an LMCache of the PrometheusConfig
+  // Flags left out because the installed release's --help does not list them (its argparse
+  // would exit 2 on them), e.g. "--metrics-sample-rate=0.01" on an LMCache of the PrometheusConfig
   // generation. The scenario's result says so (warning flag_not_supported).
   std::vector<std::string> dropped_flags;
 };
@@ -181,7 +181,7 @@ std::string ScenarioRouting(const v1::JobSpec& job, v1::Tier tier);
 // address with the key (rendezvous hashing, modules/caddyhttp/reverseproxy/selectionpolicies.go
 // hostByHashing), so literal addresses would send a user to another replica whenever the ports
 // the agent picked change; by name, user u meets the same replica index in every scenario and
-// every rerun (issue #30 item 5, checked against caddy 2.6.2 in caddyfile_test).
+// every rerun (checked against caddy 2.6.2 in caddyfile_test).
 std::string RenderCaddyfile(const v1::JobSpec& job, const v1::Scenario& scenario,
                             const ScenarioWiring& wiring, absl::Duration request_timeout);
 // The environment Caddy must run with for RenderCaddyfile's upstreams: KV_REPLICA_<i> = the

@@ -12,14 +12,14 @@
 
 namespace kvbench {
 
-// The longest bearer token kvctl sends (gRPC metadata is bounded; a 100 KB token failed as a
-// retryable transport error: issue #19).
+// The longest bearer token kvctl sends (gRPC metadata is bounded; a 100 KB token fails as a
+// retryable transport error).
 inline constexpr size_t kMaxTokenBytes = 4096;
 
 // OK when `token` can travel as "Bearer <token>" metadata: 1 to kMaxTokenBytes visible ASCII
 // characters (0x21-0x7E). INVALID_ARGUMENT naming `source` ("--token or $KV_TOKEN") and the
 // first bad byte's position otherwise, never the token itself: a CR, LF or non-ASCII byte
-// aborted kvctl inside gRPC (issue #19).
+// would abort kvctl inside gRPC.
 absl::Status CheckBearerToken(absl::string_view token, absl::string_view source);
 
 // Lower-case hex SHA-256 of `text`.

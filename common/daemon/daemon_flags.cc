@@ -23,12 +23,16 @@ absl::Status ApplyLogLevel(const DaemonFlags& flags) {
   return absl::OkStatus();
 }
 
-void RunUntilTerminated(EventLoop* loop, const std::function<void(int)>& on_signal) {
+void StopOnTerminate(EventLoop* loop, const std::function<void(int)>& on_signal) {
   loop->OnSignals({SIGTERM, SIGINT}, [loop, on_signal](int signal) {
     KV_LOG(INFO) << "shutting down signal=" << signal;
     on_signal(signal);
     loop->Stop();
   });
+}
+
+void RunUntilTerminated(EventLoop* loop, const std::function<void(int)>& on_signal) {
+  StopOnTerminate(loop, on_signal);
   loop->Run();
 }
 

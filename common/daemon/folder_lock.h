@@ -6,8 +6,8 @@
 
 namespace kvbench {
 
-// One owner per folder (issue #18: a second kv-agent on a work dir killed the first one's
-// replicas at start; a second kv-controller on a data dir split jobs between two stores): an
+// One owner per folder (a second kv-agent on a work dir would kill the first one's
+// replicas at start; a second kv-controller on a data dir would split jobs between two stores): an
 // exclusive flock(2) on `<folder>/.lock`, whose content is the owner's pid and program. The lock
 // is the kernel's, so it goes with its process, kill -9 included: there is never a stale lock to
 // clean up. Movable, not copyable; the destructor releases it.

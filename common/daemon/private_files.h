@@ -7,8 +7,8 @@
 namespace kvbench {
 
 // Files and folders this process creates from here on are its user's alone: umask 077, inherited
-// by its children (issue #19: controller.db, its WAL, the agent's spool, logs and request records
-// were world-readable). Call at a daemon's start.
+// by its children (controller.db, its WAL, the agent's spool, logs and request records
+// are not for others to read). Call at a daemon's start.
 void MakeNewFilesPrivate();
 
 // chmod 0700 on `folder` when its group or others have any access to it (an operator's mkdir of

@@ -3,8 +3,8 @@
 // gRPC core (1.51) writes its own lines through gpr_log, in its own format and straight to
 // stderr. A TLS handshake it refuses (a client certificate of another CA, plaintext against the
 // TLS port, a client that does not trust our certificate) reaches no kvbench code at all: gRPC
-// closes the connection before any service sees it, and prints only OpenSSL's reason. Issue #19
-// asks that such refusals be named on the server's side too, so this routes gRPC core's lines
+// closes the connection before any service sees it, and prints only OpenSSL's reason. Such
+// refusals must be named on the server's side too, so this routes gRPC core's lines
 // into kvbench's logger and turns each refused handshake into a kvbench line saying what it most
 // likely means, rate limited per cause (a scanner must not flood the log), and counted for
 // /metrics. gRPC's lines carry no peer address, so neither can ours.

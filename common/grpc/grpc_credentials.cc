@@ -30,7 +30,7 @@ absl::StatusOr<std::string> ReadFile(const std::string& path, const char* field)
 }
 
 // OK when the private key at `path` can be read by its owner only, as ssh demands of its keys
-// (issue #19: a 0666 key was used without a word). FAILED_PRECONDITION naming the field, the path
+// (a key others can read is no longer private). FAILED_PRECONDITION naming the field, the path
 // and its mode otherwise.
 absl::Status CheckOwnerOnly(const std::string& path, const char* field) {
   struct stat info {};

@@ -63,7 +63,7 @@ struct AsyncHttpRequest {
 // per host:port; request bodies are sent as given (no copies when the caller keeps them alive).
 // Start is thread-safe and never blocks on the network.
 //
-// Implementations: CurlMultiHttpClient (libcurl multi), BeastHttpClient (Boost.Beast).
+// Implementation: BeastHttpClient (Boost.Beast); FakeAsyncHttpClient in tests/fakes.
 class AsyncHttpClient {
  public:
   virtual ~AsyncHttpClient() = default;
@@ -80,8 +80,8 @@ class AsyncHttpClient {
   virtual int in_flight() const = 0;
 
   // Runs `task` on one of the I/O threads (in turn) after what is already queued there, so that
-  // how late it runs is how late that thread answers its sockets (kv-runner's loop-lag probe,
-  // issue #30). `task` must be quick and must not call into the client. False when the client
+  // how late it runs is how late that thread answers its sockets (kv-runner's loop-lag probe).
+  // `task` must be quick and must not call into the client. False when the client
   // cannot (the default) or is shut down; `task` then never runs.
   virtual bool Post(std::function<void()> task) {
     (void)task;

@@ -27,7 +27,8 @@ class EndpointCache;
 //
 // Connections: each loop keeps its idle connections per host:port (TCP_NODELAY, most recently
 // used first); a response that ends cleanly without "Connection: close" parks its connection for
-// the next exchange. An idle connection the server has closed is skipped; a reused connection
+// the next exchange. An idle connection the server has closed is skipped (looked at when it was
+// idle for BeastHttpClientLoop::kIdleCheckAfter or more); a reused connection
 // that fails before any response byte arrived (the server closed it as the request went out) is
 // replaced by a new one, once, transparently. Host names are resolved once per host:port.
 //

@@ -12,6 +12,8 @@
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -59,6 +61,15 @@ void TuneSocket(tcp::socket& socket) {
 }
 
 }  // namespace
+
+size_t ResponseParser::Take(string_view body, error_code& error) {
+  const size_t taken = std::min(body.size(), body_space_);
+  if (taken > 0) std::memcpy(body_, body.data(), taken);
+  body_ += taken;
+  body_space_ -= taken;
+  if (taken < body.size()) error = http::error::need_buffer;
+  return taken;
+}
 
 BeastHttpClientExchange::BeastHttpClientExchange(BeastHttpClientLoop* loop, ExchangeParams params)
     : loop_(loop), params_(std::move(params)), timer_(loop->io()) {}
@@ -173,11 +184,17 @@ void BeastHttpClientExchange::Write() {
 void BeastHttpClientExchange::OnWritten(beast::error_code error) {
   if (done_) return;
   if (error) return Fail(error, "sending the request");
+  NewParser();
+  Read();
+}
+
+void BeastHttpClientExchange::NewParser() {
   parser_.emplace();
   parser_->header_limit(kMaxHeaderBytes);
-  parser_->body_limit(boost::none);
+  // No limit, spelled as the largest one: Beast 1.74 compares a Content-Length with a body_limit
+  // of boost::none as larger than it, and fails such a response with body_limit.
+  parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
   parser_->eager(true);
-  Read();
 }
 
 void BeastHttpClientExchange::Read() {
@@ -205,20 +222,15 @@ bool BeastHttpClientExchange::Parse(MonotonicTime arrival) {
   AsyncHttpObserver* const observer = params_.observer;
   char* const body_buffer = loop_->body_buffer();
   while (connection_->wire.size() > 0) {
-    http::buffer_body::value_type& body = parser_->get().body();
-    body.data = body_buffer;
-    body.size = BeastHttpClientLoop::kBodyBufferBytes;
+    parser_->SetBodyBuffer(body_buffer, BeastHttpClientLoop::kBodyBufferBytes);
     beast::error_code error;
     const size_t used = parser_->put(connection_->wire.data(), error);
     connection_->wire.consume(used);
-    const size_t body_bytes = BeastHttpClientLoop::kBodyBufferBytes - body.size;
+    const size_t body_bytes = BeastHttpClientLoop::kBodyBufferBytes - parser_->body_space();
     if (parser_->is_header_done() && !headers_sent_) {
-      const int status = parser_->get().result_int();
+      const int status = parser_->status();
       if (status / 100 == 1 && status != 101) {  // interim (100 Continue...): the final follows
-        parser_.emplace();
-        parser_->header_limit(kMaxHeaderBytes);
-        parser_->body_limit(boost::none);
-        parser_->eager(true);
+        NewParser();
         continue;
       }
       headers_sent_ = true;

@@ -16,8 +16,7 @@
 // (a false positive, fatal under -Werror); the warning is located in these headers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <boost/beast/http/buffer_body.hpp>
-#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/basic_parser.hpp>
 #pragma GCC diagnostic pop
 
 #include "absl/status/status.h"
@@ -27,6 +26,44 @@
 #include "common/http/beast_http_client_loop.h"
 
 namespace kvbench::beast_http_client_internal {
+
+// A response parser that keeps no header fields: the exchange reads only the status, and the base
+// parser tracks the framing and keep-alive fields itself. Beast's response_parser stored every
+// field in an allocated node per response, a visible share of the replay client's cost per
+// request. Body bytes are copied into the buffer SetBodyBuffer gave, as buffer_body does; when it
+// is full, put() stops with http::error::need_buffer.
+class ResponseParser final : public boost::beast::http::basic_parser<false> {
+ public:
+  void SetBodyBuffer(char* data, size_t size) {
+    body_ = data;
+    body_space_ = size;
+  }
+  size_t body_space() const { return body_space_; }  // what SetBodyBuffer gave, less what came
+  int status() const { return status_; }
+
+ private:
+  using string_view = boost::beast::string_view;
+  using error_code = boost::beast::error_code;
+
+  void on_request_impl(boost::beast::http::verb, string_view, string_view, int,
+                       error_code&) override {}
+  void on_response_impl(int code, string_view, int, error_code&) override { status_ = code; }
+  void on_field_impl(boost::beast::http::field, string_view, string_view, error_code&) override {}
+  void on_header_impl(error_code&) override {}
+  void on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) override {}
+  size_t on_body_impl(string_view body, error_code& error) override { return Take(body, error); }
+  void on_chunk_header_impl(std::uint64_t, string_view, error_code&) override {}
+  size_t on_chunk_body_impl(std::uint64_t, string_view body, error_code& error) override {
+    return Take(body, error);
+  }
+  void on_finish_impl(error_code&) override {}
+
+  size_t Take(string_view body, error_code& error);
+
+  char* body_ = nullptr;
+  size_t body_space_ = 0;
+  int status_ = 0;
+};
 
 // One request, prepared off the loop by BeastHttpClient::Start.
 struct ExchangeParams {
@@ -72,7 +109,6 @@ class BeastHttpClientExchange : public std::enable_shared_from_this<BeastHttpCli
 
  private:
   using Clock = std::chrono::steady_clock;
-  using Parser = boost::beast::http::response_parser<boost::beast::http::buffer_body>;
 
   void ArmTimer(Clock::time_point when);
   void OnTimer(uint64_t generation, boost::beast::error_code error);
@@ -84,6 +120,8 @@ class BeastHttpClientExchange : public std::enable_shared_from_this<BeastHttpCli
   void OnConnected(boost::beast::error_code error);
   void Write();
   void OnWritten(boost::beast::error_code error);
+  // A fresh parser_ for the next response (the first, or the final one after a 1xx).
+  void NewParser();
   void Read();
   void OnRead(boost::beast::error_code error, size_t bytes);
   // Parses what the connection's buffer holds and reports it; false once the exchange is over.
@@ -101,7 +139,7 @@ class BeastHttpClientExchange : public std::enable_shared_from_this<BeastHttpCli
   std::optional<Clock::time_point> deadline_;
   bool connecting_ = false;
   std::unique_ptr<BeastHttpClientConnection> connection_;
-  std::optional<Parser> parser_;
+  std::optional<ResponseParser> parser_;
   bool reused_ = false;        // connection_ came from the pool
   bool retried_ = false;       // this is the second connection
   bool received_ = false;      // a response byte came on connection_

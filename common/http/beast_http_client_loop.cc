@@ -78,7 +78,10 @@ std::unique_ptr<BeastHttpClientConnection> BeastHttpClientLoop::TakeIdle(const s
   while (!idle.empty()) {
     std::unique_ptr<BeastHttpClientConnection> connection = std::move(idle.back());
     idle.pop_back();
-    if (!connection->IdleDead()) return connection;
+    if (std::chrono::steady_clock::now() - connection->parked_at < kIdleCheckAfter ||
+        !connection->IdleDead()) {
+      return connection;
+    }
   }
   return nullptr;
 }
@@ -87,7 +90,9 @@ void BeastHttpClientLoop::ParkIdle(const std::string& key,
                                    std::unique_ptr<BeastHttpClientConnection> connection) {
   if (stopping_) return;
   std::vector<std::unique_ptr<BeastHttpClientConnection>>& idle = idle_[key];
-  if (idle.size() < kMaxIdlePerHost) idle.push_back(std::move(connection));
+  if (idle.size() >= kMaxIdlePerHost) return;
+  connection->parked_at = std::chrono::steady_clock::now();
+  idle.push_back(std::move(connection));
 }
 
 void BeastHttpClientLoop::Add(std::shared_ptr<BeastHttpClientExchange> exchange) {

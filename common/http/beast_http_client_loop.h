@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -40,7 +41,8 @@ struct BeastHttpClientConnection {
   bool IdleDead();
 
   boost::asio::ip::tcp::socket socket;
-  boost::beast::flat_buffer wire;  // bytes read and not yet parsed
+  boost::beast::flat_buffer wire;                   // bytes read and not yet parsed
+  std::chrono::steady_clock::time_point parked_at;  // when it last went idle
 };
 
 // One I/O thread: its io_context, the idle connections per host:port and the exchanges in
@@ -52,6 +54,11 @@ class BeastHttpClientLoop {
   static constexpr size_t kBodyBufferBytes = 64 * 1024;
   // Idle connections kept per host:port; more are closed when their exchange ends.
   static constexpr size_t kMaxIdlePerHost = 4096;
+  // A connection idle for less than this is reused without first checking that the server has
+  // not closed it (IdleDead, a system call per request): servers close idle connections after
+  // seconds at the least, and a reused connection that fails before any response byte is
+  // replaced anyway (beast_http_client.h).
+  static constexpr std::chrono::milliseconds kIdleCheckAfter{500};
 
   // `owner` identifies the client (see Current()); `endpoints` outlives the loop.
   BeastHttpClientLoop(const void* owner, EndpointCache* endpoints);

@@ -18,8 +18,7 @@ namespace kvbench {
 // different handles.
 //
 // Connection policy (http/https only, HTTP/1.1, redirects not followed, environment proxies
-// ignored, keep-alive probes, receive buffer): common/http/curl_policy.h, shared with
-// CurlMultiHttpClient.
+// ignored, keep-alive probes, receive buffer): common/http/curl_policy.h.
 //
 // Failed Statuses, beyond those documented on HttpClient:
 //   INVALID_ARGUMENT  method other than GET/POST, a GET with a body, a header with CR/LF, a

@@ -9,8 +9,8 @@
 
 namespace kvbench {
 
-// How kvbench's curl clients (CurlHttpClient, and CurlExchange under CurlMultiHttpClient) talk to
-// their peers and to the servers under test, set in one place:
+// How kvbench's curl client (CurlHttpClient) talks to its peers and to the servers under test,
+// set in one place:
 //   - http and https only (file://, ftp://... fail as INVALID_ARGUMENT);
 //   - HTTP/1.1, redirects not followed (a 3xx is the response);
 //   - no proxy: http_proxy, ALL_PROXY and friends from the environment are ignored, since a proxy

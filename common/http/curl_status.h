@@ -10,8 +10,8 @@
 
 namespace kvbench {
 
-// The Status of a libcurl transfer that ended with `code`, shared by CurlHttpClient and
-// CurlExchange so both clients fail alike (http_client.h, async_http_client.h):
+// The Status of a libcurl transfer that ended with `code`, as CurlHttpClient reports it
+// (http_client.h):
 //   UNAVAILABLE        resolve/connect failures, send/receive errors, nothing or part received
 //   DEADLINE_EXCEEDED  the transfer's timeout
 //   CANCELLED          a progress callback aborted it

@@ -1,6 +1,6 @@
 #pragma once
 
-// The one way kvbench turns untrusted JSON text into a document (issue #19): never an exception,
+// The one way kvbench turns untrusted JSON text into a document: never an exception,
 // never a crash. Specs, daemon configs and the result files kvctl reads back go through it.
 
 #include <cstddef>

@@ -58,8 +58,7 @@ bool WrittenLowercase(const EnumDescriptor* type) {
 
 // The value `name` spells exactly as kvbench prints it (SIM, OFFLOAD_ROUTING_STICKY), without
 // its enum's prefix (STICKY), or in the lowercase an enum is documented in ("sim"); nullptr for
-// any other spelling ("gpu", "Sticky", "1"): specs are compared and stored, one spelling each
-// (issue #19).
+// any other spelling ("gpu", "Sticky", "1"): specs are compared and stored, one spelling each.
 const EnumValueDescriptor* FindCanonicalValue(const EnumDescriptor* type, const std::string& name) {
   for (int i = 0; i < type->value_count(); ++i) {
     const EnumValueDescriptor* value = type->value(i);
@@ -72,7 +71,7 @@ const EnumValueDescriptor* FindCanonicalValue(const EnumDescriptor* type, const 
   return nullptr;
 }
 
-// `value` is no value of `type`: the spellings the README documents (issue #31: for `engine`,
+// `value` is no value of `type`: the spellings the README documents (for `engine`,
 // the lowercase it is written in, not the capitals alone, which kvctl prints and takes back).
 std::string UnknownEnumValueMessage(const EnumDescriptor* type, const Json& value) {
   std::string documented;

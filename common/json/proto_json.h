@@ -27,7 +27,7 @@ class FieldErrors {
   const std::vector<FieldError>& errors() const { return errors_; }
   // INVALID_ARGUMENT whose message lists the errors, one per line, prefixed by `what`
   // ("job spec demo.json: 3 problems"): the first kMaxErrorsShown, then "... and N more" (a
-  // 50 MB bad spec printed all 51,819 problems: issue #19); OK when empty.
+  // 50 MB bad spec would print all 51,819 problems); OK when empty.
   absl::Status ToStatus(absl::string_view what) const;
   static constexpr size_t kMaxErrorsShown = 20;
 
@@ -39,8 +39,8 @@ class FieldErrors {
 // stopping at the first: unknown fields (rejected, STYLE.md rule 17), wrong JSON types, numbers out
 // of range, enum values not spelled one of the accepted ways: the value's name as kvbench prints
 // it (OFFLOAD_ROUTING_STICKY, SIM), without its enum's prefix (STICKY), and for an enum documented
-// in lowercase (Engine) that lowercase ("sim"); "gpu", "Sticky" or a number are errors (issue
-// #19). Errors come in document order (hence ordered_json).
+// in lowercase (Engine) that lowercase ("sim"); "gpu", "Sticky" or a number are errors.
+// Errors come in document order (hence ordered_json).
 // Accepts what ProtoToJson writes (64-bit integers as strings, proto field names or their
 // lowerCamelCase JSON names). `message` is cleared first.
 FieldErrors JsonToProto(const nlohmann::ordered_json& json, google::protobuf::Message* message);

@@ -19,8 +19,8 @@ inline constexpr int64_t kMaxDocumentBytes = int64_t{16} << 20;
 
 // OK when `path` is a regular file (symlinks followed) of at most `max_bytes`. NOT_FOUND naming
 // it when it does not exist or cannot be read; INVALID_ARGUMENT naming it for "is a directory",
-// "is not a regular file (a FIFO)" (a FIFO would block the reader forever, /dev/zero never end:
-// issue #19) or "is N bytes, more than the limit of M".
+// "is not a regular file (a FIFO)" (a FIFO would block the reader forever, /dev/zero never end)
+// or "is N bytes, more than the limit of M".
 absl::Status CheckRegularFile(const std::string& path, int64_t max_bytes = kMaxTextFileBytes);
 
 // Reads a whole file after the checks of CheckRegularFile (done on the opened file, so it cannot

@@ -54,7 +54,8 @@ class EventLoop : public Executor {
 
  private:
   // The io_context, its timers and signal set (event_loop.cc): Boost.Asio stays out of this
-  // header, which daemons, the embedded controller and their tests include (issue #29).
+  // header, which daemons, the embedded controller and their tests include, so
+  // they do not each parse it.
   struct Impl;
   struct Timer;
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// What a preflight check means for placement (issue #32), one rule for the agent (kv-agent
+// What a preflight check means for placement, one rule for the agent (kv-agent
 // --preflight, kvctl doctor scoping a spec) and the controller's scheduler. Pure.
 
 #include <optional>

@@ -183,7 +183,7 @@ struct ChildPlan {
 }
 
 [[noreturn]] void RunChild(const ChildPlan& plan) {
-  // Dies with the thread that launched it (issue #18: an agent or kvctl run killed with -9 takes
+  // Dies with the thread that launched it (an agent or kvctl run killed with -9 takes
   // its engines, cache servers, Caddy and runner along). SIGTERM, so each ends as it would when
   // stopped (the runner writes its records); what ignores it is swept by pid file at next start.
   if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) ChildFail(plan);

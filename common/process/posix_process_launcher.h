@@ -10,8 +10,8 @@ namespace kvbench {
 // Starts children with fork(2) + execve(2). Each child:
 //   - leads its own process group (so PosixProcess can signal everything it spawns);
 //   - gets SIGTERM when the thread that launched it ends (PR_SET_PDEATHSIG), above all when the
-//     whole parent dies, even by SIGKILL: nothing of an agent or `kvctl run` outlives it
-//     (issue #18). Launch from a thread that outlives the child (the scenario's own thread);
+//     whole parent dies, even by SIGKILL: nothing of an agent or `kvctl run` outlives it.
+//     Launch from a thread that outlives the child (the scenario's own thread);
 //     grandchildren that ignore it are left to the pid-file sweep at the next start;
 //   - starts with an empty signal mask and default dispositions for SIGTERM, SIGINT, SIGHUP,
 //     SIGPIPE, SIGCHLD and SIGQUIT, whatever the parent ignores or blocks;

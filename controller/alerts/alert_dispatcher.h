@@ -1,6 +1,6 @@
 #pragma once
 
-// Delivers stored regression alerts to the configured webhooks (issue #21), on a thread of its
+// Delivers stored regression alerts to the configured webhooks, on a thread of its
 // own: each pending delivery (RegressionStore) is sent signed (WebhookSender), and its new state
 // stored after every attempt — delivered, retried later with backoff (NextWebhookAttempt) or
 // failed for good. The state lives in the store, so a restarted controller resumes exactly where

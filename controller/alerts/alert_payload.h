@@ -1,6 +1,6 @@
 #pragma once
 
-// What a webhook receives for an alert (issue #21): a JSON body in the shape the Standard
+// What a webhook receives for an alert: a JSON body in the shape the Standard
 // Webhooks specification recommends — {"type", "timestamp", "data"} — with the alert's fields as
 // data (proto JSON names, 64-bit numbers as strings) and a one-line summary for chat receivers.
 

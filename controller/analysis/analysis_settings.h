@@ -1,6 +1,6 @@
 #pragma once
 
-// How the controller judges scheduled runs (issue #21): ControllerConfig.regression with its
+// How the controller judges scheduled runs: ControllerConfig.regression with its
 // defaults filled in.
 
 #include <vector>

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "common/lifecycle/lifecycle.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -12,11 +13,6 @@ namespace {
 
 // Request chunks read from the store per call.
 constexpr int kChunksPerRead = 64;
-
-bool Ended(const v1::Job& job) {
-  return job.state() == v1::JOB_STATE_SUCCEEDED || job.state() == v1::JOB_STATE_FAILED ||
-         job.state() == v1::JOB_STATE_CANCELLED;
-}
 
 // The ids of the jobs the schedule's fires submitted, newest first.
 std::vector<std::string> FiredJobs(const std::vector<v1::ScheduleFire>& fires) {
@@ -31,13 +27,13 @@ std::vector<std::string> FiredJobs(const std::vector<v1::ScheduleFire>& fires) {
 }  // namespace
 
 RegressionAnalyst::RegressionAnalyst(AnalysisSettings settings,
-                                     std::vector<std::string> webhook_names, Store* store,
+                                     std::vector<std::string> webhook_names, EventLog* events,
                                      ScheduleStore* schedules, RegressionStore* regressions,
                                      JobManager* jobs, Clock* clock, Executor* executor,
                                      AnalyzedCallback analyzed)
     : settings_(std::move(settings)),
       webhook_names_(std::move(webhook_names)),
-      store_(store),
+      events_(events),
       schedules_(schedules),
       regressions_(regressions),
       jobs_(jobs),
@@ -72,7 +68,7 @@ void RegressionAnalyst::Scan() {
     for (const std::string& id : ids) {
       if (analyzed_jobs_.count(id) > 0) continue;
       absl::StatusOr<v1::Job> job = jobs_->GetJob(id);
-      if (!job.ok() || !Ended(*job)) continue;
+      if (!job.ok() || !IsJobEnded(job->state())) continue;
       absl::StatusOr<std::optional<v1::RunAnalysis>> stored = regressions_->GetAnalysis(id);
       if (!stored.ok()) continue;
       analyzed_jobs_.insert(id);
@@ -113,7 +109,7 @@ std::optional<RegressionAnalyst::Work> RegressionAnalyst::Gather(const v1::Sched
        static_cast<int>(work.history.earlier.size()) < settings_.history_runs - 1;
        ++it) {
     absl::StatusOr<v1::Job> job = jobs_->GetJob(*it);
-    if (job.ok() && Ended(*job)) work.history.earlier.push_back(*std::move(job));
+    if (job.ok() && IsJobEnded(job->state())) work.history.earlier.push_back(*std::move(job));
   }
   std::reverse(work.history.earlier.begin(), work.history.earlier.end());
   absl::StatusOr<v1::Baseline> baseline = regressions_->GetBaseline(name);
@@ -166,7 +162,7 @@ absl::StatusOr<regression::JobRequests> RegressionAnalyst::WithRows(const v1::Jo
     while (true) {
       KV_ASSIGN_OR_RETURN(
           std::vector<v1::RequestRecords> chunks,
-          store_->ListRequests(job.job_id(), id, status.attempt(), after, kChunksPerRead));
+          events_->ListRequests(job.job_id(), id, status.attempt(), after, kChunksPerRead));
       if (chunks.empty()) break;
       for (v1::RequestRecords& chunk : chunks) {
         after = chunk.first_index();

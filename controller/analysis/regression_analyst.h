@@ -1,6 +1,6 @@
 #pragma once
 
-// The controller's judge of scheduled runs (issue #21). Every few seconds (Scan, on the loop) it
+// The controller's judge of scheduled runs. Every few seconds (Scan, on the loop) it
 // looks at each schedule's recent fires for runs that ended and have no analysis yet, gathers
 // their history (the schedule's earlier runs, the change points found before, a pinned baseline)
 // and hands them to its worker thread, which reads the request rows from the store, computes the
@@ -21,9 +21,9 @@
 #include "controller/analysis/analysis_settings.h"
 #include "controller/analysis/run_analyzer.h"
 #include "controller/core/job_manager.h"
+#include "controller/store/event_log.h"
 #include "controller/store/regression_store.h"
 #include "controller/store/schedule_store.h"
-#include "controller/store/store.h"
 
 namespace kvbench::controller {
 
@@ -39,9 +39,9 @@ class RegressionAnalyst {
 
   // Borrowed: all must outlive the analyst. `jobs` and `executor`'s loop: Scan and the callback
   // run there. Starts the worker thread.
-  RegressionAnalyst(AnalysisSettings settings, std::vector<std::string> webhook_names, Store* store,
-                    ScheduleStore* schedules, RegressionStore* regressions, JobManager* jobs,
-                    Clock* clock, Executor* executor, AnalyzedCallback analyzed);
+  RegressionAnalyst(AnalysisSettings settings, std::vector<std::string> webhook_names,
+                    EventLog* events, ScheduleStore* schedules, RegressionStore* regressions,
+                    JobManager* jobs, Clock* clock, Executor* executor, AnalyzedCallback analyzed);
   ~RegressionAnalyst();  // Stop()s
   RegressionAnalyst(const RegressionAnalyst&) = delete;
   RegressionAnalyst& operator=(const RegressionAnalyst&) = delete;
@@ -69,7 +69,7 @@ class RegressionAnalyst {
 
   const AnalysisSettings settings_;
   const std::vector<std::string> webhook_names_;
-  Store* const store_;
+  EventLog* const events_;
   ScheduleStore* const schedules_;
   RegressionStore* const regressions_;
   JobManager* const jobs_;

@@ -5,9 +5,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "common/lifecycle/lifecycle.h"
 #include "controller/alerts/alert_text.h"
 #include "controller/regression/job_diff.h"
 #include "controller/regression/result_metrics.h"
+#include "controller/results/metric_catalog.h"
 #include "controller/spec/scenario_expander.h"
 
 namespace kvbench::controller {
@@ -46,17 +48,8 @@ RegressionGauges::RegressionGauges(prometheus::Registry* registry)
                       "\"high\" the interval the true one lies in")) {}
 
 std::string RegressionGauges::PrometheusMetricName(const std::string& key) {
-  static const std::map<std::string, std::string> names = {
-      {"ttft_p50_s", "ttft_p50_seconds"},
-      {"ttft_p95_s", "ttft_p95_seconds"},
-      {"ttft_p99_s", "ttft_p99_seconds"},
-      {"ttft_mean_s", "ttft_mean_seconds"},
-      {"tpot_mean_s", "tpot_mean_seconds"},
-      {"output_tokens_per_s", "output_tokens_per_second"},
-      {"requests_per_s", "requests_per_second"},
-      {"cache_hit_pct", "prefix_cache_hit_ratio"}};
-  const auto it = names.find(key);
-  return it == names.end() ? "" : it->second;
+  const results::MetricInfo* metric = results::FindMetric(key);
+  return metric == nullptr ? "" : metric->prometheus_name;
 }
 
 void RegressionGauges::RemoveSchedule(const std::string& schedule) {
@@ -94,7 +87,7 @@ void RegressionGauges::SetLatestRun(const std::string& schedule, const v1::Job& 
     regressed.emplace(alert.agent(), alert.tier(), alert.concurrency(), alert.metric());
   }
   for (const v1::ScenarioStatus& status : job.scenarios()) {
-    if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+    if (!SucceededWithResult(status)) continue;
     const std::string agent = regression::AgentClassOf(status);
     const regression::MetricValues values = regression::MetricsOfResult(status.result());
     for (const regression::RegressionMetricInfo& info : regression::AllRegressionMetrics()) {
@@ -105,10 +98,7 @@ void RegressionGauges::SetLatestRun(const std::string& schedule, const v1::Job& 
           {"concurrency", absl::StrCat(status.scenario().concurrency())},
           {"metric", PrometheusMetricName(info.key)}};
       const auto& value = values[static_cast<int>(info.metric)];
-      if (value) {
-        set(result_, labels,
-            info.change_kind == regression::ChangeKind::kPercentagePoints ? *value / 100 : *value);
-      }
+      if (value) set(result_, labels, *value / info.prometheus_divisor);
       set(regression_, labels,
           regressed.count(
               {agent, status.scenario().tier(), status.scenario().concurrency(), info.key}) > 0

@@ -1,6 +1,6 @@
 #pragma once
 
-// The controller's /metrics view of scheduled runs (issue #21), what deploy/prometheus's rules
+// The controller's /metrics view of scheduled runs, what deploy/prometheus's rules
 // and deploy/grafana's dashboard query: per schedule x agent x tier x concurrency x metric the
 // latest run's value (kvbench_schedule_result), whether it regressed (kvbench_schedule_regression)
 // and its change against the baseline (kvbench_schedule_change_ratio); per schedule x tier a

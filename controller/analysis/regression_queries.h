@@ -1,6 +1,6 @@
 #pragma once
 
-// What kvctl and schedulers ask of regressions (issue #21), answered on the loop: pinned
+// What kvctl and schedulers ask of regressions, answered on the loop: pinned
 // baselines, change points, alerts with their delivery states, and a job's analysis. Checks
 // what it is given: a baseline must name a schedule and a job that succeeded at least in part.
 

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/lifecycle/lifecycle.h"
 #include "controller/regression/host_load_gate.h"
 #include "controller/regression/result_metrics.h"
 #include "controller/regression/version_change.h"
@@ -53,8 +54,8 @@ std::map<SeriesId, std::map<RegressionMetric, std::vector<Point>>> Series(
   std::map<SeriesId, std::map<RegressionMetric, std::vector<Point>>> series;
   for (size_t r = 0; r < runs.size(); ++r) {
     for (const v1::ScenarioStatus& status : runs[r]->scenarios()) {
-      if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
-      // Issue #30: a saturated host's run is not a point of the system's history.
+      if (!SucceededWithResult(status)) continue;
+      // A saturated host's run is not a point of the system's history.
       if (!regression::HostSaturationOf(status).empty()) continue;
       const regression::MetricValues values = regression::MetricsOfResult(status.result());
       const SeriesId id{regression::AgentClassOf(status), status.scenario().tier(),

@@ -1,6 +1,6 @@
 #pragma once
 
-// The analysis of one scheduled run (issue #21), pure: its change against a baseline per scenario
+// The analysis of one scheduled run, pure: its change against a baseline per scenario
 // and metric (regression::DiffJobs), the change points of the schedule's history up to it
 // (regression::FindChangePoints per agent x tier x concurrency x metric), and the alerts both
 // raise. The controller (RegressionAnalyst) gathers the input and stores the result once.

@@ -47,11 +47,11 @@ class ControllerClient {
                                             const std::string& reason) = 0;
   virtual absl::StatusOr<v1::ListAgentsResponse> ListAgents() = 0;
 
-  // A page of a job's request records (issue #20).
+  // A page of a job's request records.
   virtual absl::StatusOr<v1::ListRequestsResponse> ListRequests(
       const v1::ListRequestsRequest& request) = 0;
 
-  // Schedules (issue #20).
+  // Schedules.
   // `replace`: replace the spec of the existing schedule of that name (its history stays).
   virtual absl::StatusOr<v1::Schedule> CreateSchedule(const v1::ScheduleSpec& spec,
                                                       bool replace = false) = 0;
@@ -61,7 +61,7 @@ class ControllerClient {
   virtual absl::Status DeleteSchedule(const std::string& name) = 0;
   virtual absl::StatusOr<v1::ScheduleFire> RunScheduleNow(const std::string& name) = 0;
 
-  // Regressions (issue #21).
+  // Regressions.
   virtual absl::StatusOr<v1::Baseline> SetBaseline(const v1::SetBaselineRequest& request) = 0;
   virtual absl::StatusOr<v1::Baseline> GetBaseline(const std::string& schedule) = 0;
   virtual absl::StatusOr<v1::ListChangePointsResponse> ListChangePoints(

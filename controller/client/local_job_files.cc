@@ -3,9 +3,9 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/files/atomic_file.h"
 #include "common/json/proto_json.h"
 #include "common/status/status_macros.h"
 
@@ -31,7 +31,8 @@ absl::StatusOr<fs::path> JobFolder(const std::string& dir) {
   if (IsFile(fs::path(dir) / kJobFileName)) return fs::path(dir);
   std::error_code error;
   fs::directory_iterator entries(dir, error);
-  if (error) return absl::NotFoundError(absl::StrCat("cannot read folder ", dir, ": ", error.message()));
+  if (error)
+    return absl::NotFoundError(absl::StrCat("cannot read folder ", dir, ": ", error.message()));
   fs::path newest;
   int64_t newest_submit = -1;
   for (const fs::directory_entry& entry : entries) {
@@ -45,8 +46,8 @@ absl::StatusOr<fs::path> JobFolder(const std::string& dir) {
     }
   }
   if (newest.empty()) {
-    return absl::NotFoundError(absl::StrCat(
-        dir, " holds no kvbench job (no ", kJobFileName, " in it or in a folder below it)"));
+    return absl::NotFoundError(absl::StrCat(dir, " holds no kvbench job (no ", kJobFileName,
+                                            " in it or in a folder below it)"));
   }
   return newest;
 }
@@ -56,20 +57,8 @@ absl::StatusOr<fs::path> JobFolder(const std::string& dir) {
 absl::Status WriteLocalJob(const std::string& job_dir, const v1::Job& job) {
   v1::Job stored = job;
   for (v1::ScenarioStatus& status : *stored.mutable_scenarios()) status.clear_result();
-  const std::string path = absl::StrCat(job_dir, "/", kJobFileName);
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << ProtoToJson(stored, /*pretty=*/true) << "\n";
-    if (!out.flush()) return absl::FailedPreconditionError(absl::StrCat("cannot write ", temp));
-  }
-  std::error_code error;
-  fs::rename(temp, path, error);
-  if (error) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot rename ", temp, " to ", path, ": ", error.message()));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomically(absl::StrCat(job_dir, "/", kJobFileName),
+                             absl::StrCat(ProtoToJson(stored, /*pretty=*/true), "\n"));
 }
 
 absl::StatusOr<v1::Job> LoadLocalJob(const std::string& dir) {

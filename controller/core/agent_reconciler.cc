@@ -9,7 +9,7 @@
 #include "common/config/config_checks.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
-#include "controller/scheduler/agent_preflight.h"
+#include "controller/placement/agent_preflight.h"
 
 namespace kvbench::controller {
 
@@ -41,7 +41,7 @@ void AgentReconciler::Hold(AgentEntry& agent, const std::string& job_id,
 }
 
 absl::Status AgentReconciler::Recover() {
-  KV_ASSIGN_OR_RETURN(std::vector<AgentRecord> agents, store_->ListAgents());
+  KV_ASSIGN_OR_RETURN(std::vector<AgentRecord> agents, store_->Agents().ListAgents());
   const absl::Duration now = clock_->Monotonic();
   for (const AgentRecord& agent : agents) agents_.Remember(agent.capabilities, now);
   for (const auto& [agent_id, ref] : jobs_->table().AllActive()) {
@@ -63,8 +63,8 @@ absl::Status AgentReconciler::OnRegister(AgentChannel* channel, const v1::Regist
     return absl::InvalidArgumentError(absl::StrCat("Register: agent_id ", problem));
   }
   const absl::Time now = clock_->Now();
-  KV_RETURN_IF_ERROR(store_->UpsertAgent(message.capabilities(), now));
-  KV_ASSIGN_OR_RETURN(int64_t acked, store_->MaxEventSeq(agent_id));
+  KV_RETURN_IF_ERROR(store_->Agents().UpsertAgent(message.capabilities(), now));
+  KV_ASSIGN_OR_RETURN(int64_t acked, store_->Events().MaxEventSeq(agent_id));
   AgentChannel* replaced =
       agents_.Attach(channel, message.capabilities(), clock_->Monotonic(), now);
   if (replaced != nullptr) {
@@ -128,14 +128,14 @@ void AgentReconciler::OnHeartbeat(AgentChannel* channel, const v1::Heartbeat& me
   ++heartbeats_;
   agent->last_contact = clock_->Monotonic();
   agent->last_heartbeat = clock_->Now();
-  // Placement checks NVMe space against what is free now, not at registration (issue #18); more
+  // Placement checks NVMe space against what is free now, not at registration; more
   // space may place a waiting NVME scenario.
   if (message.has_nvme_free_bytes()) {
     const bool grew = message.nvme_free_bytes() > agent->capabilities.nvme_free_bytes();
     agent->capabilities.set_nvme_free_bytes(message.nvme_free_bytes());
     if (grew) request_schedule_();
   }
-  // The preflight's re-run while idle (issue #32): a check that FAILs now keeps its tiers off the
+  // The preflight's re-run while idle: a check that FAILs now keeps its tiers off the
   // agent, one that passes again lets a waiting scenario be placed.
   if (ApplyHeartbeatPreflight(message.preflight(), &agent->capabilities)) {
     KV_LOG(INFO) << "agent preflight changed agent=" << agent->capabilities.agent_id()

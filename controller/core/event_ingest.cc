@@ -26,7 +26,7 @@ void EventIngest::Flush() {
   std::vector<v1::Event> events;
   events.reserve(batch.size());
   for (const auto& [channel, event] : batch) events.push_back(event);
-  absl::StatusOr<std::vector<bool>> stored = store_->AppendEvents(events);
+  absl::StatusOr<std::vector<bool>> stored = store_->Events().AppendEvents(events);
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot store events count=" << events.size() << " error=" << stored.status();
     std::set<AgentChannel*> channels;

@@ -20,7 +20,7 @@ std::vector<v1::RequestRow> StoredRows(const JobRecord& job, const ScenarioRecor
   std::vector<v1::RequestRow> rows;
   int64_t after = -1;
   for (;;) {
-    absl::StatusOr<std::vector<v1::RequestRecords>> chunks = store->ListRequests(
+    absl::StatusOr<std::vector<v1::RequestRecords>> chunks = store->Events().ListRequests(
         job.job_id, scenario.scenario.scenario_id(), scenario.attempt, after, kRowChunksPerRead);
     if (!chunks.ok()) {
       KV_LOG(WARNING) << "request rows unreadable job=" << job.job_id
@@ -40,7 +40,7 @@ std::vector<v1::RequestRow> StoredRows(const JobRecord& job, const ScenarioRecor
 
 std::vector<results::ScenarioRun> StoredRuns(const JobRecord& job, Store* store) {
   std::map<std::string, v1::ScenarioResult> stored_results;
-  if (absl::StatusOr<std::vector<StoredResult>> stored = store->GetResults(job.job_id);
+  if (absl::StatusOr<std::vector<StoredResult>> stored = store->Jobs().GetResults(job.job_id);
       stored.ok()) {
     for (StoredResult& result : *stored) {
       stored_results[result.scenario_id] = std::move(result.result);

@@ -1,6 +1,6 @@
 #pragma once
 
-// A job's capacity search read from the store (issue #30 item 3): its scenarios with their
+// A job's capacity search read from the store: its scenarios with their
 // stored results and request rows, evaluated by search::EvaluateCapacity. What the controller
 // runs when a round of probes has ended, and what GetJob shows.
 

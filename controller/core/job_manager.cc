@@ -20,7 +20,7 @@ JobManager::JobManager(Store* store, Clock* clock, Executor* executor, JobManage
       clock_(clock),
       executor_(executor),
       options_(options),
-      jobs_(store, clock, options.max_scenario_attempts,
+      jobs_(store, clock, options.max_scenario_attempts, options.only_job_id,
             JobStateHooks{[this](const std::string& job_id) { watchers_.Notify(job_id); },
                           [this] { RequestSchedule(); },
                           [this](const std::string& agent_id, const std::string& scenario_id) {
@@ -98,7 +98,7 @@ absl::StatusOr<v1::ListRequestsResponse> JobManager::ListRequests(
 }
 
 absl::StatusOr<int64_t> JobManager::PruneRequests(absl::Time before) {
-  return store_->PruneRequests(before);
+  return store_->Events().PruneRequests(before);
 }
 
 absl::StatusOr<WatchBatch> JobManager::WatchEvents(const std::string& job_id,
@@ -123,6 +123,25 @@ void JobManager::RecordAlert(const v1::RegressionAlert& alert) {
   jobs_.RecordJobEvent(std::move(event));
 }
 
+absl::Status JobManager::OnAgentMessage(AgentChannel* channel, const v1::AgentMessage& message) {
+  const bool first = registered_channels_.insert(channel).second;
+  if (first != (message.message_case() == v1::AgentMessage::kRegister)) {
+    return absl::InvalidArgumentError(first ? "the first message must be Register"
+                                            : "Register sent twice on one stream");
+  }
+  switch (message.message_case()) {
+    case v1::AgentMessage::kRegister:
+      return OnRegister(channel, message.register_());
+    case v1::AgentMessage::kHeartbeat:
+      agents_.OnHeartbeat(channel, message.heartbeat());
+      return absl::OkStatus();
+    case v1::AgentMessage::kEvent:
+      return OnEvent(channel, message.event());
+    default:
+      return absl::InvalidArgumentError("an AgentMessage without a payload");
+  }
+}
+
 absl::Status JobManager::OnRegister(AgentChannel* channel, const v1::Register& message) {
   if (message.capabilities().agent_id().empty()) {
     return absl::InvalidArgumentError("Register without capabilities.agent_id");
@@ -131,17 +150,16 @@ absl::Status JobManager::OnRegister(AgentChannel* channel, const v1::Register& m
   return agents_.OnRegister(channel, message);
 }
 
-void JobManager::OnHeartbeat(AgentChannel* channel, const v1::Heartbeat& message) {
-  agents_.OnHeartbeat(channel, message);
-}
-
 absl::Status JobManager::OnEvent(AgentChannel* channel, const v1::Event& event) {
   KV_RETURN_IF_ERROR(agents_.AcceptEvent(channel, event));
   ingest_.Queue(channel, event);
   return absl::OkStatus();
 }
 
-void JobManager::OnDisconnect(AgentChannel* channel) { agents_.OnDisconnect(channel); }
+void JobManager::OnDisconnect(AgentChannel* channel) {
+  registered_channels_.erase(channel);
+  agents_.OnDisconnect(channel);
+}
 
 void JobManager::ApplyEvent(const v1::Event& event) {
   jobs_.ApplyAgentEvent(event);

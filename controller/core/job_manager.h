@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/loop/executor.h"
@@ -32,6 +33,8 @@ struct JobManagerOptions {
   // embedded agent). A scenario none of them can run then fails with the scheduler's reason when
   // its turn comes (ScenarioDispatcher) instead of waiting for an agent to join.
   bool fail_unplaceable = false;
+  // The id of the one job this manager will hold (JobStateMachine's only_job_id); "" = any.
+  std::string only_job_id;
 };
 
 // The control plane's logic (DESIGN.md "The flow of one job", steps 1-2 and 4), composed of one
@@ -80,19 +83,20 @@ class JobManager {
   // RemoveWatcher. One-shot: a watcher re-adds itself after it has read.
   uint64_t AddWatcher(const std::string& job_id, std::function<void()> wake);
   void RemoveWatcher(uint64_t watcher_id);
-  // Adds a regression found in a scheduled job to the job's event log (issue #21): watchers see
+  // Adds a regression found in a scheduled job to the job's event log: watchers see
   // it as the controller's event with the alert as payload.
   void RecordAlert(const v1::RegressionAlert& alert);
 
-  // --- AgentLink (one call per message of an agent's stream) ---
-  // The first message of a stream. Answers with Registered on the channel, then whatever the
-  // agent should run or stop. INVALID_ARGUMENT for a Register without an agent id.
-  absl::Status OnRegister(AgentChannel* channel, const v1::Register& message);
-  void OnHeartbeat(AgentChannel* channel, const v1::Heartbeat& message);
-  // Queues the event for the next group commit (posted to run after what the loop already
-  // holds): then it is stored once, acknowledged on its channel and applied to its scenario. A
-  // failed commit ends the streams of the batch (the agents replay the events later).
-  absl::Status OnEvent(AgentChannel* channel, const v1::Event& event);
+  // --- AgentLink: the stream protocol, for every transport (the gRPC service, kvctl run's
+  // in-process bridge) ---
+  // One message of an agent's stream, in order. The first must be Register and only the first
+  // is (INVALID_ARGUMENT otherwise): Register is answered with Registered on the channel, then
+  // whatever the agent should run or stop (INVALID_ARGUMENT without an agent id). An event is
+  // queued for the next group commit (posted to run after what the loop already holds): then it
+  // is stored once, acknowledged on its channel and applied to its scenario; a failed commit ends
+  // the streams of the batch (the agents replay the events later). A status that is not OK means
+  // the transport ends the stream with it.
+  absl::Status OnAgentMessage(AgentChannel* channel, const v1::AgentMessage& message);
   // The stream ended. The agent's scenario is kept for one heartbeat timeout.
   void OnDisconnect(AgentChannel* channel);
 
@@ -115,6 +119,8 @@ class JobManager {
  private:
   JobManager(Store* store, Clock* clock, Executor* executor, JobManagerOptions options);
   absl::Status Recover();
+  absl::Status OnRegister(AgentChannel* channel, const v1::Register& message);
+  absl::Status OnEvent(AgentChannel* channel, const v1::Event& event);
   // Scheduling: coalesced, runs on the loop after the current task.
   void RequestSchedule();
   void ScheduleNow();
@@ -127,6 +133,8 @@ class JobManager {
   WatcherSet watchers_;
   JobStateMachine jobs_;
   AgentReconciler agents_;
+  // Streams whose first message (their Register) has come, until they disconnect.
+  absl::flat_hash_set<AgentChannel*> registered_channels_;
   EventIngest ingest_;
   ScenarioDispatcher dispatcher_;
   bool schedule_posted_ = false;

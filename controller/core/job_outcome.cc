@@ -1,13 +1,9 @@
 #include "controller/core/job_outcome.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/lifecycle/lifecycle.h"
 
 namespace kvbench::controller {
-
-bool IsEndedScenarioState(v1::ScenarioState state) {
-  return state == v1::SCENARIO_STATE_SUCCEEDED || state == v1::SCENARIO_STATE_FAILED ||
-         state == v1::SCENARIO_STATE_CANCELLED;
-}
 
 // Why FAILED wins over CANCELLED: the cancel is the operator's own act and already known to them;
 // a failure (a replica that never became healthy, a runner that crashed) is a finding they must
@@ -19,7 +15,7 @@ JobOutcome DecideJobOutcome(const std::vector<ScenarioOutcome>& scenarios) {
   const ScenarioOutcome* failed = nullptr;
   const ScenarioOutcome* cancelled = nullptr;
   for (const ScenarioOutcome& scenario : scenarios) {
-    if (!IsEndedScenarioState(scenario.state)) return outcome;
+    if (!IsScenarioEnded(scenario.state)) return outcome;
     if (scenario.state == v1::SCENARIO_STATE_FAILED && failed == nullptr) failed = &scenario;
     if (scenario.state == v1::SCENARIO_STATE_CANCELLED && cancelled == nullptr) {
       cancelled = &scenario;

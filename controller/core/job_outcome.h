@@ -21,9 +21,6 @@ struct JobOutcome {
   std::string error;
 };
 
-// SUCCEEDED, FAILED or CANCELLED: a scenario's end.
-bool IsEndedScenarioState(v1::ScenarioState state);
-
 // The one rule for a job's outcome, used by the controller (JobManager) and by `kvctl run`:
 // - a scenario that has not ended keeps the job RUNNING;
 // - else any FAILED scenario makes the job FAILED, error "scenario <id> failed: <reason>" (the

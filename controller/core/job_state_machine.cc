@@ -8,76 +8,81 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/lifecycle/lifecycle.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 #include "controller/core/job_capacity.h"
 #include "controller/core/job_outcome.h"
 #include "controller/core/job_views.h"
-#include "controller/scheduler/scheduler.h"
+#include "controller/placement/placement.h"
 #include "controller/spec/job_spec_loader.h"
 #include "controller/spec/scenario_expander.h"
 #include "controller/spec/search_spec_validator.h"
 #include "google/protobuf/util/message_differencer.h"
 
 namespace kvbench::controller {
-namespace {
 
-bool IsEndedJobState(v1::JobState state) {
-  return state == v1::JOB_STATE_SUCCEEDED || state == v1::JOB_STATE_FAILED ||
-         state == v1::JOB_STATE_CANCELLED;
+std::string FormatJobId(const std::string& name, absl::Time submitted, uint64_t random) {
+  return absl::StrFormat("%s-%s-%04x", name,
+                         absl::FormatTime("%Y%m%dT%H%M%S", submitted, absl::UTCTimeZone()),
+                         static_cast<unsigned>(random & 0xffff));
 }
 
-}  // namespace
-
 JobStateMachine::JobStateMachine(Store* store, Clock* clock, int max_scenario_attempts,
-                                 JobStateHooks hooks)
+                                 std::string only_job_id, JobStateHooks hooks)
     : store_(store),
       clock_(clock),
       max_scenario_attempts_(max_scenario_attempts),
+      only_job_id_(std::move(only_job_id)),
       hooks_(std::move(hooks)),
       random_(static_cast<uint64_t>(absl::ToUnixNanos(clock->Now()))) {}
 
 absl::Status JobStateMachine::Recover() {
   std::string token;
   do {
-    KV_ASSIGN_OR_RETURN(JobPage page, store_->ListJobs(JobFilter{}, kMaxJobPageSize, token));
+    KV_ASSIGN_OR_RETURN(JobPage page, store_->Jobs().ListJobs(JobFilter{}, kMaxJobPageSize, token));
     for (JobRecord& job : page.jobs) table_.Add(std::move(job));
     token = page.next_page_token;
   } while (!token.empty());
-  KV_ASSIGN_OR_RETURN(controller_seq_, store_->MaxEventSeq(kControllerEventSource));
+  KV_ASSIGN_OR_RETURN(controller_seq_, store_->Events().MaxEventSeq(kControllerEventSource));
   if (table_.size() > 0) KV_LOG(INFO) << "recovered jobs=" << table_.size();
   // A job stopped between its last scenario's end and what follows it (its own end, or a
   // capacity search's next round) takes that step now.
   const std::vector<std::string> job_ids = table_.submit_order();
   for (const std::string& job_id : job_ids) {
     JobRecord* job = table_.Find(job_id);
-    if (IsEndedJobState(job->state) || job->scenarios.empty()) continue;
-    const bool all_ended = std::all_of(
-        job->scenarios.begin(), job->scenarios.end(),
-        [](const ScenarioRecord& scenario) { return IsEndedScenarioState(scenario.state); });
+    if (IsJobEnded(job->state) || job->scenarios.empty()) continue;
+    const bool all_ended =
+        std::all_of(job->scenarios.begin(), job->scenarios.end(),
+                    [](const ScenarioRecord& scenario) { return IsScenarioEnded(scenario.state); });
     if (all_ended) FinishJobIfDone(*job);
   }
   return absl::OkStatus();
 }
 
-std::string JobStateMachine::NewJobId(const std::string& name) {
+absl::StatusOr<std::string> JobStateMachine::NewJobId(const std::string& name) {
+  if (!only_job_id_.empty()) {
+    if (table_.Find(only_job_id_) != nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("this controller holds one job, ", only_job_id_, "; not also another"));
+    }
+    return only_job_id_;
+  }
   std::string id;
   do {
-    id = absl::StrFormat("%s-%s-%04x", name,
-                         absl::FormatTime("%Y%m%dT%H%M%S", clock_->Now(), absl::UTCTimeZone()),
-                         static_cast<unsigned>(random_() & 0xffff));
+    id = FormatJobId(name, clock_->Now(), random_());
   } while (table_.Find(id) != nullptr);
   return id;
 }
 
 absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Resubmitted(const std::string& request_id,
                                                                    const v1::JobSpec& spec) {
-  KV_ASSIGN_OR_RETURN(std::string existing, store_->JobIdForRequest(request_id));
+  KV_ASSIGN_OR_RETURN(std::string existing, store_->Jobs().JobIdForRequest(request_id));
   v1::SubmitJobResponse response;
   if (existing.empty()) return response;
   const JobRecord* job = table_.Find(existing);
   // A retry carries the same spec; another spec under the same key is a caller's bug (two jobs
-  // sharing one id), not a retry to answer with the first job (issue #18).
+  // sharing one id), not a retry to answer with the first job.
   if (!google::protobuf::util::MessageDifferencer::Equals(job->spec, spec)) {
     return absl::AlreadyExistsError(absl::StrCat("request_id \"", request_id,
                                                  "\" was already used for job ", existing,
@@ -116,7 +121,7 @@ absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Submit(const v1::SubmitJo
     KV_ASSIGN_OR_RETURN(v1::SubmitJobResponse existing, Resubmitted(request.request_id(), spec));
     if (!existing.job_id().empty()) return existing;
   }
-  const std::string job_id = NewJobId(spec.name());
+  KV_ASSIGN_OR_RETURN(const std::string job_id, NewJobId(spec.name()));
   std::vector<v1::Scenario> scenarios;
   if (spec.placement().fan_out() == v1::FAN_OUT_EACH) {
     KV_ASSIGN_OR_RETURN(std::vector<std::string> agent_ids, AgentsSelected(spec));
@@ -126,7 +131,7 @@ absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Submit(const v1::SubmitJo
   }
   const absl::Time now = clock_->Now();
   KV_RETURN_IF_ERROR(
-      store_->PutJob(job_id, spec, scenarios, spec.priority(), now, request.request_id()));
+      store_->Jobs().PutJob(job_id, spec, scenarios, spec.priority(), now, request.request_id()));
   JobRecord job;
   job.job_id = job_id;
   job.spec = spec;
@@ -148,7 +153,7 @@ absl::StatusOr<v1::SubmitJobResponse> JobStateMachine::Submit(const v1::SubmitJo
 absl::StatusOr<v1::Job> JobStateMachine::Cancel(const v1::CancelJobRequest& request) {
   JobRecord* job = table_.Find(request.job_id());
   if (job == nullptr) return absl::NotFoundError(absl::StrCat("no job ", request.job_id()));
-  if (IsEndedJobState(job->state)) {
+  if (IsJobEnded(job->state)) {
     return absl::FailedPreconditionError(
         absl::StrCat("job ", job->job_id, " already ended: ", v1::JobState_Name(job->state)));
   }
@@ -156,7 +161,7 @@ absl::StatusOr<v1::Job> JobStateMachine::Cancel(const v1::CancelJobRequest& requ
                                  ? "cancelled by the user"
                                  : absl::StrCat("cancelled: ", request.reason());
   for (ScenarioRecord& scenario : job->scenarios) {
-    if (IsEndedScenarioState(scenario.state)) continue;
+    if (IsScenarioEnded(scenario.state)) continue;
     StopOnItsAgent(*job, scenario, reason);
     KV_RETURN_IF_ERROR(SetScenario(*job, scenario, v1::SCENARIO_STATE_CANCELLED, reason));
     RecordControllerEvent(*job, scenario, v1::SCENARIO_STATE_CANCELLED, reason);
@@ -167,9 +172,9 @@ absl::StatusOr<v1::Job> JobStateMachine::Cancel(const v1::CancelJobRequest& requ
 
 bool JobStateMachine::Assign(JobRecord& job, ScenarioRecord& scenario, const std::string& agent_id,
                              const std::function<void(v1::Assignment)>& send) {
-  absl::Status stored =
-      store_->SetScenarioState(job.job_id, scenario.scenario.scenario_id(),
-                               v1::SCENARIO_STATE_ASSIGNED, "", scenario.attempt + 1, agent_id);
+  absl::Status stored = store_->Jobs().SetScenarioState(job.job_id, scenario.scenario.scenario_id(),
+                                                        v1::SCENARIO_STATE_ASSIGNED, "",
+                                                        scenario.attempt + 1, agent_id);
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot record an assignment job=" << job.job_id
                   << " scenario=" << scenario.scenario.scenario_id() << " error=" << stored;
@@ -182,7 +187,7 @@ bool JobStateMachine::Assign(JobRecord& job, ScenarioRecord& scenario, const std
     JobStatusUpdate update;
     update.state = v1::JOB_STATE_RUNNING;
     update.start_time = clock_->Now();
-    if (store_->UpdateJob(job.job_id, update).ok()) {
+    if (store_->Jobs().UpdateJob(job.job_id, update).ok()) {
       job.state = update.state;
       job.start_time = update.start_time;
     }
@@ -208,11 +213,11 @@ absl::Status JobStateMachine::SetScenario(JobRecord& job, ScenarioRecord& scenar
 absl::Status JobStateMachine::SetScenarioOn(JobRecord& job, ScenarioRecord& scenario,
                                             v1::ScenarioState state, const std::string& reason,
                                             std::string agent_id) {
-  KV_RETURN_IF_ERROR(store_->SetScenarioState(job.job_id, scenario.scenario.scenario_id(), state,
-                                              reason, scenario.attempt, agent_id));
+  KV_RETURN_IF_ERROR(store_->Jobs().SetScenarioState(job.job_id, scenario.scenario.scenario_id(),
+                                                     state, reason, scenario.attempt, agent_id));
   scenario.reason = reason;
   table_.Move(job, scenario, state, agent_id);
-  if (IsEndedScenarioState(state)) FinishJobIfDone(job);
+  if (IsScenarioEnded(state)) FinishJobIfDone(job);
   return absl::OkStatus();
 }
 
@@ -279,7 +284,7 @@ void JobStateMachine::FailOverdueJobs() {
                                             absl::FormatDuration(limit), " from its start)");
     KV_LOG(WARNING) << "job overdue job=" << job->job_id << " reason=\"" << reason << "\"";
     for (ScenarioRecord& scenario : job->scenarios) {
-      if (IsEndedScenarioState(scenario.state)) continue;
+      if (IsScenarioEnded(scenario.state)) continue;
       StopOnItsAgent(*job, scenario, reason);
       RecordControllerEvent(*job, scenario, v1::SCENARIO_STATE_FAILED, reason);
       if (absl::Status stored = SetScenario(*job, scenario, v1::SCENARIO_STATE_FAILED, reason);
@@ -298,7 +303,7 @@ void JobStateMachine::ApplyAgentEvent(const v1::Event& event) {
   if (scenario == nullptr) return;
   // Fenced by attempt: a requeued scenario's earlier attempt may still be running on an agent
   // that was silent past the timeout and came back (the same agent, often). Its events stay in
-  // the log, with their attempt, but neither its end nor its result moves the retry (issue #18).
+  // the log, with their attempt, but neither its end nor its result moves the retry.
   if (event.attempt() != scenario->attempt) {
     ++stale_events_;
     KV_LOG_EVERY_N_SEC(WARNING, 10)
@@ -315,7 +320,8 @@ void JobStateMachine::ApplyAgentEvent(const v1::Event& event) {
       table_.SetProgress(job->job_id, event.scenario_id(), event.progress());
       return;
     case v1::Event::kResult: {
-      absl::Status stored = store_->PutResult(job->job_id, event.scenario_id(), event.result());
+      absl::Status stored =
+          store_->Jobs().PutResult(job->job_id, event.scenario_id(), event.result());
       if (!stored.ok()) {
         KV_LOG(ERROR) << "cannot store a result job=" << job->job_id
                       << " scenario=" << event.scenario_id() << " error=" << stored;
@@ -332,7 +338,7 @@ void JobStateMachine::ApplyAgentEvent(const v1::Event& event) {
 
 void JobStateMachine::ApplyStateChange(JobRecord& job, ScenarioRecord& scenario,
                                        const v1::StateChange& change) {
-  if (change.state() != v1::SCENARIO_STATE_RUNNING && !IsEndedScenarioState(change.state())) {
+  if (change.state() != v1::SCENARIO_STATE_RUNNING && !IsScenarioEnded(change.state())) {
     return;
   }
   // Copied first: a scenario's end may add a capacity search's next probes to the job, which
@@ -363,7 +369,7 @@ bool JobStateMachine::ContinueCapacitySearch(JobRecord& job) {
   }
   const std::vector<v1::Scenario> probes = spec::ExpandProbes(
       job.spec, job.job_id, static_cast<int>(job.scenarios.size()), evaluation.next);
-  if (absl::Status stored = store_->AddScenarios(job.job_id, probes); !stored.ok()) {
+  if (absl::Status stored = store_->Jobs().AddScenarios(job.job_id, probes); !stored.ok()) {
     KV_LOG(ERROR) << "cannot add the capacity search's next probes job=" << job.job_id
                   << " error=" << stored;
     return false;
@@ -379,7 +385,7 @@ bool JobStateMachine::ContinueCapacitySearch(JobRecord& job) {
 }
 
 void JobStateMachine::FinishJobIfDone(JobRecord& job) {
-  if (IsEndedJobState(job.state)) return;
+  if (IsJobEnded(job.state)) return;
   if (ContinueCapacitySearch(job)) return;
   std::vector<ScenarioOutcome> scenarios;
   for (const ScenarioRecord& scenario : job.scenarios) {
@@ -393,7 +399,7 @@ void JobStateMachine::FinishJobIfDone(JobRecord& job) {
   update.error = outcome.error;
   update.start_time = job.start_time;
   update.end_time = clock_->Now();
-  absl::Status stored = store_->UpdateJob(job.job_id, update);
+  absl::Status stored = store_->Jobs().UpdateJob(job.job_id, update);
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot record the end of a job job=" << job.job_id << " error=" << stored;
     return;
@@ -420,7 +426,7 @@ bool JobStateMachine::RecordJobEvent(v1::Event event) {
   event.set_seq(++controller_seq_);
   event.set_agent_id(kControllerEventSource);
   event.set_unix_ms(absl::ToUnixMillis(clock_->Now()));
-  absl::StatusOr<bool> stored = store_->AppendEvent(event);
+  absl::StatusOr<bool> stored = store_->Events().AppendEvent(event);
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot store a controller event job=" << event.job_id()
                   << " error=" << stored.status();

@@ -17,6 +17,9 @@ namespace kvbench::controller {
 // The agent id the controller's own events (lost, requeued, cancelled) are stored under.
 inline constexpr char kControllerEventSource[] = "controller";
 
+// A job's id: "<name>-<UTC time of submission, %Y%m%dT%H%M%S>-<4 hex digits of `random`>".
+std::string FormatJobId(const std::string& name, absl::Time submitted, uint64_t random);
+
 // What the state machine tells the rest of the JobManager. Every hook is set.
 struct JobStateHooks {
   // The job has a new stored event or ended (its watchers wake).
@@ -41,7 +44,11 @@ struct JobStateHooks {
 class JobStateMachine {
  public:
   // `store` and `clock` are borrowed and must outlive this.
-  JobStateMachine(Store* store, Clock* clock, int max_scenario_attempts, JobStateHooks hooks);
+  // `only_job_id`: the id of the one job this controller will ever hold (kvctl run names its job
+  // before submitting it, since its files live in a folder named after it); a second job is
+  // refused. Empty: each job gets a fresh FormatJobId.
+  JobStateMachine(Store* store, Clock* clock, int max_scenario_attempts, std::string only_job_id,
+                  JobStateHooks hooks);
 
   // Loads every job from the store and the controller's last event seq.
   absl::Status Recover();
@@ -97,13 +104,14 @@ class JobStateMachine {
   // when that job's spec is not `spec` (normalized).
   absl::StatusOr<v1::SubmitJobResponse> Resubmitted(const std::string& request_id,
                                                     const v1::JobSpec& spec);
-  std::string NewJobId(const std::string& name);
+  absl::StatusOr<std::string> NewJobId(const std::string& name);
   // The known agents a FAN_OUT_EACH spec runs on, by id.
   absl::StatusOr<std::vector<std::string>> AgentsSelected(const v1::JobSpec& spec) const;
 
   Store* const store_;
   Clock* const clock_;
   const int max_scenario_attempts_;
+  const std::string only_job_id_;
   const JobStateHooks hooks_;
   JobTable table_;
   int64_t controller_seq_ = 0;

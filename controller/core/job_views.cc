@@ -19,7 +19,7 @@ namespace {
 
 std::map<std::string, v1::ScenarioResult> StoredResults(const std::string& job_id, Store* store) {
   std::map<std::string, v1::ScenarioResult> results;
-  absl::StatusOr<std::vector<StoredResult>> stored = store->GetResults(job_id);
+  absl::StatusOr<std::vector<StoredResult>> stored = store->Jobs().GetResults(job_id);
   if (!stored.ok()) {
     KV_LOG(WARNING) << "results unreadable job=" << job_id << " error=" << stored.status();
     return results;

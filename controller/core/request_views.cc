@@ -63,7 +63,7 @@ absl::StatusOr<v1::ListRequestsResponse> ListRequestViews(const JobTable& table,
     while (true) {
       KV_ASSIGN_OR_RETURN(
           std::vector<v1::RequestRecords> chunks,
-          store->ListRequests(job->job_id, id, scenario.attempt, after, kChunksPerRead));
+          store->Events().ListRequests(job->job_id, id, scenario.attempt, after, kChunksPerRead));
       for (v1::RequestRecords& chunk : chunks) {
         if (entry == nullptr) {
           entry = response.add_scenarios();

@@ -11,7 +11,7 @@ namespace kvbench::controller {
 inline constexpr int kDefaultRequestPageRows = 10000;
 inline constexpr int kMaxRequestPageRows = 100000;
 
-// A page of a job's request records (issue #20): its scenarios in order (or the one asked for),
+// A page of a job's request records: its scenarios in order (or the one asked for),
 // each with the rows its current attempt sent, whole chunks until the page holds at least
 // page_size rows. The page token is "<scenario position>:<last first_index>". NOT_FOUND for an
 // unknown job or scenario, INVALID_ARGUMENT for a token this did not write.

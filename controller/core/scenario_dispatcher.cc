@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "controller/scheduler/scheduler.h"
+#include "controller/placement/placement.h"
 #include "controller/spec/job_spec_validator.h"
 
 namespace kvbench::controller {
@@ -30,7 +30,7 @@ ScenarioDispatcher::Round ScenarioDispatcher::RunRound() {
   }
   round.scenarios_visited = queue.size();
   if (queue.empty()) return round;
-  ScheduleResult result = Schedule(queue, agents_->Views());
+  PlacementRound result = Place(queue, agents_->Views());
   for (const Placement& placement : result.placements) {
     JobRecord* job = table.Find(placement.job_id);
     ScenarioRecord* scenario =

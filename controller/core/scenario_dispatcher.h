@@ -8,10 +8,11 @@
 namespace kvbench::controller {
 
 // One scheduling round: the PENDING scenarios (the JobTable's index, never a walk over finished
-// jobs) are placed on the agents by the scheduler (scheduler.h), each placement is recorded by
-// the JobStateMachine and sent to its agent as an Assignment; a scenario no connected agent can
-// run keeps waiting with the reason (agents may join), or, when `fail_unplaceable` (a closed
-// fleet, JobManagerOptions), fails with it when its turn comes. On the loop thread.
+// jobs) are placed on the agents by the placement function (placement/placement.h), each placement
+// is recorded by the JobStateMachine and sent to its agent as an Assignment; a scenario no
+// connected agent can run keeps waiting with the reason (agents may join), or, when
+// `fail_unplaceable` (a closed fleet, JobManagerOptions), fails with it when its turn comes. On the
+// loop thread.
 class ScenarioDispatcher {
  public:
   // Both borrowed; they must outlive this.

@@ -1,19 +1,13 @@
 #include "controller/core/watcher_set.h"
 
+#include "common/lifecycle/lifecycle.h"
+
 namespace kvbench::controller {
-namespace {
-
-bool IsEndedJobState(v1::JobState state) {
-  return state == v1::JOB_STATE_SUCCEEDED || state == v1::JOB_STATE_FAILED ||
-         state == v1::JOB_STATE_CANCELLED;
-}
-
-}  // namespace
 
 absl::StatusOr<WatchBatch> ReadWatchBatch(Store* store, const std::string& job_id,
                                           v1::JobState job_state, int64_t after_position) {
   absl::StatusOr<std::vector<StoredEvent>> events =
-      store->EventsForJob(job_id, after_position, kWatchBatch);
+      store->Events().EventsForJob(job_id, after_position, kWatchBatch);
   if (!events.ok()) return events.status();
   WatchBatch batch;
   for (StoredEvent& stored : *events) {
@@ -22,8 +16,7 @@ absl::StatusOr<WatchBatch> ReadWatchBatch(Store* store, const std::string& job_i
     *response.mutable_event() = std::move(stored.event);
     response.set_job_state(job_state);
   }
-  batch.job_done =
-      IsEndedJobState(job_state) && static_cast<int>(batch.events.size()) < kWatchBatch;
+  batch.job_done = IsJobEnded(job_state) && static_cast<int>(batch.events.size()) < kWatchBatch;
   return batch;
 }
 

@@ -3,9 +3,9 @@
 // A ControllerClient that says what to do when the controller cannot be reached: every unary
 // call's UNAVAILABLE (connection refused, no such host, a controller shutting down) gets the
 // address and the two ways out, starting a kv-controller or running the job alone with
-// `kvctl run` (issue #31: `kvctl submit --watch` without a controller said only "failed to
-// connect to all addresses"). Every remote kvctl command gets its client through
-// ConnectController, which wraps the real one in this. The code stays UNAVAILABLE (exit 4).
+// `kvctl run` (gRPC's own "failed to connect to all addresses" says neither). Every remote kvctl
+// command gets its client through ConnectController, which wraps the real one in this. The code
+// stays UNAVAILABLE (exit 4).
 
 #include <functional>
 #include <memory>

@@ -13,8 +13,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
+#include "common/lifecycle/lifecycle.h"
 #include "controller/alerts/alert_text.h"
-#include "controller/kvctl/result_columns.h"
+#include "controller/kvctl/print/result_columns.h"
+#include "controller/results/metric_catalog.h"
 #include "controller/results/simulated_time_display.h"
 
 namespace kvbench::kvctl {
@@ -69,7 +71,7 @@ std::string ShownField(const v1::ScenarioResult& result, const std::string& metr
   return absl::StrCat("simulated_", metric);
 }
 
-// A capacity search's answer as a history metric (issue #30): "capacity.users" (the capacity),
+// A capacity search's answer as a history metric: "capacity.users" (the capacity),
 // "capacity.low", "capacity.high" (the interval it is known to); nullopt for another metric or
 // a tier without one.
 std::optional<double> CapacityValue(const v1::TierCapacity& tier, const std::string& metric) {
@@ -83,6 +85,7 @@ std::optional<double> CapacityValue(const v1::TierCapacity& tier, const std::str
 }  // namespace
 
 std::string RegressionMetricOf(const std::string& field) {
+  if (const results::MetricInfo* metric = results::FindMetricByField(field)) return metric->key;
   const size_t dot = field.rfind('.');
   return dot == std::string::npos ? field : field.substr(dot + 1);
 }
@@ -140,7 +143,7 @@ absl::StatusOr<report::History> BuildHistory(std::vector<v1::Job> jobs, const st
       line.concurrency = std::get<1>(key);
       line.tier = status.scenario().tier();
       line.values.resize(jobs.size());
-      if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+      if (!SucceededWithResult(status)) continue;
       const std::string field = ShownField(status.result(), metric);
       if (field != metric) history.simulated = true;
       for (const auto& [column, text] : FlattenResult(status.result())) {

@@ -1,6 +1,6 @@
 #pragma once
 
-// The data of `kvctl history` (issue #20): one result field of a schedule's runs, per agent x
+// The data of `kvctl history`: one result field of a schedule's runs, per agent x
 // tier x concurrency, read from the jobs as the controller returns them. Pure.
 
 #include <optional>
@@ -13,7 +13,7 @@
 
 namespace kvbench::kvctl {
 
-// A capacity search's history metrics (issue #30): per tier, its capacity and the interval's ends,
+// A capacity search's history metrics: per tier, its capacity and the interval's ends,
 // one line per tier at concurrency 0.
 inline constexpr char kCapacityUsersMetric[] = "capacity.users";
 inline constexpr char kCapacityLowMetric[] = "capacity.low";
@@ -35,7 +35,7 @@ std::string RegressionMetricOf(const std::string& field);
 // A value is the metric's field of a SUCCEEDED scenario's result (FlattenResult's column names,
 // e.g. latency.ttft_p95_s, throughput.requests_per_s, lmcache.lookup_hit_rate), else null; a
 // latency field of a simulated engine's result is read from its simulated_latency (simulated
-// seconds, as every screen shows them and the regression analysis judges them: issue #31).
+// seconds, as every screen shows them and the regression analysis judges them).
 // Each run carries its time, its comparisons' verdicts and its alert count; the alerts the
 // controller raised on the metric (job.analysis) are listed for the chart's markers.
 // Lines not matching `filter` are left out.

@@ -1,7 +1,7 @@
 #pragma once
 
 // The tier comparison as kvctl shows it (`run`, `compare`): each group under its verdict, its
-// deltas with their bootstrap intervals (issue #30) when the job's request rows can be read.
+// deltas with their bootstrap intervals when the job's request rows can be read.
 
 #include <map>
 #include <string>

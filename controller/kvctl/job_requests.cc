@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "agent/scenario/request_chunks.h"
+#include "common/lifecycle/lifecycle.h"
 #include "common/status/status_macros.h"
 #include "controller/client/local_job_files.h"
 #include "controller/kvctl/job_argument.h"
@@ -17,14 +18,10 @@ namespace {
 // run's embedded agent writes them).
 constexpr char kRequestsFileName[] = "requests.jsonl";
 
-bool Succeeded(const v1::ScenarioStatus& status) {
-  return status.state() == v1::SCENARIO_STATE_SUCCEEDED && status.has_result();
-}
-
 absl::Status ReadLocalRows(const std::string& dir, regression::JobRequests* job) {
   KV_ASSIGN_OR_RETURN(std::string folder, client::LocalJobFolder(dir));
   for (const v1::ScenarioStatus& status : job->job.scenarios()) {
-    if (!Succeeded(status)) continue;
+    if (!SucceededWithResult(status)) continue;
     const std::string id = status.scenario().scenario_id();
     const std::string path = (std::filesystem::path(folder) / id / kRequestsFileName).string();
     absl::StatusOr<std::vector<runner::RequestRecord>> records = agent::ReadRequestRecords(path);
@@ -50,7 +47,7 @@ absl::Status ReadControllerRows(client::ControllerClient& client, regression::Jo
     request.set_page_token(page.next_page_token());
   }
   for (const v1::ScenarioStatus& status : job->job.scenarios()) {
-    if (Succeeded(status) && job->rows.count(status.scenario().scenario_id()) == 0) {
+    if (SucceededWithResult(status) && job->rows.count(status.scenario().scenario_id()) == 0) {
       return absl::NotFoundError(absl::StrCat(
           "the controller has no request records of ", job->job.job_id(), "/",
           status.scenario().scenario_id(),

@@ -1,7 +1,7 @@
 #pragma once
 
-// A job with every request of its succeeded scenarios, for `kvctl diff` (issue #21): from a local
-// run's folders (each scenario's requests.jsonl) or from the controller (ListRequests, issue #20).
+// A job with every request of its succeeded scenarios, for `kvctl diff`: from a local
+// run's folders (each scenario's requests.jsonl) or from the controller (ListRequests).
 
 #include <string>
 

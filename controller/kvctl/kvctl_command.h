@@ -35,7 +35,7 @@ struct KvctlContext {
 void AddVersionCommand(CLI::App* app, KvctlContext* context);
 void AddPlanCommand(CLI::App* app, KvctlContext* context);
 void AddRunCommand(CLI::App* app, KvctlContext* context);
-// `kvctl doctor`: the preflight of kvctl run's host (issue #32).
+// `kvctl doctor`: the preflight of kvctl run's host.
 void AddDoctorCommand(CLI::App* app, KvctlContext* context);
 // Remote subcommands: they talk to a kv-controller (connection_flags.h).
 void AddSubmitCommand(CLI::App* app, KvctlContext* context);
@@ -45,12 +45,12 @@ void AddWatchCommand(CLI::App* app, KvctlContext* context);
 void AddResultsCommand(CLI::App* app, KvctlContext* context);
 void AddCancelCommand(CLI::App* app, KvctlContext* context);
 void AddAgentsCommand(CLI::App* app, KvctlContext* context);
-// `kvctl schedule create|list|show|pause|resume|delete|run-now` (issue #20).
+// `kvctl schedule create|list|show|pause|resume|delete|run-now`.
 void AddScheduleCommand(CLI::App* app, KvctlContext* context);
-// `kvctl history` (issue #20).
+// `kvctl history`.
 void AddHistoryCommand(CLI::App* app, KvctlContext* context);
 void AddCompareCommand(CLI::App* app, KvctlContext* context);
-// `kvctl diff A B`, `kvctl baseline set|show|clear`, `kvctl alerts` (issue #21).
+// `kvctl diff A B`, `kvctl baseline set|show|clear`, `kvctl alerts`.
 void AddDiffCommand(CLI::App* app, KvctlContext* context);
 void AddBaselineCommand(CLI::App* app, KvctlContext* context);
 void AddAlertsCommand(CLI::App* app, KvctlContext* context);

@@ -1,14 +1,14 @@
 #pragma once
 
 // `kvctl results JOB --requests`: every request of a job as the agents recorded them, read from
-// the controller alone (issue #20), one row per request with its scenario and agent, as JSON lines
+// the controller alone, one row per request with its scenario and agent, as JSON lines
 // (the keys of requests.jsonl after scenario_id and agent_id) or CSV with a header.
 
 #include <ostream>
 
 #include "absl/status/status.h"
 #include "controller/client/controller_client.h"
-#include "controller/kvctl/output_format.h"
+#include "controller/kvctl/print/output_format.h"
 
 namespace kvbench::kvctl {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// What a succeeded job's tier comparisons must be for kvctl to exit 0 (issue #18, #31), and the
+// What a succeeded job's tier comparisons must be for kvctl to exit 0, and the
 // verdicts as machine output spells them.
 
 #include <CLI/CLI.hpp>
@@ -17,7 +17,7 @@ enum class VerdictGate {
   // Exit 8 when a comparison is invalid: a nightly run must not read as a success then (#18).
   kNoneInvalid,
   // --require-valid: exit 8 unless every comparison is valid; a NOT_EXERCISED one (offload never
-  // needed) or a job with no tier comparison fails a CI job too (issue #31).
+  // needed) or a job with no tier comparison fails a CI job too.
   kAllValid,
 };
 

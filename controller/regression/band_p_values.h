@@ -1,7 +1,7 @@
 #pragma once
 
 // One-sided bootstrap p-values of a metric's change against the edges of the
-// practical-significance band (issue #30), from the resampled changes BootstrapDiff draws. The
+// practical-significance band, from the resampled changes BootstrapDiff draws. The
 // null hypotheses are "the change is not beyond the band in the bad direction" (worse) and "not
 // beyond it in the good direction" (better): a change inside the band does not matter, so an A/A
 // diff is well inside both nulls, and rejecting one says the change is both real and large enough

@@ -18,8 +18,8 @@ namespace {
 // of the n runs they come from are too small by sqrt((n - 1) / n) (the mean took part of each
 // one's spread); they are scaled back, as the modified residuals of Davison & Hinkley (1997,
 // "Bootstrap Methods and their Application", eq. 6.9, the leverage of a mean being 1 / n). With
-// three runs that is x1.22: issue #30's campaign found a fourth A/A run outside too narrow an
-// interval in 2 of 20 pooled diffs without it.
+// three runs that is x1.22: without it, a fourth A/A run fell outside too narrow an interval
+// in 2 of 20 pooled diffs.
 std::array<std::vector<double>, kRegressionMetricCount> Deviations(const RunSpread& spread) {
   std::array<std::vector<double>, kRegressionMetricCount> deviations;
   for (int m = 0; m < kRegressionMetricCount; ++m) {

@@ -1,7 +1,7 @@
 #pragma once
 
 // The change of every regression metric between two samples of runs, with a confidence interval
-// from a bootstrap that resamples virtual users (issue #21). Requests of one user are correlated
+// from a bootstrap that resamples virtual users. Requests of one user are correlated
 // (one growing context, one prefix-cache history): resampling requests would make the interval
 // too narrow, so each resample draws users with replacement, as many as the run has.
 //
@@ -16,7 +16,7 @@
 // random-effects model would; it also counts their users' spread again, so it errs wide). Without
 // earlier runs, one run against one run can only show the users' spread (JobDiff::caveat says
 // so). Percentile intervals (Efron), and from the same resamples one-sided p-values against the
-// band's edges for the family-wise control of a diff (issue #30). Deterministic given the seed.
+// band's edges for the family-wise control of a diff. Deterministic given the seed.
 // Pure.
 
 #include <cstdint>

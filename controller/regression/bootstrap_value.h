@@ -2,7 +2,7 @@
 
 // The 95% interval of each regression metric of one side (a tier's repeats at one concurrency),
 // from the same two-stage bootstrap as a diff (run_resample.h): what the capacity search judges an
-// SLO by (issue #30 item 3: met when the interval of the TTFT p95 lies under the target). Pure,
+// SLO by (met when the interval of the TTFT p95 lies under the target). Pure,
 // deterministic given the options' seed and `stream`.
 
 #include <cstdint>

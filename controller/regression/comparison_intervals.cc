@@ -3,21 +3,15 @@
 #include <optional>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace kvbench::regression {
 namespace {
 
-// The regression metric a comparison row shows, when the row is measured per request and in the
-// metric's shown unit.
+// The regression metric a comparison row shows, when the row is measured per request (a judged
+// metric: its bootstrap gives the interval).
 std::optional<RegressionMetric> RowMetric(const results::ComparisonRow& row) {
-  for (const RegressionMetricInfo& info : AllRegressionMetrics()) {
-    if (absl::EqualsIgnoreCase(row.metric, info.label) && row.unit == info.unit) {
-      return info.metric;
-    }
-  }
-  return std::nullopt;
+  return RegressionMetricFromKey(row.key);
 }
 
 // The column's succeeded scenarios as bootstrap samples; nullopt when one of them has no rows

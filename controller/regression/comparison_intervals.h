@@ -1,6 +1,6 @@
 #pragma once
 
-// Intervals on the tier comparison's deltas (issue #30): identical reruns of the demo moved the
+// Intervals on the tier comparison's deltas: identical reruns of the demo moved the
 // CPU_RAM-vs-GPU TTFT p95 delta from -57% to +12%, each printed as one bold signed number. Each
 // offload tier's delta on every row measured per request (TTFT mean/p50/p95/p99, TPOT mean,
 // requests/s, output tokens/s) gets the 95% interval of the two-stage bootstrap `kvctl diff`

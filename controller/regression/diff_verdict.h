@@ -1,6 +1,6 @@
 #pragma once
 
-// The verdict on one metric's change between two runs (issue #21), from its point estimate and
+// The verdict on one metric's change between two runs, from its point estimate and
 // confidence interval and a practical-significance band. Pure.
 
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
 
-// Change points in a metric's history (issue #21): E-Divisive with means (Matteson & James, "A
+// Change points in a metric's history: E-Divisive with means (Matteson & James, "A
 // Nonparametric Approach for Multiple Change Point Analysis of Multivariate Data", JASA 2014),
 // the method behind Apache Otava (formerly Hunter) and MongoDB's performance CI. Hierarchical:
 // the split maximising the energy statistic Q̂ over every current segment is tested by permuting

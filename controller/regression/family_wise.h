@@ -1,6 +1,6 @@
 #pragma once
 
-// The family-wise control of a diff's verdicts (issue #30). Each metric × scenario of a diff is
+// The family-wise control of a diff's verdicts. Each metric × scenario of a diff is
 // its own test at 95%; 48 of them (the demo: 8 metrics × 6 scenarios) let noise through in most
 // A/A diffs (an A/A `kvctl diff` with three pooled baselines exited 9). Here a family of those
 // tests is judged together: each test's one-sided p-values against the band's edges

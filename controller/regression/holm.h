@@ -1,7 +1,7 @@
 #pragma once
 
 // Holm's step-down procedure (S. Holm, "A Simple Sequentially Rejective Multiple Test Procedure",
-// Scand. J. Statist. 6, 1979) for a family of hypotheses tested together (issue #30): a diff tests
+// Scand. J. Statist. 6, 1979) for a family of hypotheses tested together: a diff tests
 // every metric of every scenario, and at 95% each one alone, 48 tests give a false alarm in most
 // A/A diffs. Holm keeps the chance of any false rejection in the family at most alpha whatever the
 // tests' dependence (they are far from independent: TTFT p95 and p99 of one run move together),

@@ -1,7 +1,7 @@
 #pragma once
 
 // A scenario whose host was saturated (controller/results/host_saturation.h) measured the host as
-// much as the system under test (issue #30). In a diff (kvctl diff, and the controller's analysis
+// much as the system under test. In a diff (kvctl diff, and the controller's analysis
 // of a scheduled run) each side pools only its runs whose host kept up, naming those it left out;
 // a side with no such run is shown but "not measured", and raises no alert. Pure.
 

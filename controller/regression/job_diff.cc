@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "common/lifecycle/lifecycle.h"
 #include "controller/regression/diff_text.h"
 #include "controller/regression/host_load_gate.h"
 #include "controller/regression/result_metrics.h"
@@ -19,12 +20,12 @@ using Key = std::tuple<int32_t, int, std::string>;  // concurrency, tier, agent 
 struct Side {
   std::vector<std::string> runs;  // "<job>/<scenario>"
   std::vector<RunSample> samples;
-  // Issue #30 (host_load_gate.h): its runs whose host was saturated, kept apart from the above,
-  // and why ("<job>/<HostSaturationMessage>").
+  // Its runs whose host was saturated, kept apart from the above (they measured the host, not
+  // the system: host_load_gate.h), and why ("<job>/<HostSaturationMessage>").
   std::vector<std::string> saturated_runs;
   std::vector<RunSample> saturated_samples;
   std::vector<std::string> saturation;
-  ReleaseSet releases;  // what its runs ran against (issue #32)
+  ReleaseSet releases;  // what its runs ran against
 };
 
 // Each side's succeeded scenarios by key, with their rows grouped by user.
@@ -32,7 +33,7 @@ std::map<Key, Side> ByKey(const std::vector<JobRequests>& jobs) {
   std::map<Key, Side> sides;
   for (const JobRequests& job : jobs) {
     for (const v1::ScenarioStatus& status : job.job.scenarios()) {
-      if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+      if (!SucceededWithResult(status)) continue;
       const std::string& id = status.scenario().scenario_id();
       const auto rows = job.rows.find(id);
       if (rows == job.rows.end()) continue;
@@ -63,7 +64,7 @@ std::string KeyText(const Key& key) {
                          std::get<2>(key));
 }
 
-// Issue #30: the runs a side pools, those whose host kept up; only when it has none, its saturated
+// The runs a side pools, those whose host kept up; only when it has none, its saturated
 // runs (shown, not judged: WithholdForHostLoad).
 Side Pooled(const Side& side) {
   if (!side.samples.empty()) return side;
@@ -101,7 +102,7 @@ ScenarioDiff Diff(const Key& key, const Side& all_before, const Side& all_after,
   diff.metrics =
       BootstrapDiff(before.samples, after.samples, options, StableHash(KeyText(key)), runs);
   diff.version_change = VersionChangeText(all_before.releases, all_after.releases);
-  if (SayHostLoad(all_before, all_after, &diff)) return diff;  // issue #30
+  if (SayHostLoad(all_before, all_after, &diff)) return diff;  // a saturated host: not measured
   if (static_cast<int>(runs.size()) >= kMinRunsForVerdict) return diff;
   for (MetricDiff& metric : diff.metrics) {
     if (metric.verdict != DiffVerdict::kRegression && metric.verdict != DiffVerdict::kImprovement) {
@@ -204,8 +205,8 @@ SpreadByScenario SpreadOfJobs(const std::vector<const v1::Job*>& jobs) {
   SpreadByScenario spreads;
   for (const v1::Job* job : jobs) {
     for (const v1::ScenarioStatus& status : job->scenarios()) {
-      if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
-      if (!HostSaturationOf(status).empty()) continue;  // issue #30: says nothing of the system
+      if (!SucceededWithResult(status)) continue;
+      if (!HostSaturationOf(status).empty()) continue;  // a saturated host: not the system
       spreads[ScenarioKeyText(status.scenario().tier(), status.scenario().concurrency(),
                               AgentClassOf(status))]
           .push_back(MetricsOfResult(status.result()));

@@ -1,7 +1,7 @@
 #pragma once
 
-// `kvctl diff A B` and the controller's check of a scheduled run against its baseline (issue
-// #21): the scenarios of two sides matched by tier, concurrency and agent class, and for each
+// `kvctl diff A B` and the controller's check of a scheduled run against its baseline: the
+// scenarios of two sides matched by tier, concurrency and agent class, and for each
 // match every regression metric's change with its bootstrap interval and verdict. A side is one
 // job or several (a baseline segment), pooled per scenario. Pure.
 

@@ -1,7 +1,9 @@
 #pragma once
 
-// The metrics a regression is judged on (issue #21), each computable from any set of virtual
-// users (a run, a bootstrap resample of it, several runs pooled). Pure.
+// The metrics a regression is judged on, each computable from any set of virtual
+// users (a run, a bootstrap resample of it, several runs pooled). Their names, units and
+// directions are the metric catalog's (controller/results/metric_catalog.h); this numbers them.
+// Pure.
 
 #include <array>
 #include <optional>
@@ -9,9 +11,12 @@
 #include <vector>
 
 #include "controller/regression/run_sample.h"
+#include "controller/results/metric_info.h"
 
 namespace kvbench::regression {
 
+// Positions in results::JudgedMetrics(): a metric judged in regressions is a row of the catalog,
+// listed there, and named here.
 enum class RegressionMetric {
   kTtftP50,
   kTtftP95,
@@ -20,25 +25,18 @@ enum class RegressionMetric {
   kTpotMean,
   kOutputTokensPerS,
   kRequestsPerS,
-  // Server-reported cached prompt tokens (vLLM's usage.prompt_tokens_details.cached_tokens: GPU
-  // prefix cache and KV connector together) ÷ prompt tokens, in %.
+  // Server-reported cached prompt tokens ÷ prompt tokens, in %.
   kCacheHitPct,
 };
 inline constexpr int kRegressionMetricCount = 8;
 
-// How a change is expressed: relative (%) for amounts, percentage points for a percentage.
-enum class ChangeKind { kRelativePct, kPercentagePoints };
+using ChangeKind = results::ChangeKind;
 // "relative_pct" or "percentage_points": how JSON, stored analyses and alerts name a change kind.
 const char* ChangeKindName(ChangeKind kind);
 
-struct RegressionMetricInfo {
+// The catalog's row of a judged metric, with its position.
+struct RegressionMetricInfo : results::MetricInfo {
   RegressionMetric metric;
-  const char* key;     // stable name for programs: "ttft_p95_s"
-  const char* label;   // for people: "TTFT p95"
-  const char* unit;    // of shown values: "ms", "tok/s", "req/s", "%"
-  double shown_scale;  // shown value = metric value (seconds, per second, %) x this
-  ChangeKind change_kind;
-  bool higher_is_better;
 };
 
 const std::array<RegressionMetricInfo, kRegressionMetricCount>& AllRegressionMetrics();

@@ -1,6 +1,6 @@
 #pragma once
 
-// One bootstrap resample of a side's runs (issue #21), shared by the diff of two sides
+// One bootstrap resample of a side's runs, shared by the diff of two sides
 // (bootstrap_diff.h) and the interval of one side's own values (bootstrap_value.h). Pure given
 // the generator.
 

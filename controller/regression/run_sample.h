@@ -1,6 +1,6 @@
 #pragma once
 
-// One scenario's run as the regression statistics see it (issue #21): its successful requests
+// One scenario's run as the regression statistics see it: its successful requests
 // grouped by virtual user, the unit a bootstrap resamples (a user's requests share a growing
 // context and a prefix cache: they are correlated, users are not). Pure.
 

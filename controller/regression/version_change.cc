@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/lifecycle/lifecycle.h"
 #include "controller/regression/job_diff.h"
 
 namespace kvbench::regression {
@@ -14,7 +15,7 @@ constexpr char kUnknownVersion[] = "unknown";
 ReleaseSet SeriesReleases(const v1::Job& job, const v1::ChangePoint& point) {
   ReleaseSet releases;
   for (const v1::ScenarioStatus& status : job.scenarios()) {
-    if (status.state() != v1::SCENARIO_STATE_SUCCEEDED || !status.has_result()) continue;
+    if (!SucceededWithResult(status)) continue;
     if (status.scenario().tier() != point.tier() ||
         status.scenario().concurrency() != point.concurrency() ||
         AgentClassOf(status) != point.agent()) {

@@ -1,6 +1,6 @@
 #pragma once
 
-// A release change beside a metric change (issue #32): `kvctl diff` and the regression analysis
+// A release change beside a metric change: `kvctl diff` and the regression analysis
 // name it as a likely cause when the two sides (or the runs around a change point) ran different
 // releases of the engine, the cache server, Caddy, the model or the GPU stack. Pure.
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// The report's top section for a capacity search (issue #30 item 3): the headline, the offload
+// The report's top section for a capacity search: the headline, the offload
 // note, and each tier's probes with their SLO metrics' 95% intervals against the targets. Pure.
 
 #include <string>

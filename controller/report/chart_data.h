@@ -26,7 +26,7 @@ struct ChartSeries {
 };
 
 // A vertical mark at `x` across the plot, with a hover title: a change point of a history
-// (issue #21, dashed) or an alert raised on a run (issue #31, solid and wider).
+// (dashed) or an alert raised on a run (solid and wider).
 enum class MarkerKind { kChangePoint, kAlert };
 
 struct ChartMarker {

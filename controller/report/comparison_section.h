@@ -1,6 +1,6 @@
 #pragma once
 
-// The report's "Tier comparison" section (issue #30): per concurrency, each metric of every tier
+// The report's "Tier comparison" section: per concurrency, each metric of every tier
 // and each offload tier's delta against the GPU tier with its 95% interval, as `kvctl compare`
 // prints it ("no clear difference [..]" when the interval holds 0). Pure.
 

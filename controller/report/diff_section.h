@@ -1,6 +1,6 @@
 #pragma once
 
-// The report's "Change against a baseline" section (issue #21): per matched scenario a table of
+// The report's "Change against a baseline" section: per matched scenario a table of
 // each metric before and after, the change, its bootstrap interval and the verdict, regressions
 // marked. Pure.
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// `kvctl history` (issue #20, #31): one metric of a schedule's runs over time, per agent x tier x
+// `kvctl history`: one metric of a schedule's runs over time, per agent x tier x
 // concurrency, as data (what the table, CSV and JSON print) and as one self-contained HTML page
 // with the report's line charts: one chart per agent and concurrency, one line per tier over the
 // runs' times, agents (hardware) apart; change points and alerts marked on the runs they belong
@@ -34,7 +34,7 @@ struct HistorySeries {
   std::vector<std::optional<double>> values;  // parallel to History::runs
 };
 
-// A change point the controller found in the schedule's history (issue #21): from run
+// A change point the controller found in the schedule's history: from run
 // `run_index` on, the line's metric sits at a new level.
 struct HistoryChangePoint {
   std::string agent_id;

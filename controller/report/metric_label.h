@@ -1,6 +1,6 @@
 #pragma once
 
-// How a result field reads on a chart (issue #31): "latency.ttft_p95_s" becomes "TTFT p95" in
+// How a result field reads on a chart: "latency.ttft_p95_s" becomes "TTFT p95" in
 // ms, "lmcache.lookup_hit_rate" "LMCache lookup hit rate" in %, a simulated engine's times
 // "simulated ms". Pure.
 

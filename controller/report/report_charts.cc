@@ -1,13 +1,13 @@
 #include "controller/report/report_charts.h"
 
 #include <algorithm>
-#include <functional>
 #include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "controller/report/text_format.h"
 #include "controller/report/tier_style.h"
+#include "controller/results/metric_catalog.h"
 #include "controller/results/simulated_time_display.h"
 
 namespace kvbench::report {
@@ -46,11 +46,9 @@ ChartSeries TtftSeries(const ReportRuns& runs, v1::Tier tier, bool p95) {
   for (int concurrency : runs.concurrencies()) {
     const v1::ScenarioResult* result = runs.Find(tier, concurrency);
     if (result == nullptr) continue;
-    const v1::LatencyMetrics& latency = results::ShownLatency(*result);
-    ChartPoint point{static_cast<double>(concurrency),
-                     p95 ? Ms(latency.has_ttft_p95_s(), latency.ttft_p95_s())
-                         : Ms(latency.has_ttft_p50_s(), latency.ttft_p50_s()),
-                     ""};
+    ChartPoint point{
+        static_cast<double>(concurrency),
+        results::ShownValue(results::MetricNamed(p95 ? "ttft_p95_s" : "ttft_p50_s"), *result), ""};
     if (point.y) {
       point.hover =
           Hover(series.name, absl::StrCat("concurrency ", concurrency), *point.y, Unit(runs, "ms"));
@@ -91,9 +89,11 @@ LineChartSpec OverTime(const ReportRuns& runs, const std::string& title,
   return spec;
 }
 
+// The catalog's metric `key` per tier and concurrency, in its shown unit.
 BarChartSpec Throughput(const ReportRuns& runs, const std::string& title,
-                        const std::string& y_label, const std::string& unit,
-                        const std::function<std::optional<double>(const v1::LatencyMetrics&)>& of) {
+                        const std::string& y_label, const char* key) {
+  const results::MetricInfo& metric = results::MetricNamed(key);
+  const std::string unit = metric.unit;
   BarChartSpec spec{title + runs.title_suffix(),
                     "concurrency (virtual users)",
                     absl::StrCat(y_label, " (", Unit(runs, unit), ")"),
@@ -109,7 +109,7 @@ BarChartSpec Throughput(const ReportRuns& runs, const std::string& title,
     for (int concurrency : runs.concurrencies()) {
       const v1::ScenarioResult* result = runs.Find(tier, concurrency);
       series.values.push_back(result == nullptr ? std::nullopt
-                                                : of(results::ShownLatency(*result)));
+                                                : results::ShownValue(metric, *result));
     }
     spec.series.push_back(std::move(series));
   }
@@ -187,19 +187,12 @@ LineChartSpec KvCacheUsageChart(const ReportRuns& runs, int concurrency) {
 }
 
 BarChartSpec RequestsPerSecondChart(const ReportRuns& runs) {
-  return Throughput(runs, "Throughput: requests per second", "throughput", "req/s",
-                    [](const v1::LatencyMetrics& latency) -> std::optional<double> {
-                      if (!latency.has_requests_per_s()) return std::nullopt;
-                      return latency.requests_per_s();
-                    });
+  return Throughput(runs, "Throughput: requests per second", "throughput", "requests_per_s");
 }
 
 BarChartSpec OutputTokensPerSecondChart(const ReportRuns& runs) {
-  return Throughput(runs, "Throughput: output tokens per second", "output throughput", "tok/s",
-                    [](const v1::LatencyMetrics& latency) -> std::optional<double> {
-                      if (!latency.has_output_tokens_per_s()) return std::nullopt;
-                      return latency.output_tokens_per_s();
-                    });
+  return Throughput(runs, "Throughput: output tokens per second", "output throughput",
+                    "output_tokens_per_s");
 }
 
 }  // namespace kvbench::report

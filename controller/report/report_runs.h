@@ -2,7 +2,7 @@
 
 // The scenarios of a job the report charts: those with a result, in (agent, concurrency, tier)
 // order, and the job's concurrencies, tiers and agents. A FAN_OUT_EACH job ran its matrix on
-// several agents: the report then charts each agent apart (ForAgent) and names it (issue #31).
+// several agents: the report then charts each agent apart (ForAgent) and names it.
 
 #include <string>
 #include <vector>

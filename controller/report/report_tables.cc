@@ -18,7 +18,7 @@ namespace {
 constexpr double kBytesPerGb = 1e9;
 
 // kvsim-lmcache writes its L2 files scaled (--sim-l2-bytes-scale, 1e-3 by default: a 2 MB chunk
-// is a 2 kB file), so the disk figures are the real disk's under that scaled load (issue #31).
+// is a 2 kB file), so the disk figures are the real disk's under that scaled load.
 constexpr char kSimulatedDiskNote[] =
     "<p class=\"table-note\">Simulated engine: the disk columns measure the real disk under "
     "kvsim-lmcache's <em>scaled</em> L2 files (each chunk written at --sim-l2-bytes-scale of its "
@@ -196,7 +196,7 @@ std::string ScenariosTable(const v1::Job& job) {
   for (const v1::ScenarioStatus& status : job.scenarios()) {
     std::vector<std::string> problems;
     if (!status.error().empty()) problems.push_back(HtmlEscape(status.error()));
-    // Requests that failed in a scenario that still succeeded (issue #31).
+    // Requests that failed in a scenario that still succeeded.
     const v1::SessionCounts& sessions = status.result().sessions();
     if (status.state() == v1::SCENARIO_STATE_SUCCEEDED && sessions.failed_requests() > 0) {
       problems.push_back(HtmlEscape(absl::StrCat(

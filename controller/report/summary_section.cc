@@ -9,15 +9,15 @@
 #include "controller/report/text_format.h"
 #include "controller/report/tier_style.h"
 #include "controller/results/delta_text.h"
+#include "controller/results/metric_catalog.h"
 
 namespace kvbench::report {
 namespace {
 
-constexpr char kTtftP95[] = "TTFT p95";
-
 const results::ComparisonRow* TtftP95Row(const results::ComparisonGroup& group) {
+  const std::string label = results::ComparisonLabel(results::MetricNamed("ttft_p95_s"));
   for (const results::ComparisonRow& row : group.rows) {
-    if (row.metric == kTtftP95) return &row;
+    if (row.metric == label) return &row;
   }
   return nullptr;
 }

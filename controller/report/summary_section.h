@@ -1,6 +1,6 @@
 #pragma once
 
-// The report's first answer (issue #31): per concurrency, whether the comparison is valid, each
+// The report's first answer: per concurrency, whether the comparison is valid, each
 // offload tier's TTFT p95 against GPU with its interval, and which tier wins — readable in a
 // few seconds, before any chart. Pure.
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// The report's "What ran" table (issue #32): each component's version over the job's results
+// The report's "What ran" table: each component's version over the job's results
 // (ScenarioResult.versions), the tiers of each when they differ and whether a difference
 // invalidates the comparison; then the KV connector the offload tiers' replicas loaded.
 

@@ -1,118 +1,19 @@
 #include "controller/results/comparison.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "controller/results/comparison_caveats.h"
 #include "controller/results/few_scrapes.h"
-#include "controller/results/offload_served.h"
+#include "controller/results/metric_catalog.h"
 #include "controller/results/simulated_time_display.h"
 #include "controller/results/validity.h"
 #include "controller/results/validity_text.h"
 
 namespace kvbench::results {
 namespace {
-
-using Extract = std::function<std::optional<double>(const v1::ScenarioResult&)>;
-
-struct MetricSpec {
-  const char* name;
-  const char* unit;
-  DeltaKind delta_kind;
-  bool higher_is_better;
-  Extract extract;
-};
-
-// A `seconds` field as milliseconds; absent stays absent.
-template <typename Has, typename Get>
-Extract Ms(Has has, Get get) {
-  return [has, get](const v1::ScenarioResult& r) -> std::optional<double> {
-    if (!has(r)) return std::nullopt;
-    return get(r) * 1000.0;
-  };
-}
-
-const std::vector<MetricSpec>& Metrics() {
-  using R = const v1::ScenarioResult&;
-  static const std::vector<MetricSpec> metrics = {
-      {"TTFT mean", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return ShownLatency(r).has_ttft_mean_s(); },
-          [](R r) { return ShownLatency(r).ttft_mean_s(); })},
-      {"TTFT p50", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return ShownLatency(r).has_ttft_p50_s(); },
-          [](R r) { return ShownLatency(r).ttft_p50_s(); })},
-      {"TTFT p95", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return ShownLatency(r).has_ttft_p95_s(); },
-          [](R r) { return ShownLatency(r).ttft_p95_s(); })},
-      {"TTFT p99", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return ShownLatency(r).has_ttft_p99_s(); },
-          [](R r) { return ShownLatency(r).ttft_p99_s(); })},
-      {"TPOT mean", "ms", DeltaKind::kRelativePct, false,
-       Ms([](R r) { return ShownLatency(r).has_tpot_mean_s(); },
-          [](R r) { return ShownLatency(r).tpot_mean_s(); })},
-      {"requests/s", "req/s", DeltaKind::kRelativePct, true,
-       [](R r) -> std::optional<double> {
-         if (!ShownLatency(r).has_requests_per_s()) return std::nullopt;
-         return ShownLatency(r).requests_per_s();
-       }},
-      {"input tokens/s", "tok/s", DeltaKind::kRelativePct, true,
-       [](R r) -> std::optional<double> {
-         if (!ShownLatency(r).has_input_tokens_per_s()) return std::nullopt;
-         return ShownLatency(r).input_tokens_per_s();
-       }},
-      {"output tokens/s", "tok/s", DeltaKind::kRelativePct, true,
-       [](R r) -> std::optional<double> {
-         if (!ShownLatency(r).has_output_tokens_per_s()) return std::nullopt;
-         return ShownLatency(r).output_tokens_per_s();
-       }},
-      {"TTFT degradation median", "%", DeltaKind::kPercentagePoints, false,
-       [](R r) -> std::optional<double> {
-         if (!ShownLatency(r).has_ttft_degradation_median_pct()) return std::nullopt;
-         return ShownLatency(r).ttft_degradation_median_pct();
-       }},
-      {"TTFT degradation p95", "%", DeltaKind::kPercentagePoints, false,
-       [](R r) -> std::optional<double> {
-         if (!ShownLatency(r).has_ttft_degradation_p95_pct()) return std::nullopt;
-         return ShownLatency(r).ttft_degradation_p95_pct();
-       }},
-      {"local hit rate", "%", DeltaKind::kPercentagePoints, true,
-       [](R r) -> std::optional<double> {
-         if (!r.engine().has_local_hit_rate()) return std::nullopt;
-         return r.engine().local_hit_rate() * 100.0;
-       }},
-      {"external hit rate", "%", DeltaKind::kPercentagePoints, true,
-       [](R r) -> std::optional<double> {
-         if (!r.engine().has_external_hit_rate()) return std::nullopt;
-         return r.engine().external_hit_rate() * 100.0;
-       }},
-      {"KV cache usage mean", "%", DeltaKind::kPercentagePoints, false,
-       [](R r) -> std::optional<double> {
-         if (!r.engine().has_kv_cache_usage_mean()) return std::nullopt;
-         return r.engine().kv_cache_usage_mean() * 100.0;
-       }},
-      {"KV cache usage max", "%", DeltaKind::kPercentagePoints, false,
-       [](R r) -> std::optional<double> {
-         if (!r.engine().has_kv_cache_usage_max()) return std::nullopt;
-         return r.engine().kv_cache_usage_max() * 100.0;
-       }},
-      // Lookup-based (offload_served.h): beside it, what offload served.
-      {"LMCache lookup hit rate", "%", DeltaKind::kPercentagePoints, true,
-       [](R r) -> std::optional<double> {
-         if (!r.has_lmcache() || !r.lmcache().has_hit_rate()) return std::nullopt;
-         return r.lmcache().hit_rate() * 100.0;
-       }},
-      {"offload served tokens", "tok", DeltaKind::kRelativePct, true,
-       [](R r) { return OffloadServedTokens(r); }},
-      {"offload served of prompt tokens", "%", DeltaKind::kPercentagePoints, true,
-       [](R r) { return OffloadServedPctOfPrompt(r); }},
-      {"sessions achieved", "users", DeltaKind::kRelativePct, true,
-       [](R r) -> std::optional<double> { return r.sessions().achieved(); }},
-  };
-  return metrics;
-}
 
 std::optional<double> Delta(DeltaKind kind, std::optional<double> value,
                             std::optional<double> base) {
@@ -135,14 +36,15 @@ int TierOrder(v1::Tier tier) {
   }
 }
 
-// The mean of `extract` over the repeats that succeeded and have the value; null when none has.
-std::optional<double> MeanOverRepeats(const Extract& extract,
+// The mean of the metric's shown value over the repeats that succeeded and have it; null when
+// none has.
+std::optional<double> MeanOverRepeats(const MetricInfo& metric,
                                       const std::vector<const ScenarioRun*>& repeats) {
   double sum = 0;
   int count = 0;
   for (const ScenarioRun* run : repeats) {
     if (!run->result.has_value()) continue;
-    if (std::optional<double> value = extract(*run->result)) {
+    if (std::optional<double> value = ShownValue(metric, *run->result)) {
       sum += *value;
       ++count;
     }
@@ -219,21 +121,22 @@ std::vector<ComparisonGroup> BuildComparison(const std::vector<ScenarioRun>& run
     }
     group.scrape_note = ScrapeNote(tiers);
     group.caveats = ComparisonCaveats(tiers);
-    for (const MetricSpec& metric : Metrics()) {
+    for (const MetricInfo* metric : ComparedMetrics()) {
       ComparisonRow& row = group.rows.emplace_back();
-      row.metric = metric.name;
-      row.unit = metric.unit;
-      row.delta_kind = metric.delta_kind;
-      row.higher_is_better = metric.higher_is_better;
+      row.key = metric->key;
+      row.metric = ComparisonLabel(*metric);
+      row.unit = metric->unit;
+      row.delta_kind = metric->change_kind;
+      row.higher_is_better = metric->higher_is_better;
       for (const std::vector<const ScenarioRun*>& tier_runs : tiers) {
-        row.values.push_back(MeanOverRepeats(metric.extract, tier_runs));
+        row.values.push_back(MeanOverRepeats(*metric, tier_runs));
       }
       for (size_t i = 0; i < tiers.size(); ++i) {
         const bool is_baseline = static_cast<int>(i) == group.baseline;
         row.deltas.push_back(
             is_baseline || group.baseline < 0
                 ? std::nullopt
-                : Delta(metric.delta_kind, row.values[i], row.values[group.baseline]));
+                : Delta(metric->change_kind, row.values[i], row.values[group.baseline]));
       }
       row.intervals.assign(tiers.size(), std::nullopt);
     }

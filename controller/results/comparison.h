@@ -1,12 +1,13 @@
 #pragma once
 
-// The tier comparison (issue #8): per comparison group (one concurrency), the tiers side by side
+// The tier comparison: per comparison group (one concurrency), the tiers side by side
 // with the GPU tier as the baseline and each offload tier's delta against it. Pure.
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "controller/results/metric_info.h"
 #include "controller/results/scenario_run.h"
 #include "kvbench/v1/result.pb.h"
 
@@ -22,9 +23,10 @@ struct DeltaInterval {
 
 // How a delta against the baseline is expressed: relative change in % for amounts (times,
 // rates, counts), difference in percentage points for metrics that are themselves percentages.
-enum class DeltaKind { kRelativePct, kPercentagePoints };
+using DeltaKind = ChangeKind;
 
 struct ComparisonRow {
+  std::string key;     // the metric's in the catalog (metric_catalog.h): "ttft_p95_s"
   std::string metric;  // "TTFT p95"
   std::string unit;    // "ms", "%", "req/s", "tok/s", "users"
   DeltaKind delta_kind = DeltaKind::kRelativePct;
@@ -66,10 +68,10 @@ struct ComparisonGroup {
   std::vector<std::string> caveats;
 };
 
-// Groups by comparison_group (ordered by concurrency) and fills every metric row: TTFT
-// mean/p50/p95/p99, TPOT, requests/s, input and output tokens/s, TTFT degradation (median, p95),
-// local and external prefix-cache hit rate, KV cache usage mean and max (in-replay scrapes),
-// LMCache lookup hit rate, what offload served (tokens and % of prompt tokens), achieved sessions.
+// Groups by comparison_group (ordered by concurrency) and fills a row per compared metric of the
+// catalog (metric_catalog.h), in its order: TTFT, TPOT, throughput, TTFT degradation, prefix-cache
+// hit rates, KV cache usage (in-replay scrapes), LMCache lookup hit rate, what offload served,
+// achieved sessions.
 // Latency rows come from results::ShownLatency: simulated seconds for a simulated engine.
 // A tier's repeats are pooled: each value is the mean over its succeeded repeats (exact for one);
 // regression::AttachDeltaIntervals then replaces the rows measured per request by their pooled

@@ -1,6 +1,6 @@
 #pragma once
 
-// What a tier comparison's numbers rest on, where it is thin or mixed (issue #31): said beside
+// What a tier comparison's numbers rest on, where it is thin or mixed: said beside
 // the numbers, never silently. Pure.
 
 #include <string>
@@ -20,8 +20,8 @@ inline constexpr int kFewRequests = 20;
 //    difference mixes a plateau with a before/after average;
 //  - the rolling rate window (spec.sampling.rate_window_s, default 300 s) is longer than a
 //    replay whose hit rate it gave: the "plateau" is then an average from the replay's start;
-//  - vLLM counted the tiers' external queries two ways (EngineMetrics.external_query_counting,
-//    issue #32): their external hit rates have different denominators.
+//  - vLLM counted the tiers' external queries two ways (EngineMetrics.external_query_counting):
+//    their external hit rates have different denominators.
 std::vector<std::string> ComparisonCaveats(
     const std::vector<std::vector<const ScenarioRun*>>& tiers);
 

@@ -1,7 +1,7 @@
 #pragma once
 
 // How a tier delta reads wherever it is shown (kvctl's tables, the HTML report): with its
-// interval, and as "no clear difference" when the interval holds 0 (issue #30). Pure.
+// interval, and as "no clear difference" when the interval holds 0. Pure.
 
 #include <optional>
 #include <string>

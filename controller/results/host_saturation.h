@@ -1,6 +1,6 @@
 #pragma once
 
-// Whether the host running a scenario was its bottleneck (issue #30): the figures of the result's
+// Whether the host running a scenario was its bottleneck: the figures of the result's
 // telemetry and host_load against stated limits. On a saturated host every latency measured
 // includes the host's own queueing, and a simulated engine (whose clock is wall time ÷
 // sim_time_scale) magnifies each late real millisecond 1 / sim_time_scale times. Pure.
@@ -38,7 +38,7 @@ inline constexpr double kSimStepLatenessP90LimitS = 0.010;
 // Each figure of `result` past its limit, e.g. "host CPU busy 97% (limit 90%)"; empty when none
 // is (or none was measured: a real engine has no simulator lateness, an old result no
 // host_load).
-// A simulated run on the shared clock (HostLoad.sim_clock_stalls set, issue #30 item 5) is judged
+// A simulated run on the shared clock (HostLoad.sim_clock_stalls set) is judged
 // by that alone: its simulated times come from the clock's turns, not from wall time, so a busy
 // host only makes it take longer (its CPU, loop lag and step lateness stay in the result, as
 // figures); a stall, a message the clock wrote off, is the one way the host changed a number.

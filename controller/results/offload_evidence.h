@@ -1,6 +1,6 @@
 #pragma once
 
-// Whether a comparison group exercised offload (issue #15), from evidence rather than from "any
+// Whether a comparison group exercised offload, from evidence rather than from "any
 // external hit": with 2+ replicas the offload tiers always serve some prefixes computed on the
 // other replica (a shared system prompt, an earlier chunk of the same session), which a sticky
 // GPU tier cannot share, so an external hit alone proves nothing about GPU capacity.
@@ -39,7 +39,7 @@ struct GpuPressure {
 // aggregate (cached tokens or the hit counter against the reuse opportunity x prompt tokens) —
 // below kGpuReuseAchievedShare ran short, at or above never ran short; without any reuse
 // comparison, KV usage max >= kGpuKvUsageFull (ran short: one scrape of one replica, so it
-// decides only where nothing better was measured; issue #31) and the working set
+// decides only where nothing better was measured) and the working set
 // (peak_concurrent_tokens) against replicas x num_gpu_blocks x block_size. Pure.
 GpuPressure AssessGpuPressure(const ScenarioRun& gpu);
 

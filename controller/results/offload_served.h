@@ -1,6 +1,6 @@
 #pragma once
 
-// What offload actually served in a scenario, beside LMCache's lookup-based hit rate (issue #15):
+// What offload actually served in a scenario, beside LMCache's lookup-based hit rate:
 // vLLM's external prefix-cache hit tokens over the replay, as a share of the replay's prompt
 // tokens. LMCache's own hit rate (lookup hit tokens / lookup requested tokens) counts lookups,
 // including those of tokens vLLM already had on the GPU, so it is labelled "lookup hit rate" and

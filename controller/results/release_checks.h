@@ -1,6 +1,6 @@
 #pragma once
 
-// The validity checks about what a group ran against (issue #32), beside validity_checks.h. Pure.
+// The validity checks about what a group ran against, beside validity_checks.h. Pure.
 
 #include <string>
 #include <vector>

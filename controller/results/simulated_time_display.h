@@ -1,6 +1,6 @@
 #pragma once
 
-// What people are shown of a simulated engine's latency (issue #14): simulated seconds — what
+// What people are shown of a simulated engine's latency: simulated seconds — what
 // the calibrated H200 would take — clearly labelled, never the simulator's own wall clock, which
 // runs `sim_time_scale` real seconds per simulated one. result.json keeps both (`latency` as
 // observed, `simulated_latency`). Pure.

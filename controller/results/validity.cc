@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/lifecycle/lifecycle.h"
 #include "controller/results/offload_evidence.h"
 #include "controller/results/release_checks.h"
 #include "controller/results/validity_checks.h"
@@ -75,11 +76,6 @@ void DecideExercised(const ScenarioRun& gpu, const std::vector<const ScenarioRun
   }
 }
 
-bool Finished(v1::ScenarioState state) {
-  return state == v1::SCENARIO_STATE_SUCCEEDED || state == v1::SCENARIO_STATE_FAILED ||
-         state == v1::SCENARIO_STATE_CANCELLED;
-}
-
 v1::Validity JudgeGroup(const std::string& name, const std::vector<const ScenarioRun*>& group) {
   v1::Validity validity;
   validity.set_comparison_group(name);
@@ -134,12 +130,12 @@ int Severity(v1::Verdict verdict) {
   }
 }
 
-// A group whose cells ran several times (JobSpec.repeats, issue #30): each repeat is a complete
+// A group whose cells ran several times (JobSpec.repeats): each repeat is a complete
 // comparison of its own (one seed, the same users in every tier), judged alone; the group takes
 // the worst verdict, and every reason and note says which repeat it came from. A repeat with one
 // scenario compares nothing and is skipped, as is a search's repeat without a GPU scenario;
 // nullopt when every repeat is.
-// A capacity search (issue #30) probes each tier where its own search needs to: a concurrency
+// A capacity search probes each tier where its own search needs to: a concurrency
 // only offload tiers reached has no GPU scenario by design, and compares nothing against GPU.
 bool SearchProbeWithoutGpu(const std::vector<const ScenarioRun*>& runs) {
   return runs.front()->spec.has_concurrency_search() && GpuBaseline(runs) == nullptr;
@@ -201,7 +197,7 @@ std::vector<v1::Validity> ComputeValidity(const std::vector<ScenarioRun>& runs) 
   std::vector<v1::Validity> verdicts;
   for (const Group& group : groups) {
     if (!std::all_of(group.runs.begin(), group.runs.end(),
-                     [](const ScenarioRun* run) { return Finished(run->state); })) {
+                     [](const ScenarioRun* run) { return IsScenarioEnded(run->state); })) {
       continue;  // results are not all in yet
     }
     // Nothing is compared in a group of one scenario (or of one per repeat).

@@ -1,6 +1,6 @@
 #pragma once
 
-// Whether a tier comparison means anything (DESIGN.md, end of "Measurements"; issues #8, #15): a
+// Whether a tier comparison means anything (DESIGN.md, end of "Measurements"): a
 // pure function of the scenarios, table-tested.
 
 #include <vector>
@@ -23,9 +23,9 @@ inline constexpr char kProcessFailed[] = "process_failed";
 inline constexpr char kWorkDiffers[] = "work_differs";
 inline constexpr char kL2StoreFailed[] = "l2_store_failed";
 inline constexpr char kHostSaturated[] = "host_saturated";
-// The tiers ran different releases of the engine, the cache server or the model (issue #32).
+// The tiers ran different releases of the engine, the cache server or the model.
 inline constexpr char kMixedVersions[] = "mixed_versions";
-// An NVME tier's L2 grew past its pool: that LMCache ignored the pool's eviction (issue #32).
+// An NVME tier's L2 grew past its pool: that LMCache ignored the pool's eviction.
 inline constexpr char kNvmePoolUnbounded[] = "nvme_pool_unbounded";
 // NOT_EXERCISED reasons.
 inline constexpr char kGpuNeverRanShort[] = "gpu_never_ran_short";
@@ -92,7 +92,7 @@ std::string ComparisonGroupOf(const v1::Scenario& scenario);
 // that warning (its message quoted).
 // A group of one scenario gets no verdict (nothing is compared), nor does a group with a
 // scenario not yet finished (results are not all in).
-// Repeats (JobSpec.repeats, issue #30): a group holding several repeats is judged per repeat (the
+// Repeats (JobSpec.repeats): a group holding several repeats is judged per repeat (the
 // scenarios of one Scenario.repeat, a complete comparison of its own) and takes the worst verdict
 // (INVALID, then NOT_EXERCISED, then VALID); each reason and note starts "repeat <r>: ".
 std::vector<v1::Validity> ComputeValidity(const std::vector<ScenarioRun>& runs);

@@ -179,7 +179,7 @@ void CheckProcessFailures(const std::vector<const ScenarioRun*>& with_results,
 }
 
 // lmcache.l2_store_failed_chunks: the tier under test was not the one configured, its L2 kept
-// only part of what it was given (issue #18: a full NVMe pool, logged once, reported success).
+// only part of what it was given (a full NVMe pool logs it once and reports success).
 void CheckL2StoreFailures(const std::vector<const ScenarioRun*>& with_results,
                           v1::Validity* validity) {
   for (const ScenarioRun* run : with_results) {

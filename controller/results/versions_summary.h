@@ -1,6 +1,6 @@
 #pragma once
 
-// What a job's scenarios ran against (ScenarioResult.versions, issue #32), summarized for people:
+// What a job's scenarios ran against (ScenarioResult.versions), summarized for people:
 // one entry per component, its version, and the tiers that ran each version when they differ.
 
 #include <string>

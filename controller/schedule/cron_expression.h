@@ -1,6 +1,6 @@
 #pragma once
 
-// A cron expression of the 5 standard fields with an IANA time zone (issue #20): when a schedule
+// A cron expression of the 5 standard fields with an IANA time zone: when a schedule
 // fires. Pure: no clock; the time zone's rules come from the system's tzdata (absl::LoadTimeZone).
 //
 //   minute  hour  day-of-month  month  day-of-week

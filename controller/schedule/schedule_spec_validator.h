@@ -5,7 +5,7 @@
 
 namespace kvbench::controller {
 
-// Labels every fired job carries (issue #20): its schedule's name and the fire's scheduled time
+// Labels every fired job carries: its schedule's name and the fire's scheduled time
 // (RFC 3339, UTC). `kvctl history` and the overlap policy find a schedule's jobs by them.
 inline constexpr char kScheduleLabel[] = "kvbench.schedule";
 inline constexpr char kFireTimeLabel[] = "kvbench.fire_time";

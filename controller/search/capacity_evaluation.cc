@@ -8,7 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/lifecycle/lifecycle.h"
 #include "controller/regression/bootstrap_value.h"
+#include "controller/regression/regression_metric.h"
 #include "controller/regression/run_sample.h"
 #include "controller/results/offload_evidence.h"
 #include "controller/search/capacity_search.h"
@@ -25,11 +27,16 @@ struct Target {
   double seconds;
 };
 
+// The SLO's targets, in the order diffs list their metrics (an SLO metric is a judged one: the
+// bootstrap of its intervals is the regression statistics').
 std::vector<Target> TargetsOf(const v1::Slo& slo) {
   std::vector<Target> targets;
-  if (slo.has_ttft_p95_s()) targets.push_back({RegressionMetric::kTtftP95, slo.ttft_p95_s()});
-  if (slo.has_ttft_p99_s()) targets.push_back({RegressionMetric::kTtftP99, slo.ttft_p99_s()});
-  if (slo.has_tpot_mean_s()) targets.push_back({RegressionMetric::kTpotMean, slo.tpot_mean_s()});
+  for (const regression::RegressionMetricInfo& info : regression::AllRegressionMetrics()) {
+    if (info.slo_target == nullptr) continue;
+    if (const std::optional<double> seconds = info.slo_target(slo)) {
+      targets.push_back({info.metric, *seconds});
+    }
+  }
   return targets;
 }
 
@@ -43,11 +50,6 @@ SearchBounds BoundsOf(const v1::JobSpec& spec) {
   bounds.max_probes = search.has_max_probes() ? search.max_probes() : spec::kDefaultSearchProbes;
   bounds.resolution_pct = kSearchResolutionPct;
   return bounds;
-}
-
-bool Ended(v1::ScenarioState state) {
-  return state == v1::SCENARIO_STATE_SUCCEEDED || state == v1::SCENARIO_STATE_FAILED ||
-         state == v1::SCENARIO_STATE_CANCELLED;
 }
 
 // "2 s", "450 ms".
@@ -116,7 +118,7 @@ TierEvaluation EvaluateTier(const v1::JobSpec& spec, v1::Tier tier,
       const std::string& id = run->scenario.scenario_id();
       probe->add_scenario_ids(id);
       last_repeat[concurrency] = std::max(last_repeat[concurrency], run->scenario.repeat());
-      if (!Ended(run->state)) {
+      if (!IsScenarioEnded(run->state)) {
         cell_running = true;
         continue;
       }
@@ -227,12 +229,9 @@ std::string OffloadNote(const v1::TierCapacity& gpu,
 
 std::string SloText(const v1::Slo& slo) {
   std::vector<std::string> parts;
-  if (slo.has_ttft_p95_s())
-    parts.push_back(absl::StrCat("TTFT p95 ≤ ", SecondsText(slo.ttft_p95_s())));
-  if (slo.has_ttft_p99_s())
-    parts.push_back(absl::StrCat("TTFT p99 ≤ ", SecondsText(slo.ttft_p99_s())));
-  if (slo.has_tpot_mean_s()) {
-    parts.push_back(absl::StrCat("TPOT mean ≤ ", SecondsText(slo.tpot_mean_s())));
+  for (const Target& target : TargetsOf(slo)) {
+    parts.push_back(
+        absl::StrCat(regression::InfoOf(target.metric).label, " ≤ ", SecondsText(target.seconds)));
   }
   return absl::StrJoin(parts, ", ");
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-// Where a job's capacity search stands (issue #30 item 3), from its scenarios and their request
+// Where a job's capacity search stands, from its scenarios and their request
 // rows alone: each probe judged from the 95% interval of every SLO metric over its repeats (the
 // two-stage bootstrap of bootstrap_value.h), each tier's next step (capacity_search.h), its
 // capacity with the interval it is known to, and the headline. The controller runs it when a

@@ -1,6 +1,6 @@
 #pragma once
 
-// The concurrency search behind "capacity at an SLO" (issue #30 item 3): per tier, the largest
+// The concurrency search behind "capacity at an SLO": per tier, the largest
 // concurrency whose latency still meets the SLO, found by galloping (min, 2 min, 4 min, ... until
 // a probe misses or max is reached), then bisecting between the largest concurrency that met and
 // the smallest that missed. A probe is a concurrency run some number of repeats; the caller

@@ -95,17 +95,15 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
     }
     std::shared_ptr<Link> link = link_;
     JobManager* manager = manager_;
-    const bool first = !registered_;
-    registered_ = true;
-    if (first && link_->incoming.has_register_()) {
+    if (link_->incoming.has_register_()) {
       if (absl::Status bound = CheckIdentity(link_->incoming.register_()); !bound.ok()) {
         link_->Finish(ToGrpcStatus(bound));
         return;
       }
     }
     executor_->Post("agent_link.message",
-                    [link, manager, first, message = std::move(link_->incoming)]() mutable {
-                      absl::Status handled = Handle(manager, link.get(), first, message);
+                    [link, manager, message = std::move(link_->incoming)]() mutable {
+                      absl::Status handled = manager->OnAgentMessage(link.get(), message);
                       if (!handled.ok()) {
                         KV_LOG(WARNING) << "agent stream ended error=" << handled;
                         link->Finish(ToGrpcStatus(handled));
@@ -127,8 +125,8 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
   }
 
  private:
-  // An agent registers under a name its certificate carries (issue #19: any holder of a CA-signed
-  // agent certificate could take any agent_id and kick the real agent's stream off).
+  // An agent registers under a name its certificate carries (otherwise any holder of a
+  // CA-signed agent certificate could take any agent_id and kick the real agent's stream off).
   absl::Status CheckIdentity(const v1::Register& message) const {
     if (!certificate_names_.has_value()) return absl::OkStatus();
     const std::string& agent_id = message.capabilities().agent_id();
@@ -143,31 +141,11 @@ class AttachReactor : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
         "): an agent registers under its certificate's CN or a subject alternative name"));
   }
 
-  static absl::Status Handle(JobManager* manager, Link* link, bool first,
-                             const v1::AgentMessage& message) {
-    if (first != (message.message_case() == v1::AgentMessage::kRegister)) {
-      return absl::InvalidArgumentError(first ? "the first message must be Register"
-                                              : "Register sent twice on one stream");
-    }
-    switch (message.message_case()) {
-      case v1::AgentMessage::kRegister:
-        return manager->OnRegister(link, message.register_());
-      case v1::AgentMessage::kHeartbeat:
-        manager->OnHeartbeat(link, message.heartbeat());
-        return absl::OkStatus();
-      case v1::AgentMessage::kEvent:
-        return manager->OnEvent(link, message.event());
-      default:
-        return absl::InvalidArgumentError("empty AgentMessage");
-    }
-  }
-
   JobManager* const manager_;
   Executor* const executor_;
   const std::optional<std::vector<std::string>> certificate_names_;
   const std::string peer_;
   std::shared_ptr<Link> link_;
-  bool registered_ = false;
 };
 
 // A stream refused before it starts.

@@ -124,7 +124,7 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
 
 }  // namespace
 
-ControllerService::ControllerService(JobManager* manager, ScheduleRunner* schedules,
+ControllerService::ControllerService(JobManager* manager, ScheduleFirer* schedules,
                                      Executor* executor, std::optional<TokenVerifier> tokens,
                                      RegressionQueries* regressions)
     : manager_(manager),
@@ -225,7 +225,7 @@ grpc::ServerWriteReactor<v1::WatchJobResponse>* ControllerService::WatchJob(
   return new WatchReactor(manager_, executor_, *request);
 }
 
-// --- Schedules (issue #20)
+// --- Schedules
 
 namespace {
 

@@ -8,21 +8,21 @@
 #include "common/loop/executor.h"
 #include "controller/analysis/regression_queries.h"
 #include "controller/core/job_manager.h"
-#include "controller/schedule/schedule_runner.h"
+#include "controller/schedule/schedule_firer.h"
 #include "kvbench/v1/controller_service.grpc.pb.h"
 
 namespace kvbench::controller {
 
 // The Controller service over gRPC's callback API: each call is checked for a bearer token
 // (unless `tokens` is empty: insecure mode), handed to the executor's thread, answered by the
-// JobManager (jobs) or the ScheduleRunner (schedules), and finished from there. WatchJob streams a
+// JobManager (jobs) or the ScheduleFirer (schedules), and finished from there. WatchJob streams a
 // job's stored events from a position, one write in flight, waking on new events, and ends when the
 // job has ended.
 class ControllerService final : public v1::Controller::CallbackService {
  public:
   // `tokens` nullopt = insecure mode: calls need no token.
   // `regressions` may be null (no regression RPCs: UNIMPLEMENTED).
-  ControllerService(JobManager* manager, ScheduleRunner* schedules, Executor* executor,
+  ControllerService(JobManager* manager, ScheduleFirer* schedules, Executor* executor,
                     std::optional<TokenVerifier> tokens, RegressionQueries* regressions = nullptr);
 
   grpc::ServerUnaryReactor* SubmitJob(grpc::CallbackServerContext* context,
@@ -46,7 +46,7 @@ class ControllerService final : public v1::Controller::CallbackService {
                                          const v1::ListRequestsRequest* request,
                                          v1::ListRequestsResponse* response) override;
 
-  // Schedules (issue #20), answered by the ScheduleRunner.
+  // Schedules, answered by the ScheduleFirer.
   grpc::ServerUnaryReactor* CreateSchedule(grpc::CallbackServerContext* context,
                                            const v1::CreateScheduleRequest* request,
                                            v1::Schedule* response) override;
@@ -65,7 +65,7 @@ class ControllerService final : public v1::Controller::CallbackService {
   grpc::ServerUnaryReactor* RunScheduleNow(grpc::CallbackServerContext* context,
                                            const v1::RunScheduleNowRequest* request,
                                            v1::ScheduleFire* response) override;
-  // Regressions (issue #21), answered by RegressionQueries.
+  // Regressions, answered by RegressionQueries.
   grpc::ServerUnaryReactor* SetBaseline(grpc::CallbackServerContext* context,
                                         const v1::SetBaselineRequest* request,
                                         v1::Baseline* response) override;
@@ -91,7 +91,7 @@ class ControllerService final : public v1::Controller::CallbackService {
                                   Answer answer);
 
   JobManager* const manager_;
-  ScheduleRunner* const schedules_;
+  ScheduleFirer* const schedules_;
   Executor* const executor_;
   const std::optional<TokenVerifier> tokens_;
   RegressionQueries* const regressions_;

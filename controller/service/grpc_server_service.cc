@@ -28,7 +28,7 @@ GrpcServerService::GrpcServerService(std::unique_ptr<Impl> impl, std::string add
 GrpcServerService::~GrpcServerService() { Shutdown(absl::Seconds(1)); }
 
 absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
-    const v1::ControllerConfig& config, JobManager* manager, ScheduleRunner* schedules,
+    const v1::ControllerConfig& config, JobManager* manager, ScheduleFirer* schedules,
     Executor* executor, RegressionQueries* regressions) {
   KV_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
                       MakeServerCredentials(config.tls(), config.insecure()));
@@ -51,7 +51,7 @@ absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
   int port = 0;
   builder.AddListeningPort(config.listen_address(), credentials, &port);
   // gRPC listens with SO_REUSEPORT by default: a second controller on the same port would start
-  // and take half the calls into its own store (issue #18). One listener per port.
+  // and take half the calls into its own store. One listener per port.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(impl->controller.get());
   builder.RegisterService(impl->agent_link.get());

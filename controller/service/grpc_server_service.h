@@ -7,7 +7,7 @@
 #include "common/loop/executor.h"
 #include "controller/analysis/regression_queries.h"
 #include "controller/core/job_manager.h"
-#include "controller/schedule/schedule_runner.h"
+#include "controller/schedule/schedule_firer.h"
 #include "kvbench/v1/config.pb.h"
 
 namespace kvbench::controller {
@@ -20,7 +20,7 @@ class GrpcServerService {
   // Listens on config.listen_address() ("host:0" picks a free port). INVALID_ARGUMENT /
   // NOT_FOUND for bad credentials or tokens, UNAVAILABLE when the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<GrpcServerService>> Start(
-      const v1::ControllerConfig& config, JobManager* manager, ScheduleRunner* schedules,
+      const v1::ControllerConfig& config, JobManager* manager, ScheduleFirer* schedules,
       Executor* executor, RegressionQueries* regressions = nullptr);
   ~GrpcServerService();
 

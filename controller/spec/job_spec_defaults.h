@@ -15,8 +15,8 @@ inline constexpr int kDefaultTensorParallelSize = 1;
 // Scrape period of /metrics during the replay (DESIGN.md "Sampling").
 inline constexpr double kDefaultSamplingPeriodSeconds = 15;
 // Window of the rolling rate() over the samples (DESIGN.md "Sampling"): 300 s, and at least
-// kDefaultRateWindowPeriods sampling periods (a longer period with the 300 s window made an
-// effective spec its own validator refused: the job spec fuzz target found it, issue #19).
+// kDefaultRateWindowPeriods sampling periods (a longer period with the 300 s window would make
+// an effective spec its own validator refuses).
 inline constexpr double kDefaultRateWindowSeconds = 300;
 inline constexpr double kDefaultRateWindowPeriods = 20;
 // LMCache L1 pinned-CPU pool (CPU_RAM) and staging pool (NVME).

@@ -52,7 +52,7 @@ void CheckPositive(FieldErrors* errors, const std::string& field, double value, 
 }
 
 // One segment of a model id or path: letters, digits, '.', '_', '-', '+', starting with a letter,
-// a digit or '_' (never '-': issue #19), not "." or "..".
+// a digit or '_' (never '-'), not "." or "..".
 bool IsModelSegment(absl::string_view segment) {
   if (segment.empty() || segment == "." || segment == "..") return false;
   const auto first = static_cast<unsigned char>(segment.front());
@@ -111,8 +111,8 @@ void ValidateTopology(const JobSpec& spec, FieldErrors* errors) {
 }
 
 // Why `path` (absolute, or with a ".." part) is refused, and how to name the same file: relative
-// to a dataset folder, which for a file of one's own is `--dataset-mirror DIR` (issue #31: the
-// refusal named neither, while the README said kvctl run accepts "a path of your own").
+// to a dataset folder, which for a file of one's own is `--dataset-mirror DIR` (the
+// README says kvctl run accepts "a path of your own", so a bare refusal leaves one stuck).
 std::string DatasetPathProblem(const std::string& path) {
   std::string problem = absl::StrCat(
       "\"", path,

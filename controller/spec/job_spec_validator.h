@@ -24,7 +24,7 @@ inline constexpr int kMaxOsl = 1000000;
 inline constexpr double kMaxCpuPoolGb = 16384;
 inline constexpr double kMaxNvmePoolGb = 1048576;
 // The sampler scrapes every replica each period: 0.1 s is as fine as a scrape is meaningful
-// (issue #19: 1e-9 passed and spun an agent core).
+// (1e-9 would spin an agent core).
 inline constexpr double kMinSamplingPeriodSeconds = 0.1;
 inline constexpr double kMaxSamplingPeriodSeconds = 3600;
 inline constexpr double kMaxRateWindowSeconds = 86400;
@@ -46,7 +46,7 @@ FieldErrors ValidateJobSpec(const v1::JobSpec& spec);
 // letters, digits, '.', '_', '-', '+', each starting with a letter, digit or '_') or an absolute
 // path of such parts, with no "." or ".." part (a local checkpoint, which the agent accepts only
 // under its model_roots). INVALID_ARGUMENT otherwise: the model reaches the engine's argv as a
-// positional value, so "--help" or "--trust-remote-code" would ride in as flags (issue #19).
+// positional value, so "--help" or "--trust-remote-code" would ride in as flags.
 absl::Status CheckModelName(const std::string& model);
 
 // The dataset codes kvbench knows, in the order help texts list them.

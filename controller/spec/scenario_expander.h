@@ -25,7 +25,7 @@ std::vector<v1::Scenario> ExpandScenarios(const v1::JobSpec& spec, const std::st
 // over fewer users has no interval, and a probe without one can never be judged.
 inline constexpr int kMinProbeSessions = 8;
 
-// One probe of a capacity search (issue #30): `repeats` runs of `tier` at `concurrency`,
+// One probe of a capacity search: `repeats` runs of `tier` at `concurrency`,
 // numbered from `first_repeat`.
 struct ProbeCell {
   v1::Tier tier = v1::TIER_UNSPECIFIED;
@@ -40,7 +40,7 @@ struct ProbeCell {
 std::vector<v1::Scenario> ExpandProbes(const v1::JobSpec& spec, const std::string& job_id,
                                        int first_index, const std::vector<ProbeCell>& probes);
 
-// FAN_OUT_EACH (issue #20): the matrix once per agent, in `agent_ids` order, each scenario
+// FAN_OUT_EACH: the matrix once per agent, in `agent_ids` order, each scenario
 // pinned to its agent (Scenario.agent_id) and compared only with its agent's: ids
 // "<index>-<tier>-c<concurrency>@<agent>" ("03-gpu-c4@h200-a"), groups "c<concurrency>@<agent>",
 // indexes running on across agents. Pure.

@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "controller/results/metric_catalog.h"
 #include "controller/spec/job_spec_validator.h"
 
 namespace kvbench::spec {
@@ -25,6 +30,23 @@ void CheckBetween(FieldErrors* errors, const std::string& field, int64_t value, 
   }
 }
 
+// The SLO's fields are the catalog's SLO metrics (results::MetricInfo::slo_target), by key.
+void CheckSlo(const v1::Slo& slo, FieldErrors* errors) {
+  std::vector<std::string> keys;
+  bool any = false;
+  for (const results::MetricInfo& metric : results::AllMetrics()) {
+    if (metric.slo_target == nullptr) continue;
+    keys.push_back(metric.key);
+    if (const std::optional<double> seconds = metric.slo_target(slo)) {
+      any = true;
+      CheckSloTarget(errors, absl::StrCat("slo.", metric.key), *seconds);
+    }
+  }
+  if (!any) {
+    errors->Add("slo", absl::StrCat("must set at least one of ", absl::StrJoin(keys, ", ")));
+  }
+}
+
 }  // namespace
 
 int SearchMaxRepeats(const v1::JobSpec& spec) {
@@ -34,15 +56,7 @@ int SearchMaxRepeats(const v1::JobSpec& spec) {
 
 void ValidateCapacitySearch(const v1::JobSpec& spec, FieldErrors* errors) {
   const bool has_slo = spec.has_slo();
-  if (has_slo) {
-    const v1::Slo& slo = spec.slo();
-    if (!slo.has_ttft_p95_s() && !slo.has_ttft_p99_s() && !slo.has_tpot_mean_s()) {
-      errors->Add("slo", "must set at least one of ttft_p95_s, ttft_p99_s, tpot_mean_s");
-    }
-    if (slo.has_ttft_p95_s()) CheckSloTarget(errors, "slo.ttft_p95_s", slo.ttft_p95_s());
-    if (slo.has_ttft_p99_s()) CheckSloTarget(errors, "slo.ttft_p99_s", slo.ttft_p99_s());
-    if (slo.has_tpot_mean_s()) CheckSloTarget(errors, "slo.tpot_mean_s", slo.tpot_mean_s());
-  }
+  if (has_slo) CheckSlo(spec.slo(), errors);
   if (!HasCapacitySearch(spec)) {
     if (has_slo) {
       errors->Add("slo",

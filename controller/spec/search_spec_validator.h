@@ -1,6 +1,6 @@
 #pragma once
 
-// The capacity search's fields of a job spec (issue #30 item 3): `slo` and
+// The capacity search's fields of a job spec: `slo` and
 // `"concurrency": {"search": {...}}` (stored as concurrency_search).
 
 #include "common/json/proto_json.h"

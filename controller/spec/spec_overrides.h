@@ -1,6 +1,6 @@
 #pragma once
 
-// `kvctl plan|run|submit SPEC.json --set KEY=VALUE ...` (issue #31): a variation of a spec
+// `kvctl plan|run|submit SPEC.json --set KEY=VALUE ...`: a variation of a spec
 // without editing its JSON. KEY is a dotted path into the spec's JSON object
 // ("engine_overrides.num_gpu_blocks", "sampling.period_s", "concurrency"); VALUE is JSON when it
 // parses as JSON ("64", "[2, 8]", "[\"GPU\", \"NVME\"]", "true"), else a string ("NVME",

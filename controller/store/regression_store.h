@@ -1,6 +1,6 @@
 #pragma once
 
-// The durable state of regressions (issue #21), beside the job Store: each scheduled run's
+// The durable state of regressions, beside the jobs: each scheduled run's
 // analysis (stored once, keyed by the job, with the change points and alerts it raised and a
 // pending delivery per alert and webhook, all in one transaction, so a restart neither loses nor
 // repeats an alert), pinned baselines, and the delivery state of every alert.

@@ -1,6 +1,6 @@
 #pragma once
 
-// The durable state of schedules (issue #20), beside the job Store: the schedules themselves and
+// The durable state of schedules, beside the jobs: the schedules themselves and
 // one record per fire, keyed by the schedule's name and the fire's key (its scheduled time), so
 // that a fire is handled once whatever happens to the controller around it.
 

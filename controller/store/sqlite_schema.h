@@ -1,7 +1,8 @@
 #pragma once
 
-// The SQL of SqliteStore: schema versions 1 to 3 and every statement it prepares. Protos are
-// stored serialized in BLOB columns; the columns beside them are what queries filter and order by.
+// The SQL of the SQLite store (sqlite_database.h and its tables): schema versions 1 to 3 and every
+// statement it prepares. Protos are stored serialized in BLOB columns; the columns beside them are
+// what queries filter and order by.
 
 namespace kvbench::controller::sql {
 
@@ -54,7 +55,7 @@ CREATE TABLE agents (
 PRAGMA user_version = 1;
 )sql";
 
-// Version 2 (issue #20): schedules and their fires (one row per scheduled time: the key that
+// Version 2: schedules and their fires (one row per scheduled time: the key that
 // keeps a controller restarted across a fire time from firing it twice), and the per-request
 // records agents send with each scenario (chunks as they came; pruned by age).
 inline constexpr char kSchemaV2Upgrade[] = R"sql(
@@ -78,7 +79,7 @@ CREATE INDEX requests_by_age ON requests(stored_unix_ms);
 PRAGMA user_version = 2;
 )sql";
 
-// Version 3 (issue #21): each scheduled run's analysis (once per job), the change points and
+// Version 3: each scheduled run's analysis (once per job), the change points and
 // alerts it raised, pinned baselines, and the delivery state of every alert per webhook.
 inline constexpr char kSchemaV3Upgrade[] = R"sql(
 CREATE TABLE analyses (

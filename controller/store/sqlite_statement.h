@@ -1,7 +1,7 @@
 #pragma once
 
 // A thin owner of one prepared SQLite statement, and the mapping of SQLite result codes to
-// absl::Status. Not thread-safe: SqliteStore uses it under its own mutex.
+// absl::Status. Not thread-safe: the store uses it under SqliteDatabase::mu().
 
 #include <sqlite3.h>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How long kvbench takes to build, as a new user and CI meet it (issue #29). By hand, not in CI:
+# How long kvbench takes to build, as a new user and CI meet it. By hand, not in CI:
 # it clones HEAD into a temporary folder and builds it from nothing, each measurement with its own
 # empty ccache (CCACHE_DIR), so nothing this machine built before helps. Prints one line a figure.
 #

@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
       std::vector<kvbench::v1::Event> events;
       events.reserve(batch);
       for (int i = 0; i < batch; ++i) events.push_back(ProgressEvent(++seq));
-      auto stored = (*store)->AppendEvents(events);
+      auto stored = (*store)->Events().AppendEvents(events);
       if (!stored.ok()) {
         std::fprintf(stderr, "AppendEvents: %s\n", stored.status().ToString().c_str());
         return 1;

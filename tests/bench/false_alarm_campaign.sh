@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# False alarms and power of kvbench's regression checks on a busy host (issue #30, item 6),
+# False alarms and power of kvbench's regression checks on a busy host,
 # measured through the real processes: a kv-controller and a simulated kv-agent on loopback, with
 # a neighbour busy loop (`bash -c 'while :; do :; done'`) on the machine the whole time.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How hard the demo drives its host (issue #30): the demo spec run once per --scale (its
+# How hard the demo drives its host: the demo spec run once per --scale (its
 # sim_time_scale), optionally beside --busy N neighbour busy loops, printing per scenario the
 # figures the host_saturated check reads (controller/results/host_saturation.h) — host CPU busy,
 # kv-runner's loop lag p99, kvsim-vllm's mean and p99 step lateness (simulated ms = real ÷ scale)

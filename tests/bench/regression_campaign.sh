@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The false-alarm rate and the power of kvbench's regression checks (issue #21), measured through
+# The false-alarm rate and the power of kvbench's regression checks, measured through
 # the real processes: a kv-controller and a simulated kv-agent on loopback, one schedule whose
 # runs the controller judges exactly as in production (a bootstrap diff against the runs since the
 # last change point, pooled; E-Divisive change points over the history).

@@ -1,4 +1,4 @@
-// The controller's store of per-request records (issue #20): SqliteStore::AppendEvents with
+// The controller's store of per-request records: SqliteStore::AppendEvents with
 // RequestRecords events as agents send them (2,000 rows per event, one event per commit as they
 // arrive at a scenario's end), realistic rows (ids like kv-runner's, six times, token counts).
 // Prints rows/s ingested, bytes per request in the database file (after a checkpoint), and the
@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     for (int first = 0; first < total; first += kRowsPerChunk) {
       const int rows = std::min(kRowsPerChunk, total - first);
       absl::StatusOr<std::vector<bool>> stored =
-          (*store)->AppendEvents({Chunk(++seq, first, rows, total)});
+          (*store)->Events().AppendEvents({Chunk(++seq, first, rows, total)});
       if (!stored.ok()) {
         std::fprintf(stderr, "%s\n", stored.status().ToString().c_str());
         return 1;
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
     int64_t read = 0;
     int64_t after = -1;
     while (true) {
-      auto chunks = (*store)->ListRequests("bench-job", "00-gpu-c64", 1, after, 16);
+      auto chunks = (*store)->Events().ListRequests("bench-job", "00-gpu-c64", 1, after, 16);
       if (!chunks.ok() || chunks->empty()) break;
       for (const auto& chunk : *chunks) {
         read += chunk.rows_size();

@@ -2,8 +2,10 @@
 // and 512 concurrent users, printing completed requests/s, streamed SSE events/s and the client's
 // own TTFT overhead (the runner's first-token time − the target's first-content-chunk send stamp,
 // both on CLOCK_MONOTONIC); then the target's ceiling under `wrk`. Prints figures only.
+// tests/bench/runner_http_ceiling.sh compares the same client with wrk and a Python client on a
+// Caddy target at 64 and 256 users.
 //
-//   build/bin/kv_bench_runner_roofline [curl-multi|beast ...]   (default: both clients)
+//   build/bin/kv_bench_runner_roofline
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -47,7 +49,6 @@ std::string SyntheticDataset() {
 }
 
 struct Level {
-  std::string client;  // kv-runner --http-client
   int users = 0;
   int sessions = 0;
 };
@@ -91,9 +92,7 @@ bool RunRunner(const std::string& url, const Level& level, const std::string& da
                dir.File("records.jsonl"),
                "--summary",
                dir.File("summary.json"),
-               "--no-count-prompts",
-               "--http-client",
-               level.client};
+               "--no-count-prompts"};
   spec.stdout_path = dir.File("runner.log");
   kvbench::PosixProcessLauncher launcher;
   auto process = launcher.Launch(spec);
@@ -168,22 +167,14 @@ void RunWrk(const std::string& url) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::vector<std::string> clients = {"curl-multi", "beast"};
-  if (argc > 1) clients.assign(argv + 1, argv + argc);
+int main() {
   kvbench::testing::TempDir dir;
   const std::string dataset = dir.WriteFile("dataset.jsonl", SyntheticDataset());
   std::printf("runner roofline: %d events/request (%d content chunks), %d rounds/user\n",
               kEventsPerRequest, kContentChunks, kNumRounds);
-  std::printf("%-11s %6s %8s %8s %8s %12s %12s %14s %14s\n", "client", "users", "sessions",
-              "requests", "failed", "requests/s", "events/s", "overhead_p50us", "overhead_p99us");
-  std::vector<Level> levels;
-  for (const std::string& client : clients) {
-    const std::vector<std::pair<int, int>> users_and_sessions = {{1, 400}, {64, 3000}, {512, 6000}};
-    for (const auto& [users, sessions] : users_and_sessions) {
-      levels.push_back({client, users, sessions});
-    }
-  }
+  std::printf("%6s %8s %8s %8s %12s %12s %14s %14s\n", "users", "sessions", "requests", "failed",
+              "requests/s", "events/s", "overhead_p50us", "overhead_p99us");
+  const std::vector<Level> levels = {{1, 400}, {64, 3000}, {512, 6000}};
   for (const Level& level : levels) {
     // A fresh target per level: its per-user counters restart with the runner's user ids.
     kvbench::testing::SimProcess target = StartTarget();
@@ -195,9 +186,9 @@ int main(int argc, char** argv) {
     Figures figures = Measure(dir, target.url());
     const double p50 = kvbench::bench::Percentile(figures.overhead_us, 50);
     const double p99 = kvbench::bench::Percentile(figures.overhead_us, 99);
-    std::printf("%-11s %6d %8d %8zu %8zu %12.0f %12.0f %14.1f %14.1f\n", level.client.c_str(),
-                level.users, level.sessions, figures.completed, figures.failed,
-                figures.requests_per_s, figures.requests_per_s * kEventsPerRequest, p50, p99);
+    std::printf("%6d %8d %8zu %8zu %12.0f %12.0f %14.1f %14.1f\n", level.users, level.sessions,
+                figures.completed, figures.failed, figures.requests_per_s,
+                figures.requests_per_s * kEventsPerRequest, p50, p99);
   }
   kvbench::testing::SimProcess target = StartTarget();
   if (!target.Start()) return 1;

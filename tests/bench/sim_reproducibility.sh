@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whether simulated numbers reproduce (issue #30 item 5): the demo spec run N times, unchanged and
+# Whether simulated numbers reproduce: the demo spec run N times, unchanged and
 # with one seed, through `kvctl run`, optionally with a neighbour busy loop on one core; per
 # scenario (tier, concurrency, repeat: its id) the simulated TTFT p50 and p95 of each run
 # (result.json's simulated_latency), and their spread (max - min) / median. The target: within 10%

@@ -79,7 +79,7 @@ ClusterHarness::Agent& ClusterHarness::AddAgent(const std::string& id, bool nvme
   INFO(spool.status().ToString());
   REQUIRE(spool.ok());
   agent->spool = *std::move(spool);
-  agent->runner = std::make_unique<FakeScenarioRunner>();
+  agent->runner = std::make_unique<FakeScenarioWorker>();
   v1::AgentCapabilities capabilities;
   capabilities.set_agent_id(id);
   capabilities.set_hostname(id);

@@ -13,7 +13,7 @@
 #include "common/time/clock.h"
 #include "controller/controller.h"
 #include "kvbench/v1/controller_service.grpc.pb.h"
-#include "tests/fakes/fake_scenario_runner.h"
+#include "tests/fakes/fake_scenario_worker.h"
 #include "tests/support/tcp_proxy.h"
 #include "tests/support/temp_dir.h"
 
@@ -21,7 +21,7 @@ namespace kvbench::testing {
 
 // One kv-controller and several agents in one process over loopback (tests' "cluster" layer):
 // the real Controller (SQLite store, job manager, gRPC services) on its own loop thread, and
-// agents made of the real ControllerLink and EventSpool with a FakeScenarioRunner, each dialing
+// agents made of the real ControllerLink and EventSpool with a FakeScenarioWorker, each dialing
 // the controller through its own TcpProxy so a test can cut one agent's stream. Insecure: the
 // security tests cover TLS and tokens.
 class ClusterHarness {
@@ -31,7 +31,7 @@ class ClusterHarness {
     std::unique_ptr<TcpProxy> proxy;
     std::string spool_dir;
     std::unique_ptr<agent::EventSpool> spool;
-    std::unique_ptr<FakeScenarioRunner> runner;
+    std::unique_ptr<FakeScenarioWorker> runner;
     std::unique_ptr<agent::ControllerLink> link;
   };
 

@@ -53,6 +53,11 @@ class SecureController {
     REQUIRE(credentials.ok());
     return v1::Controller::NewStub(grpc::CreateChannel(address_, *credentials));
   }
+  std::unique_ptr<v1::AgentLink::Stub> AgentStub(const v1::TlsConfig& tls) const {
+    auto credentials = MakeAgentChannelCredentials(tls, false);
+    REQUIRE(credentials.ok());
+    return v1::AgentLink::NewStub(grpc::CreateChannel(address_, *credentials));
+  }
   std::unique_ptr<v1::AgentLink::Stub> AgentStub(bool with_certificate) const {
     absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
         with_certificate ? MakeAgentChannelCredentials(SharedTestPki().AgentTls(), false)
@@ -99,6 +104,54 @@ grpc::Status Attach(v1::AgentLink::Stub& stub, v1::ControllerMessage* first,
   return stream->Finish();
 }
 
+// A registered agent's stream, held open.
+class OpenAgentStream {
+ public:
+  OpenAgentStream(v1::AgentLink::Stub& stub, const std::string& agent_id) : agent_id_(agent_id) {
+    context_.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    stream_ = stub.Attach(&context_);
+    v1::AgentMessage hello;
+    hello.mutable_register_()->mutable_capabilities()->set_agent_id(agent_id);
+    stream_->Write(hello);
+    v1::ControllerMessage first;
+    registered_ = stream_->Read(&first) && first.has_registered();
+  }
+  ~OpenAgentStream() {
+    context_.TryCancel();
+    if (!finished_) stream_->Finish().ok();
+  }
+
+  bool registered() const { return registered_; }
+
+  // Sends an event with `seq` and waits for the controller's Ack of it: true while the
+  // controller still reads and answers this stream. When it does not, `*ended` is how the stream
+  // ended.
+  bool EventAcknowledged(int64_t seq, grpc::Status* ended) {
+    v1::AgentMessage message;
+    v1::Event* event = message.mutable_event();
+    event->set_agent_id(agent_id_);
+    event->set_job_id("job-of-no-one");
+    event->set_seq(seq);
+    event->mutable_log()->set_text("still here");
+    if (stream_->Write(message)) {
+      v1::ControllerMessage answer;
+      while (stream_->Read(&answer)) {
+        if (answer.has_ack() && answer.ack().acked_seq() >= seq) return true;
+      }
+    }
+    *ended = stream_->Finish();
+    finished_ = true;
+    return false;
+  }
+
+ private:
+  const std::string agent_id_;
+  grpc::ClientContext context_;
+  std::unique_ptr<grpc::ClientReaderWriter<v1::AgentMessage, v1::ControllerMessage>> stream_;
+  bool registered_ = false;
+  bool finished_ = false;
+};
+
 TEST_CASE("kvctl calls need an accepted bearer token", "[cluster][auth]") {
   SecureController controller;
   auto stub = controller.KvctlStub();
@@ -136,7 +189,7 @@ TEST_CASE("an agent without a client certificate is refused", "[cluster][auth]")
   CHECK(first.has_registered());
 }
 
-// Issue #19: any holder of a CA-signed agent certificate could register under any agent_id (and
+// Otherwise any holder of a CA-signed agent certificate could register under any agent_id (and
 // kick the real agent's stream off). The test PKI's agent certificate is CN local-agent.
 TEST_CASE("an agent registers only under a name its certificate carries", "[cluster][auth]") {
   SecureController controller;
@@ -151,6 +204,46 @@ TEST_CASE("an agent registers only under a name its certificate carries", "[clus
   grpc::Status own = Attach(*controller.AgentStub(/*with_certificate=*/true), &first);
   INFO(own.error_message());
   CHECK(own.ok());
+}
+
+// Two agents with certificates of their own, as a fleet has them: the holder of agent-a's
+// certificate can neither register as agent-b nor, by trying, kick the real agent-b's stream off
+// (a second Register of an agent_id replaces its stream). Under its own names, CN or subject
+// alternative name, it registers.
+TEST_CASE("an agent's certificate fences its agent_id: another's is refused, its stream kept",
+          "[cluster][auth]") {
+  const TestPki& pki = SharedTestPki();
+  const v1::TlsConfig tls_a = pki.IssueAgentTls("fence-a", "agent-a", {"gpu-node-a.example"});
+  const v1::TlsConfig tls_b = pki.IssueAgentTls("fence-b", "agent-b", {});
+  SecureController controller;
+  auto stub_a = controller.AgentStub(tls_a);
+  auto stub_b = controller.AgentStub(tls_b);
+
+  OpenAgentStream real_b(*stub_b, "agent-b");
+  REQUIRE(real_b.registered());
+  grpc::Status ended;
+  REQUIRE(real_b.EventAcknowledged(1, &ended));
+
+  v1::ControllerMessage first;
+  grpc::Status impostor = Attach(*stub_a, &first, "agent-b");
+  CHECK(impostor.error_code() == grpc::StatusCode::UNAUTHENTICATED);
+  CHECK(impostor.error_message() ==
+        "agent_id \"agent-b\" is not a name of this agent's client certificate (agent-a, "
+        "gpu-node-a.example): an agent registers under its certificate's CN or a subject "
+        "alternative name");
+  CHECK_FALSE(first.has_registered());
+  // The real agent-b's stream is still the one the controller reads and answers.
+  const bool still_answered = real_b.EventAcknowledged(2, &ended);
+  INFO("agent-b's stream ended: " << ended.error_code() << " " << ended.error_message());
+  CHECK(still_answered);
+
+  for (const char* own_name : {"agent-a", "gpu-node-a.example"}) {
+    first.Clear();
+    grpc::Status own = Attach(*stub_a, &first, own_name);
+    INFO(own_name << ": " << own.error_message());
+    CHECK(own.ok());
+    CHECK(first.has_registered());
+  }
 }
 
 }  // namespace

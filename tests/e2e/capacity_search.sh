@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #30 item 3 through the real processes (kvctl run: kvsim-vllm, and kvsim-lmcache for
+# The capacity search through the real processes (kvctl run: kvsim-vllm, and kvsim-lmcache for
 # CPU_RAM): a capacity search against a simulator set to saturate at a concurrency known in
 # advance. vLLM's --max-num-seqs 4 (engine_overrides.max_num_seqs) lets a replica run 4 requests
 # at once; a fifth user waits in its queue for a whole request to end, so TTFT p95 jumps from

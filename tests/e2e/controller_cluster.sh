@@ -60,7 +60,7 @@ expect_contains "$out" "replay"
 expect_verdict "$out" c16 valid
 status="$("$kvctl" status "$job")"
 expect_contains "$status" "succeeded"
-# Issue #31: a finished job's scenarios say done with their final counts, never "teardown 0/32".
+# A finished job's scenarios say done with their final counts, never "teardown 0/32".
 expect_contains "$status" "$("$kvctl" status "$job" --output json | jq -r '.scenarios | length') of $("$kvctl" status "$job" --output json | jq -r '.scenarios | length') scenarios ended"
 rows="$(echo "$status" | awk '$1 ~ /^[0-9][0-9]-/ && $4 == "succeeded" { split($8, s, "/"); split($10, r, "/"); print $7, s[1], s[2], r[1], r[2] }')"
 [ "$(echo "$rows" | grep -c .)" -eq "$("$kvctl" status "$job" --output json | jq '.scenarios | length')" ] ||

@@ -56,7 +56,7 @@ expect_contains "$(cat "$WORK/agent.log")" "insecure mode"
 mkdir -m 755 "$WORK/controller-data"  # as an operator might: the controller makes it private
 run_daemon controller "$KV_BIN/kv-controller" "$WORK/controller.json"
 [ -d "$WORK/controller-data" ] || fail "the controller did not create its data dir"
-# Issue #19: data at rest is the daemon user's alone (controller.db, its WAL, the agent's spool,
+# Data at rest is the daemon user's alone (controller.db, its WAL, the agent's spool,
 # logs and records were 0644).
 mode() { stat -c %a "$1"; }
 [ "$(mode "$WORK/controller-data")" = 700 ] || fail "data_dir is $(mode "$WORK/controller-data")"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #18, case 6, through the real processes: kv-agent killed with -9 mid-replay of an NVME
+# An agent crash through the real processes: kv-agent killed with -9 mid-replay of an NVME
 # scenario. Before, its cache server, replica and kv-runner ran on (kv-runner had no pid file and
 # finished the replay on its own) and the NVMe pool dir stayed for good. Now every child dies with
 # the agent (parent-death signal), before any restart; the restarted agent removes the pool dir it

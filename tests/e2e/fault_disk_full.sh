@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #18, case 7, through the real processes: the NVMe pool's disk fills mid-replay. Before,
+# A full disk through the real processes: the NVMe pool's disk fills mid-replay. Before,
 # LMCache's L2 stores failed with ENOSPC, logged once in cache-server.log, and the scenario and
 # its comparison were reported as good. Now the failed stores are counted from LMCache's own
 # counters (submitted minus stored chunks with no store in flight: subscribers/metrics/l2.py),

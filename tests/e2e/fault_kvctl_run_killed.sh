@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #18, case 6, for kvctl run: killed with -9 mid-replay of a CPU_RAM scenario on 2 replicas
+# kvctl run killed with -9 mid-replay of a CPU_RAM scenario on 2 replicas
 # (a dropped SSH session's SIGKILL, an OOM kill). Before, its replicas, cache server, Caddy and
 # kv-runner ran on. Now every child gets SIGTERM the moment kvctl dies (parent-death signal), and
 # nothing is left: checked by the pid files of <out>/.run and by process name.

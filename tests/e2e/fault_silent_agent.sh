@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #18, case 1, through the real processes: a kv-agent goes silent past the controller's
+# A silent agent through the real processes: a kv-agent goes silent past the controller's
 # heartbeat timeout mid-replay (SIGSTOP: a hung host or a partition looks the same) and comes back
 # (SIGCONT) still running attempt 1, which was requeued meanwhile and goes back to the same agent
 # as attempt 2. Before attempts were fenced, attempt 1's late "cancelled" ended the job CANCELLED

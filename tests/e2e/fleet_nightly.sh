@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #20 through the real processes: a schedule firing every minute on the loopback pair, two
+# Schedules through the real processes: a schedule firing every minute on the loopback pair, two
 # agents with different labels (gpu=sim on both, zone=a / zone=b), its job fanned out to each
 # (placement FAN_OUT_EACH): runs on both, each scenario on its agent, and every request
 # retrievable from the controller alone (kvctl results --requests), equal to the agents' own
@@ -88,7 +88,7 @@ assert float(table[0]["end_s"]) == exported[0]["end_s"]
 print("rows", len(exported))
 PY
 
-# Both agents' results are shown and named (issue #31 item 5): the results table leads each row with
+# Both agents' results are shown and named: the results table leads each row with
 # its AGENT, the report charts each agent apart, with points, under headings and titles naming it.
 table="$("$kvctl" results "$job")" || fail "results failed: $table"
 [ "$(awk '$1 == "AGENT" { print $2, $3 }' <<<"$table")" = "CONCURRENCY TIER" ] ||

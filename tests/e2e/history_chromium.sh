@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #20, #31: kvctl history over ten runs of a schedule, through the real controller and
+# kvctl history over ten runs of a schedule, through the real controller and
 # agent: the table (one column per run), CSV and JSON agree with each job's own results (in
 # simulated seconds: the engine is simulated), --since (a date) / --until / --tier / --agent /
 # --concurrency select, and the HTML page rendered by headless Chromium draws one line per tier
@@ -49,7 +49,7 @@ expect_contains "$header" "#10"
 "$kvctl" history hist --output csv > "$WORK/history.csv"
 "$kvctl" history hist --output json > "$WORK/history.json"
 "$kvctl" history hist --html "$WORK/history.html" > /dev/null
-# Two users, ten requests a tier: the comparison says its sample is small (issue #31 item 9).
+# Two users, ten requests a tier: the comparison says its sample is small.
 first_job="$(jq -r '.runs[0].job_id' "$WORK/history.json")"
 expect_contains "$("$kvctl" compare "$first_job")" "caveat: small sample (GPU 10 requests of 2 users"
 # Selection: today's date as --since (and --until) keeps all ten; a tier, the agent and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #30 through the real processes (kvctl run: kvsim-vllm, kvsim-lmcache for CPU_RAM,
+# Host load through the real processes (kvctl run: kvsim-vllm, kvsim-lmcache for CPU_RAM,
 # kv-runner): the host_saturated check, with every figure it reads recomputed from the raw files
 # and compared with result.json's — host CPU busy from the "host" samples of samples.jsonl, kv-
 # runner's send and loop lag from requests.jsonl, kvsim-vllm's step lateness from the scraped

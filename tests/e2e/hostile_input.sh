@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #19: hostile input against the real binaries. Every case ends with the documented exit
+# Hostile input against the real binaries. Every case ends with the documented exit
 # code (2: bad input) and a message naming what is wrong, within a bound: no crash (before, 1e999
 # and a token with a CR aborted with rc 134), no hang (a FIFO as a dataset blocked forever), no
 # unbounded read (/dev/zero reached 16.8 GB), no flag injected through the spec.

@@ -24,7 +24,7 @@ for unit in kv-agent kv-controller; do
 $(grep -n Exec "$file")"
   ! grep -n '@[A-Z_]*@\|/usr/local/bin' "$file" || fail "$unit.service has a path not of the prefix"
   # systemd accepts every line (it only warns on a bad one, hence the empty output), and the
-  # hardening holds (issue #19: both ran as root, exposure 9.6 UNSAFE).
+  # hardening holds (without it both run as root, exposure 9.6 UNSAFE).
   verify="$(systemd-analyze verify "$file" 2>&1)" || fail "systemd-analyze verify $unit: $verify"
   [ -z "$verify" ] || fail "systemd-analyze verify $unit.service warns: $verify"
   grep -q '^User=kvbench$' "$file" || fail "$unit.service does not run as kvbench"

@@ -12,7 +12,7 @@ done
 json="$("$kvctl" plan "$KV_SOURCE/deploy/examples/demo-sim.json" --output json)"
 expect_contains "$json" '"scenario_id": "05-nvme-c16"'
 
-# Issue #15. The demo's routing over its 2 replicas, per tier, and the dataset's ceiling (found
+# The demo's routing over its 2 replicas, per tier, and the dataset's ceiling (found
 # beside kvctl, as kvctl run finds it): 32 virtual users at 5 rounds, all of them run in each cell.
 unset KV_DATASET_MIRROR
 expect_contains "$out" "routing over 2 replicas: GPU sticky, CPU_RAM least_conn, NVME least_conn (offload_routing LEAST_CONN)"
@@ -109,7 +109,7 @@ for command in "" version plan; do
   help="$("$kvctl" $command --help)"
   expect_contains "$help" "Usage"
 done
-# Output formats by name in the help, never CLI11's enum numbers (issue #31).
+# Output formats by name in the help, never CLI11's enum numbers.
 help="$("$kvctl" plan --help)"
 expect_contains "$help" "Output format: table (default), json"
 ! grep -q -- "->" <<<"$help" || fail "kvctl plan --help shows enum numbers: $(grep -- "->" <<<"$help")"

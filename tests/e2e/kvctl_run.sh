@@ -47,7 +47,7 @@ for scenario in 04-cpu-ram-c16 05-nvme-c16; do
   rate="$(grep -o '"external_hit_rate": [0-9.e+-]*' "$job_dir/$scenario/result.json" | sed 's/.*: //')"
   awk -v r="${rate:-0}" 'BEGIN { exit !(r > 0) }' || fail "$scenario: external_hit_rate is '${rate}'"
 done
-# The simulated engine's times are shown in simulated seconds, and labelled so (issue #14): the
+# The simulated engine's times are shown in simulated seconds, and labelled so: the
 # demo's sim_time_scale is 0.25, so each TTFT is the observed one x 4. Recomputed here from the
 # raw per-request records: p50 (linear interpolation, percentiles.h) of the successful
 # requests' ttft_s, / 0.25, in ms; and requests/s x 0.25.

@@ -19,8 +19,8 @@ expect_contains() {
 }
 
 # End-to-end tests check plumbing, and a host that could not keep up (a neighbour's build, a
-# sim_time_scale too small for it) makes a comparison invalid by design: host_saturated (issue
-# #30, controller/results/host_saturation.h), beside the reasons and notes the verdict would
+# sim_time_scale too small for it) makes a comparison invalid by design: host_saturated
+# (controller/results/host_saturation.h), beside the reasons and notes the verdict would
 # otherwise have had. These two accept that in place of the verdict or exit code a test checks,
 # and say so; tests/e2e/host_saturated.sh checks the reason itself.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One daemon per port and per folder (issue #18, item 2): a second kv-controller on the first's
+# One daemon per port and per folder: a second kv-controller on the first's
 # port or data_dir, a second kv-agent on the first's work_dir and a second `kvctl run` on the
 # first's --out folder each refuse to start, saying who holds it, and touch nothing of the first
 # (before, gRPC's SO_REUSEPORT let two controllers split the calls between two stores, and a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #32, the preflight of a real node through the real binaries: `kv-agent --preflight` on an
+# The preflight of a real node through the real binaries: `kv-agent --preflight` on an
 # NVMe dir that is tmpfs (a link into /dev/shm, as an operator's symlink would be) FAILs naming
 # it and exits 5; on a disk it passes; a taken metrics port FAILs naming its holder. Then a real
 # controller and agent: `kvctl agents` says the node cannot run NVME and why, and of a submitted

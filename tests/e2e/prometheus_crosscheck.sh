@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cross-check against the real thing (issues #6, #14): a real Prometheus is given the very samples
+# Cross-check against the real thing: a real Prometheus is given the very samples
 # our sampler recorded from a kvsim-vllm run with two replicas, and our sum(rate(hits)),
 # sum(rate(queries)) and hit-rate series (agent/sampler/rate_math.h: rate per replica, summed,
 # then divided) must equal PromQL's sum(rate(x[W])) and their ratio at the same steps within 1%.
@@ -92,7 +92,7 @@ done
 # at most twice that: hence the 1e-3 relative tolerance. It cancels where hits and queries
 # extrapolate alike (the local pair here, equal to 1e-16); the external hits' counter starts at 0,
 # where rate() stops extrapolating, and its queries' does not (1.5e-4 apart here). Summing the
-# counters before rate(), the error of issue #14, moved these by 2.8e-3 to 2e-2.
+# counters before rate(), an error the sampler once made, moved these by 2.8e-3 to 2e-2.
 result="$(ls "$WORK"/results/prometheus-crosscheck-*/00-cpu-ram-c2/result.json)"
 method="$(jq -r '.engine.hit_rate_method' "$result")"
 [ "$method" = HIT_RATE_ROLLING_FINAL_QUARTER ] ||

@@ -1,83 +1,97 @@
 #!/usr/bin/env bash
-# The README's commands do what it says, run in order as a reader runs them (issue #31 item 10):
-# every ```sh block, top to bottom, in one bash (its exports, background jobs and their pids carry
-# from line to line as in a terminal), from a copy of the repository's root on loopback, with the
-# build's programs. A block fails the test when a command in it fails (unless listed below as
-# refused on purpose, or a run that exits 8 with host_saturated, as lib.sh's exit_ok allows) or
-# when a line of output the README shows (after "$ " prompts; "..." stands for anything) is not
-# printed; a few blocks get checks of what their prose promises (promised below). Failures name
-# the block's README line and section, and the failing command's line.
+# The README's commands do what it says, run in order as a reader runs them:
+# every ```sh block of README.md and of the docs/ pages it leads to (PAGES below, in reading
+# order), top to bottom, in one bash (its exports, background jobs and their pids carry from line
+# to line and from page to page as in a terminal), from a copy of the repository's root on
+# loopback, with the build's programs. A block fails the test when a command in it fails (unless
+# listed below as refused on purpose, or a run that exits 8 with host_saturated, as lib.sh's
+# exit_ok allows) or when a line of output the page shows (after "$ " prompts; "..." stands for
+# anything) is not printed; a few blocks get checks of what their prose promises (promised
+# below). Failures name the block's file, line and section, and the failing command's line.
 #
 # What differs from a reader's machine, and only that: the fixed ports of the examples (7070,
 # 9464, 9465, 8000, 5555, 8080) are free ports picked here, and /tmp/ and /mnt/nvme/ are folders
 # of this test, in the commands and in the copied deploy/examples configs alike.
 #
-# Blocks that start a daemon in the foreground (the README shows it alone; a reader stops it with
+# Blocks that start a daemon in the foreground (the page shows it alone; a reader stops it with
 # Ctrl-C) are started in the background, checked to be serving, and stopped with SIGTERM.
+# The pages whose blocks run, in this order; a docs/ page with a ```sh block that is not listed
+# fails the test (add it where a reader would come to it).
+PAGES=(README.md docs/kvctl.md docs/kv-agent.md docs/kv-controller.md docs/nightly-runs.md
+  docs/regressions.md docs/kv-runner.md docs/kvsim-vllm.md docs/kvsim-lmcache.md)
+# Each block is named "SECTION|FIRST LINE": the heading above it and its first line.
 # Blocks skipped, each with why and what covers it instead (an entry that matches no block fails):
 SKIPPED=(
   "Quick start|deploy/quickstart.sh   # installs what is missing, builds, runs the demo job|builds for ~8 minutes, then the 5-minute demo; deploy/test.sh is this test suite. The demo's search is e2e.capacity_search's, the demo spec runs from the installed tree in e2e.installed_tree, the quick start's description and headline are checked by e2e.readme_claims"
-  "Regressions|build/bin/kvctl diff kvbench-results/demo-sim-A kvbench-results/demo-sim-D \\|the run folders and job ids stand for a history of runs (four demo runs and a schedule's fires, minutes); e2e.regression_alerts runs each of these commands (diff --baseline-also, baseline set, status, alerts, alerts redeliver, history) on such a history"
+  "On a history of runs|build/bin/kvctl diff kvbench-results/demo-sim-A kvbench-results/demo-sim-D \\|the run folders and job ids stand for a history of runs (four demo runs and a schedule's fires, minutes); e2e.regression_alerts runs each of these commands (diff --baseline-also, baseline set, status, alerts, alerts redeliver, history) on such a history"
 )
 # Foreground daemons: SECTION|FIRST LINE|the log line that says it serves.
 DAEMONS=(
-  "kv-agent|build/bin/kv-agent --config deploy/examples/agent-local.json|metrics url="
+  "Config|build/bin/kv-agent --config deploy/examples/agent-local.json|metrics url="
   "kvsim-vllm|build/bin/kvsim-vllm serve meta-llama/Llama-3.1-8B-Instruct --host 127.0.0.1 --port 8000 \\|Starting vLLM API server on "
   "kvsim-lmcache|build/bin/kvsim-lmcache server --host 127.0.0.1 --port 5555 --http-port 8080 \\|LMCache cache server is running"
 )
-# Commands that exit non-zero on purpose (the README shows the refusal): COMMAND TEXT|EXIT CODE.
+# Commands that exit non-zero on purpose (the page shows the refusal): COMMAND TEXT|EXIT CODE.
 REFUSED=(
   "build/bin/kvctl plan /tmp/r20.json|2"
 )
 # Seconds a block may take (default 60): those that run the demo sweep (~50 s on 2 cores).
 SLOW=(
-  "kvctl|build/bin/kv-controller --config deploy/examples/controller-local.json & controller=\$!|300"
-  "kvctl|\$ build/bin/kvctl run deploy/examples/demo-sim.json|300"
-  "Nightly runs|build/bin/kv-controller --config deploy/examples/controller-local.json &|240"
+  "Talking to a controller|build/bin/kv-controller --config deploy/examples/controller-local.json & controller=\$!|300"
+  "Plan and run a job here|\$ build/bin/kvctl run deploy/examples/demo-sim.json|300"
+  "From scratch on loopback|build/bin/kv-controller --config deploy/examples/controller-local.json &|240"
 )
 source "$(dirname "$0")/lib.sh"
-readme="$KV_SOURCE/README.md"
+for page in "$KV_SOURCE"/docs/*.md; do
+  grep -qx '```sh' "$page" || continue
+  case " ${PAGES[*]} " in *" docs/$(basename "$page") "*) ;;
+    *) fail "docs/$(basename "$page") has \`\`\`sh blocks but is not in PAGES (add it in reading order)" ;;
+  esac
+done
 
-# --- The blocks: BLOCKS/N.{cmd,expected,meta}. cmd keeps the README's line numbers (an output
-# line becomes an empty one, a prompt loses its "$ "); meta is "LINE<TAB>SECTION<TAB>FIRST LINE".
+# --- The blocks: BLOCKS/N.{cmd,expected,meta}. cmd keeps the page's line numbers (an output
+# line becomes an empty one, a prompt loses its "$ "); meta is
+# "FILE<TAB>LINE<TAB>SECTION<TAB>FIRST LINE".
 mkdir -p "$WORK/blocks" "$WORK/repo" "$WORK/tmp" "$WORK/mnt" "$WORK/home"
-python3 - "$readme" "$WORK/blocks" <<'PY'
+python3 - "$KV_SOURCE" "$WORK/blocks" "${PAGES[@]}" <<'PY'
 import pathlib, sys
-lines = pathlib.Path(sys.argv[1]).read_text().split("\n")
-out = pathlib.Path(sys.argv[2])
-section, n, i, fenced = "", 0, 0, False
-while i < len(lines):
-    line = lines[i]
-    if line.startswith("```") and line.strip() != "```sh":
-        fenced = not fenced
-    elif line.startswith("#") and not fenced:
-        section = line.lstrip("#").strip()
-    if line.strip() != "```sh":
-        i += 1
-        continue
-    start = i + 1
-    end = lines.index("```", start)
-    body = lines[start:end]
-    prompted = any(l.startswith("$ ") for l in body)
-    cmd, expected, continued = [], [], False
-    for l in body:
-        if not prompted or continued:
-            cmd.append(l)
-        elif l.startswith("$ "):
-            cmd.append(l[2:])
-        else:
-            cmd.append("")
-            expected.append(l)
-        continued = prompted and (l.startswith("$ ") or continued) and l.endswith("\\")
-    n += 1
-    first = next(l for l in body if l.strip())
-    (out / f"{n}.cmd").write_text("\n".join(cmd) + "\n")
-    (out / f"{n}.expected").write_text("".join(e + "\n" for e in expected))
-    (out / f"{n}.meta").write_text(f"{start + 1}\t{section}\t{first}\n")
-    i = end + 1
+root, out, pages = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3:]
+n = 0
+for page in pages:
+    lines = (root / page).read_text().split("\n")
+    section, i, fenced = "", 0, False
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```") and line.strip() != "```sh":
+            fenced = not fenced
+        elif line.startswith("#") and not fenced:
+            section = line.lstrip("#").strip()
+        if line.strip() != "```sh":
+            i += 1
+            continue
+        start = i + 1
+        end = lines.index("```", start)
+        body = lines[start:end]
+        prompted = any(l.startswith("$ ") for l in body)
+        cmd, expected, continued = [], [], False
+        for l in body:
+            if not prompted or continued:
+                cmd.append(l)
+            elif l.startswith("$ "):
+                cmd.append(l[2:])
+            else:
+                cmd.append("")
+                expected.append(l)
+            continued = prompted and (l.startswith("$ ") or continued) and l.endswith("\\")
+        n += 1
+        first = next(l for l in body if l.strip())
+        (out / f"{n}.cmd").write_text("\n".join(cmd) + "\n")
+        (out / f"{n}.expected").write_text("".join(e + "\n" for e in expected))
+        (out / f"{n}.meta").write_text(f"{page}\t{start + 1}\t{section}\t{first}\n")
+        i = end + 1
 PY
 count="$(find "$WORK/blocks" -name '*.meta' | wc -l)"
-[ "$count" -gt 5 ] || fail "found only $count \`\`\`sh blocks in README.md"
+[ "$count" -gt 5 ] || fail "found only $count \`\`\`sh blocks in ${PAGES[*]}"
 
 # --- Free ports for the examples' fixed ones, and a copy of the repository's root.
 read -r p7070 p9464 p9465 p8000 p5555 p8080 < <(python3 -c '
@@ -102,9 +116,9 @@ done
 # --- What runs inside the reader's shell (written into it with declare -f).
 
 # key N: "SECTION|FIRST LINE" of block N, as the tables above name it.
-key() { IFS=$'\t' read -r _ section first <"$BLOCKS/$1.meta"; printf '%s|%s' "$section" "$first"; }
+key() { IFS=$'\t' read -r _ _ section first <"$BLOCKS/$1.meta"; printf '%s|%s' "$section" "$first"; }
 # where N: how a failure names block N.
-where() { IFS=$'\t' read -r line section _ <"$BLOCKS/$1.meta"; printf 'README.md:%s (section "%s")' "$line" "$section"; }
+where() { IFS=$'\t' read -r file line section _ <"$BLOCKS/$1.meta"; printf '%s:%s (section "%s")' "$file" "$line" "$section"; }
 # lookup TABLE_NAME KEY: the last field of the table's entry for KEY.
 lookup() {
   local -n table=$1
@@ -121,7 +135,7 @@ harness_fail() {  # N MESSAGE
   tail -n 40 "$WORK/out.$1" >>"$WORK/failure" 2>/dev/null
   exit 1
 }
-block_begin() {  # N OFFSET (README line = script line + OFFSET)
+block_begin() {  # N OFFSET (the page's line = script line + OFFSET)
   local budget
   budget="$(lookup SLOW "$(key "$1")")" || budget=60
   printf '%s %s %s\n' "$1" "$(date +%s)" "$budget" >"$WORK/current"
@@ -130,7 +144,7 @@ block_begin() {  # N OFFSET (README line = script line + OFFSET)
   exec >"$WORK/out.$1" 2>&1
   trap 'printf "%s\t%s\t%s\n" "$?" "$((LINENO + OFFSET))" "$BASH_COMMAND" >>"$WORK/errors.$BLOCK"' ERR
 }
-# expected_failure RC COMMAND: the README shows this refusal, or a run whose host was saturated.
+# expected_failure RC COMMAND: the page shows this refusal, or a run whose host was saturated.
 expected_failure() {
   local entry
   for entry in "${REFUSED[@]}"; do
@@ -154,7 +168,7 @@ block_end() {  # N
   local expected="$BLOCKS/$1.expected" shown
   if [ -s "$expected" ]; then
     case "$(key "$1")" in
-      "kvctl|\$ build/bin/kvctl run deploy/examples/demo-sim.json") shown=run ;;
+      "Plan and run a job here|\$ build/bin/kvctl run deploy/examples/demo-sim.json") shown=run ;;
       *) shown=lines ;;
     esac
     python3 "$WORK/shown.py" "$shown" "$expected" "$WORK/out.$1" >"$WORK/mismatch" ||
@@ -167,21 +181,21 @@ block_end() {  # N
 promised() {
   local csv
   case "$(key "$1")" in
-    "kvctl|build/bin/kv-controller --config deploy/examples/controller-local.json & controller=\$!")
+    "Talking to a controller|build/bin/kv-controller --config deploy/examples/controller-local.json & controller=\$!")
       [ "$(head -c 12 results.csv)" = scenario_id, ] &&
         [ "$(cut -d, -f1,6 results.csv | grep -c -- '-c[0-9]*,succeeded$')" = 6 ] ||
         { echo "results.csv is not the demo's 6 scenarios, succeeded: $(cut -d, -f1-6 results.csv)" \
           >"$WORK/mismatch"; return 1; } ;;
-    "kvctl|\$ build/bin/kvctl report kvbench-results --html report.html    # the newest job in the folder")
+    "A run's files|\$ build/bin/kvctl report kvbench-results --html report.html    # the newest job in the folder")
       grep -q '<html' report.html || { echo "report.html is not a page" >"$WORK/mismatch"; return 1; } ;;
-    "kv-controller|deploy/examples/make-test-ca.sh /tmp/kvbench-secure kvbench-example-token")
+    "A secure pair|deploy/examples/make-test-ca.sh /tmp/kvbench-secure kvbench-example-token")
       grep -Eq '^local-agent .* connected ' "$WORK/out.$1" ||
         { echo "kvctl agents did not list local-agent connected" >"$WORK/mismatch"; return 1; } ;;
-    "Nightly runs|build/bin/kv-controller --config deploy/examples/controller-local.json &")
+    "From scratch on loopback|build/bin/kv-controller --config deploy/examples/controller-local.json &")
       [ "$(head -c 11 requests.csv)" = scenario_id ] && [ "$(wc -l <requests.csv)" -gt 10 ] ||
         { echo "requests.csv holds no request rows" >"$WORK/mismatch"; return 1; }
       grep -q '<svg' history.html || { echo "history.html has no chart" >"$WORK/mismatch"; return 1; } ;;
-    "kv-runner|build/bin/kvsim-vllm serve meta-llama/Llama-3.1-8B-Instruct --host 127.0.0.1 --port 8000 \\")
+    "Against a kvsim-vllm|build/bin/kvsim-vllm serve meta-llama/Llama-3.1-8B-Instruct --host 127.0.0.1 --port 8000 \\")
       [ "$(jq -s '[.[] | select(.http_status == 200)] | length' requests.jsonl)" = 40 ] ||
         { echo "requests.jsonl does not hold 8 users x 5 rounds answered 200" >"$WORK/mismatch"; return 1; }
       jq -e '.sessions_complete == 8' summary.json >/dev/null ||
@@ -210,7 +224,7 @@ daemon_block() {
   ) || exit 1
 }
 
-# shown.py MODE EXPECTED ACTUAL: the README's shown lines are printed, in order.
+# shown.py MODE EXPECTED ACTUAL: the page's shown lines are printed, in order.
 #   lines: each line, spaces squeezed, is a line of the output; "..." in it stands for anything
 #          and a line of "..." alone for any lines.
 #   run:   `kvctl run`'s figures move from run to run (its sessions' timing, least_conn's ties),
@@ -251,7 +265,7 @@ for line in expected:
     pattern = run_pattern(line) if mode == "run" else glob(line)
     found = next((i for i in range(at, len(out)) if pattern.match(out[i])), None)
     if found is None:
-        print(f"the README shows this line, not printed (after output line {at}):\n  {line}")
+        print(f"the page shows this line, not printed (after output line {at}):\n  {line}")
         sys.exit(1)
     at = found + 1
 PY
@@ -269,11 +283,11 @@ session="$WORK/session.sh"
 } >"$session"
 used_skips=()
 for ((n = 1; n <= count; n++)); do
-  IFS=$'\t' read -r line _ _ <"$WORK/blocks/$n.meta"
+  IFS=$'\t' read -r file line _ _ <"$WORK/blocks/$n.meta"
   block_key="$(BLOCKS="$WORK/blocks" key "$n")"
   if reason="$(lookup SKIPPED "$block_key")"; then
     used_skips+=("$block_key")
-    printf 'echo %q\n' "skipped README.md:$line: $reason" >>"$session"
+    printf 'echo %q\n' "skipped $file:$line: $reason" >>"$session"
     continue
   fi
   if ready="$(lookup DAEMONS "$block_key")"; then
@@ -288,7 +302,7 @@ for ((n = 1; n <= count; n++)); do
 done
 for entry in "${SKIPPED[@]}"; do
   case " ${used_skips[*]} " in *" ${entry%|*} "*) ;;
-    *) fail "SKIPPED names no block of README.md (edit the list): ${entry%|*}" ;;
+    *) fail "SKIPPED names no block of ${PAGES[*]} (edit the list): ${entry%|*}" ;;
   esac
 done
 
@@ -322,6 +336,6 @@ if [ -n "$late" ]; then
 fi
 wait "$session_pid" && rc=0 || rc=$?
 [ -s "$WORK/failure" ] && { cat "$WORK/failure" >&2; exit 1; }
-[ "$rc" = 0 ] || fail "the README's shell exited $rc: $(tail -n 5 "$WORK/session.log")"
+[ "$rc" = 0 ] || fail "the reader's shell exited $rc: $(tail -n 5 "$WORK/session.log")"
 [ -s "$WORK/session.notes" ] && cat "$WORK/session.notes"
 echo "PASS ($count blocks: $(grep -c '^ok ' "$WORK/session.log") run, ${#used_skips[@]} skipped)"

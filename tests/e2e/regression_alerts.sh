@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #21 through the real processes: a schedule's runs judged by the controller with its
+# Regression alerts through the real processes: a schedule's runs judged by the controller with its
 # default settings. Six runs of one spec whose GPU KV cache has room for every conversation
 # (16,384 blocks: no eviction, no preemption, so the runs barely vary), then the spec replaced by
 # one with a 64th of them (256 blocks: evictions and preemptions at every turn; kvctl schedule
@@ -125,7 +125,7 @@ def ttfts(i):
 after, job7 = ttfts(6)
 [change] = [s for s in job7["analysis"]["scenarios"] if s["tier"] == tier]
 # The baseline runs it pooled: those whose host kept up (a saturated one is left out and named in
-# the note, issue #30).
+# the note).
 pooled = {run.split("/")[0] for run in change["before_runs"]}
 before = sum((ttfts(i)[0] for i in range(int(first), 6) if ttfts(i)[1]["job_id"] in pooled), [])
 [got] = [m for m in change["metrics"] if m["metric"] == metric]
@@ -166,7 +166,7 @@ assert got["verdict"] == "regression", got
 PY
 "$kvctl" diff "${jobs[1]}" "${jobs[6]}" > "$WORK/diff-alone.txt" || fail "a withheld diff exits non-zero"
 case "$(cat "$WORK/diff-alone.txt")" in
-  *"not measured, the host was saturated"*)  # issue #30: a busy host, nothing to withhold
+  *"not measured, the host was saturated"*)  # a busy host: not measured, nothing to withhold
     echo "note: run 2 or run 7 had a saturated host: $(grep -o 'not measured, the host.*' "$WORK/diff-alone.txt" | head -1)" ;;
   *)
     expect_contains "$(cat "$WORK/diff-alone.txt")" "note: verdicts withheld"
@@ -206,7 +206,7 @@ jq -e --arg job "$point_job" --argjson run "$point_run" \
 expect_contains "$("$kvctl" history nightly --metric "latency.$metric" --last 11)" "run #$point_run $point_job: sim-a "
 "$kvctl" history nightly --metric "latency.$metric" --last 11 --html "$WORK/history.html" > /dev/null
 expect_contains "$(cat "$WORK/history.html")" 'class="change-point"'
-# The alerts raised on the metric are marked on the page and listed in JSON (issue #31).
+# The alerts raised on the metric are marked on the page and listed in JSON.
 if jq -e --arg m "$metric" 'any(.alerts[]; .alert.metric == $m)' "$WORK/alerts.json" > /dev/null; then
   expect_contains "$(cat "$WORK/history.html")" 'class="alert"'
   jq -e '.alerts | length > 0' "$WORK/history.json" > /dev/null || fail "history JSON lists no alert of $metric"

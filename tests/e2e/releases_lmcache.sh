@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #32, the cache-server side, through real processes: kvsim-lmcache imitating the LMCache
+# Releases, the cache-server side, through real processes: kvsim-lmcache imitating the LMCache
 # releases that broke or skewed a run (each behind its --sim-* flag, given through a copy of the
 # shipped profiles as an operator adds a flag), and what kvbench does about each:
 #   1. the PrometheusConfig generation has no --metrics-sample-rate (argparse exits 2): the agent

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #32, the engine side, through real processes (kvsim-vllm imitating vLLM releases behind
+# Releases, the engine side, through real processes (kvsim-vllm imitating vLLM releases behind
 # its --sim-* flags):
 #   2. a hybrid SSM model cannot start with --disable-hybrid-kv-cache-manager (vLLM fails at
 #      start-up on every tier): refused up front, naming why, before any process starts;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #30 items 1 and 2 through the real processes (kvctl run: kvsim-vllm, and kvsim-lmcache for
+# Repeats from cold caches through the real processes (kvctl run: kvsim-vllm, and kvsim-lmcache for
 # CPU_RAM), plumbing only (the statistics are unit-tested on synthetic data):
 #  - "repeats": 2 runs each cell twice, interleaved GPU, CPU_RAM, GPU, CPU_RAM, ids ending -r1/-r2,
 #    repeat r with seed + r - 1; every repeat's records kept;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #15 items 5 and 6 through the real processes (kvctl run: kvsim-vllm x2 behind Caddy, and
+# The replay's engine figures through the real processes (kvctl run: kvsim-vllm x2 behind Caddy, and
 # kvsim-lmcache for CPU_RAM): every engine figure of result.json is recomputed with jq from the
 # scrapes in samples.jsonl, as replay_window.h defines it —
 #   kv_cache_usage_mean: the mean over the periodic (in-replay) scrapes of the replicas' mean,
@@ -47,7 +47,7 @@ for scenario in 00-gpu-c4 01-cpu-ram-c4; do
   periodic="$(jq -s "$replicas | map(select(.kind == \"periodic\")) | length" "$samples")"
   [ "$periodic" -ge 2 ] || fail "$scenario: only $periodic periodic replica scrapes; the test needs some"
   usage='.values["vllm:kv_cache_usage_perc"]'
-  # In-replay: periodic, and not after the runner's last response as the agent saw it (issue #31).
+  # In-replay: periodic, and not after the runner's last response as the agent saw it.
   until_s="$(jq '.engine.kv_cache_usage_until_s // 1e300' "$result")"
   in_replay="(.kind == \"periodic\" and .t_s <= $until_s)"
   mean="$(jq -s "$replicas | map(select($in_replay and $usage != null))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #19: rogue agents against a real controller in secure mode (mTLS, tokens), each refused
+# Rogue agents against a real controller in secure mode (mTLS, tokens), each refused
 # with a line that says why on each side (the controller names the handshakes gRPC refuses from
 # gRPC core's lines, and counts them in /metrics):
 #  - a CA-signed agent certificate used to register under another agent's id;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #15 through the real binaries (kvctl run: the simulators, kv-runner, the agent's state
+# Equal work through the real binaries (kvctl run: the simulators, kv-runner, the agent's state
 # machine): a small osl-0 job on all three tiers.
 # (a) Equal work: every request asks for its round's recorded output length with ignore_eos, so
 #     each tier's Σ output_tokens (requests.jsonl) is the Σ of the recorded lengths of the rounds

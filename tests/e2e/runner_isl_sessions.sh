@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sessions under an ISL (issues #15 and #31), kvctl run on the simulators:
+# Sessions under an ISL, kvctl run on the simulators:
 #  1. the users are chosen among those every prompt of which fits the ISL, so none is cut:
 #     result.json's session counts are what requests.jsonl and the runner's planned users
 #     (summary.json) give, recomputed here with jq; truncated_by_isl is 0, every prompt sent fits;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #20: schedules through the real controller and kvctl. A schedule firing every minute,
+# Schedules through the real controller and kvctl. A schedule firing every minute,
 # with the controller killed (-9) before a fire time and restarted after it: the missed fire runs
 # once (within the grace), and a second kill and restart right after it never fires it again.
 # Then kvctl's schedule commands: show, list, pause, run-now, resume, delete, and a bad schedule
@@ -36,7 +36,7 @@ jobs_for_fire() {
     --output json | jq '.jobs | length'
 }
 [ "$(jobs_for_fire)" = 1 ] || fail "fire $fire_time has $(jobs_for_fire) jobs, not 1"
-# Fire times read in the schedule's zone, as its cron does, then in UTC (issue #31).
+# Fire times read in the schedule's zone, as its cron does, then in UTC.
 fires="$(grep -cF "$(TZ=Europe/Berlin date -d "@$boundary" '+%Y-%m-%d %H:%M:%S %Z') ($(date -u -d "@$boundary" '+%H:%M:%S') UTC)" "$WORK/show.txt" || true)"
 [ "$fires" = 1 ] || fail "fire $fire_time is recorded $fires times: $(cat "$WORK/show.txt")"
 expect_contains "$(cat "$WORK/show.txt")" "submitted"

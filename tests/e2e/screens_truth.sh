@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the screens say is true (issue #31), each on a variant of the demo spec run end to end on
+# What the screens say is true, each on a variant of the demo spec run end to end on
 # the simulators (real Caddy, real processes), checked against the raw files:
 #  1. one scrape does not decide "valid": with a scrape every second, the GPU tier's own prefix
 #     cache served every reusable token -> c2 not_exercised, whatever one scrape of one replica
@@ -14,7 +14,8 @@
 #     results` and the job's validity show; kvctl exits non-zero.
 source "$(dirname "$0")/lib.sh"
 # vLLM's usage stats land under VLLM_CONFIG_ROOT unless the replicas' profile turns them off
-# (issue #32 item 8): every run below must leave this folder without a usage_stats.json.
+# (a benchmark run sends nothing home): every run below must leave this folder without a
+# usage_stats.json.
 export VLLM_CONFIG_ROOT="$WORK/vllm-config"
 kvctl="$KV_BIN/kvctl"
 demo="$KV_SOURCE/deploy/examples/demo-sim.json"
@@ -83,7 +84,7 @@ wait_until 20 test -s "$WORK/tracked/usage_stats.json" ||
 kill -TERM "${PIDS[-1]}"
 
 # --- 4. A GPU KV cache smaller than one prompt.
-# (The variation by --set KEY=VALUE, the demo file untouched: issue #31 item 9.)
+# (The variation by --set KEY=VALUE, the demo file untouched.)
 plan="$("$kvctl" plan "$demo" --set name=tiny --set 'concurrency=[2]' --set 'tiers=["GPU", "CPU_RAM"]' \
   --set engine_overrides.num_gpu_blocks=64)"
 expect_contains "$plan" "job tiny: 2 scenarios"

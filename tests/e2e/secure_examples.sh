@@ -43,7 +43,7 @@ expect_contains "$(cat "$WORK/controller.out")" "\"cert_path\": \"$pki/controlle
 expect_contains "$(cat "$WORK/agent.out")" "\"key_path\": \"$pki/agent.key\""
 "$KV_BIN/kv-controller" --config "$examples/controller-secure.json" --validate_config >/dev/null ||
   fail "deploy/examples/controller-secure.json is invalid"
-# Issue #31: its profiles are the repository's and its datasets the demo's (a mirror, so the
+# Its profiles are the repository's and its datasets the demo's (a mirror, so the
 # agent never goes to the internet for them), wherever the DIR copy is and whatever the working
 # directory.
 for config in "$examples/agent-secure.json:$KV_SOURCE" "$pki/agent.json:$source_dir"; do
@@ -54,7 +54,7 @@ for config in "$examples/agent-secure.json:$KV_SOURCE" "$pki/agent.json:$source_
 done
 
 # A profiles folder that does not exist is refused by --validate_config, as a start refuses it,
-# naming the field and the path (issue #31: the secure example named one and passed).
+# naming the field and the path (the secure example named one and passed).
 sed "s|\"$source_dir/deploy/profiles\"|\"$WORK/no-profiles\"|" "$pki/agent.json" \
   >"$WORK/agent-no-profiles.json"
 if "$KV_BIN/kv-agent" --config "$WORK/agent-no-profiles.json" --validate_config \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The verdicts a careful engineer would give (issue #15), each on a single-change variant of the
+# The verdicts a careful engineer would give, each on a single-change variant of the
 # demo spec run end to end on the simulators (real Caddy, real processes), with the evidence each
 # verdict names recomputed from the raw files (requests.jsonl, samples.jsonl, summary.json):
 #  1. a GPU tier with room for everything, 2 replicas: the offload tiers' external hits are
@@ -65,7 +65,7 @@ expect_contains "$out" "its users' earlier rounds had computed ($(commas "$hits"
 awk -v h="$hits" -v r="$reusable" 'BEGIN { exit !(r > 0 && h >= 0.95 * r) }' ||
   fail "roomy: GPU cached $hits of $reusable reusable tokens: it did run short"
 served="$(counter_delta "$dir/01-cpu-ram-c2/samples.jsonl" "vllm:external_prefix_cache_hits_total")"
-[ "$served" -gt 0 ] || fail "roomy: CPU_RAM served no external hits ($served): not the case of issue #15"
+[ "$served" -gt 0 ] || fail "roomy: CPU_RAM served no external hits ($served): the offload never served, so this is not the roomy case"
 expect_contains "$out" "what offload served (CPU_RAM served $(commas "$served") prompt tokens"
 
 # --- 2. one replica at concurrency 2
@@ -83,13 +83,13 @@ for scenario in 01-cpu-ram-c2 02-nvme-c2; do
 done
 expect_contains "$out" "offload served nothing (CPU_RAM 0 external-hit tokens"
 
-# --- 3. ISL 4096 with the default 32 sessions: only the users that fit run, none cut (issue
-# #31), fewer than asked for: invalid, naming the ceiling under ISL (ISL 2048 fits no user:
+# --- 3. ISL 4096 with the default 32 sessions: only the users that fit run, none cut,
+# fewer than asked for: invalid, naming the ceiling under ISL (ISL 2048 fits no user:
 # refused at plan time, e2e.kvctl_plan).
 out="$(run_variant isl '.replicas = 1 | .concurrency = [2] | .isl = 4096' 8)"
 dir="$(cat "$WORK/isl.dir")"
 expect_contains "$out" "comparison c2: invalid"
-# An invalid comparison is not a success: exit 8, naming it (issue #18).
+# An invalid comparison is not a success: exit 8, naming it.
 expect_contains "$(cat "$WORK/isl.err")" "ended but comparison c2 is invalid (the verdict says why)"
 expect_contains "$out" "sessions_below_requested: GPU, CPU_RAM, NVME: sessions 32 requested but only"
 expect_contains "$out" "virtual users fit under ISL 4096"

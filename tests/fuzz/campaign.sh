@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A fuzz campaign beyond CI (issue #19): every standalone fuzz target over its seed corpus plus
+# A fuzz campaign beyond CI: every standalone fuzz target over its seed corpus plus
 # RUNS seeded mutations (default 10 million each), all targets at once. Not part of
 # deploy/test.sh (ctest runs each target for 2 s). Prints one line per target and exits non-zero
 # if any target crashed; a crash leaves the target's output in $OUT/<target>.log.

@@ -21,25 +21,16 @@ cd "$root"
 
 # Agent headers the kvctl app layer may include: "header|why".
 kvctl_agent_headers=(
-  "agent/local/local_job_run.h|kvctl plan prints the routing and finds the datasets as kvctl run's embedded agent does"
-  "agent/local/local_agent.h|kvctl run embeds the agent (DESIGN.md: an embedded controller and agent): the agent's real runner with the run's local choices"
-  "agent/link/link_transport.h|kvctl run's in-process AgentLink (in_process_agent_bridge.h) is a transport of the embedded agent's ControllerLink"
-  "agent/link/controller_link.h|kvctl run connects the embedded agent to the embedded JobManager through the agent's own ControllerLink"
+  "agent/local/local_run_config.h|kvctl run starts the one agent kv-agent starts (Agent::Create) with its flags as the config and the in-process transport to its embedded controller; kvctl plan finds routing, datasets and the dataset ceiling as the run will (the facade: agent.h, dataset_ceiling.h)"
+  "agent/local/local_preflight.h|kvctl doctor runs the preflight kvctl run's agent runs at its start and prints it as kv-agent --preflight does (the facade: preflight_printer.h)"
+  "agent/datasets/registry/dataset_pull.h|kvctl dataset lists and pulls the agent's registry datasets into the cache the agent reads (the facade: the registry, cache, fetcher and resolver)"
+  "agent/link/link_transport.h|kvctl run's in-process AgentLink (in_process_agent_bridge.h) is a transport of the agent's ControllerLink"
   "agent/scenario/request_chunks.h|kvctl diff reads a local run's requests.jsonl as the agent reads it to send it to the controller"
-  "agent/local/dataset_ceiling.h|kvctl plan and run refuse a job whose dataset gives no cell a user, before anything starts"
-  "agent/datasets/dataset_resolver.h|kvctl dataset finds a dataset where kvctl run and the agent find it"
-  "agent/datasets/registry/dataset_registry.h|kvctl dataset pull/list name the agent's dataset registry"
-  "agent/datasets/registry/dataset_cache.h|kvctl dataset pull fills the cache the embedded agent reads"
-  "agent/datasets/registry/dataset_fetcher.h|kvctl dataset pull fetches as the agent fetches"
-  "agent/datasets/registry/curl_file_downloader.h|kvctl dataset pull downloads with the agent's downloader"
-  "agent/preflight/local_preflight.h|kvctl doctor runs the agent's preflight on kvctl run's host, with kvctl run's choices"
-  "agent/preflight/preflight_printer.h|kvctl doctor prints the preflight as kv-agent --preflight prints it"
 )
 # Agent libraries the kvctl app layer may link: "library|why".
 kvctl_agent_libraries=(
-  "kv_local_run|the embedded agent of kvctl run (LocalAgent, with the agent's link), and DatasetCeiling (the headers above)"
+  "kv_local_run|kvctl run's agent (the one agent, kv_agent_lib, with kvctl run's config and seams), kvctl doctor's preflight and DatasetCeiling (the headers above)"
   "kv_dataset_registry|kvctl dataset: the agent's dataset registry, cache and fetcher"
-  "kv_local_preflight|kvctl doctor: the agent's preflight with kvctl run's local choices (the headers above)"
 )
 kvctl_targets="kv_kvctl_lib kvctl"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lint.namespaces: namespaces follow folders (issue #17), as a test. For every .h/.cc under
+# lint.namespaces: namespaces follow folders, as a test. For every .h/.cc under
 # agent/, controller/ and common/:
 #   a. each namespace a file opens under kvbench is `kvbench` or `kvbench::A::B...` whose parts
 #      (`internal` and `*_internal` parts dropped) name, in order, folders of the file's path:

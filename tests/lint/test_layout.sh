@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lint.test_layout: tests mirror the product's folders (issue #17). Every source file under
+# lint.test_layout: tests mirror the product's folders. Every source file under
 # tests/unit/ and tests/component/ (the *_test.cc files and the helpers beside them) and every
 # fuzz target (*_fuzz.cc) under tests/fuzz/ lives in tests/<layer>/<folder>/, where <folder> is a
 # folder of the product (agent/..., controller/..., common/...), the one holding the code it

@@ -1,9 +1,8 @@
 #pragma once
 
-// Helpers of the HTTP client tests (curl_http_client_test.cc, curl_multi_http_client_test.cc,
-// beast_http_client_test.cc): the timeouts they share, a TestHttpServer on loopback with the routes
-// their scenarios share, and the request every async exchange starts from. Header-only, for
-// Catch2 test files: failures REQUIRE.
+// Helpers of the HTTP client tests (curl_http_client_test.cc, beast_http_client_test.cc): the
+// timeouts they share, a TestHttpServer on loopback with the routes their scenarios share, and the
+// request every async exchange starts from. Header-only, for Catch2 test files: failures REQUIRE.
 
 #include <catch2/catch.hpp>
 #include <memory>

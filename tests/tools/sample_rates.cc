@@ -19,7 +19,7 @@
 // the ms, and the rates are computed on ms timestamps (then scaled to per second), so that a
 // sample lying exactly on a window's edge is on it for both sides (no floating-point drift of
 // t - window). Each "replica-*" source is its own series, as in PromQL, whose sum(rate(x[W]))
-// sums the per-series rates: exactly what the sampler computes (issue #14).
+// sums the per-series rates: exactly what the sampler computes.
 
 #include <CLI/CLI.hpp>
 #include <algorithm>

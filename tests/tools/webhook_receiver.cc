@@ -19,22 +19,13 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/strip.h"
+#include "common/files/atomic_file.h"
 #include "controller/alerts/webhook_signature.h"
 #include "tests/support/test_http_server.h"
 
 namespace {
 
 using kvbench::testing::TestHttpServer;
-
-bool WriteFile(const std::string& path, const std::string& text) {
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp);
-    out << text;
-    if (!out.flush()) return false;
-  }
-  return std::rename(temp.c_str(), path.c_str()) == 0;
-}
 
 }  // namespace
 
@@ -93,8 +84,10 @@ int main(int argc, char** argv) {
     }
     return TestHttpServer::Response{status, {}, ""};
   });
-  if (!WriteFile(dir + "/port", std::to_string((*server)->port()) + "\n")) {
-    std::cerr << "cannot write " << dir << "/port\n";
+  if (const absl::Status written =
+          kvbench::WriteFileAtomically(dir + "/port", std::to_string((*server)->port()) + "\n");
+      !written.ok()) {
+    std::cerr << written.message() << "\n";
     return 2;
   }
   int signal = 0;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/files/atomic_file.h"
 
 namespace kvbench::datasets {
 
@@ -62,22 +63,9 @@ absl::StatusOr<DatasetFileMeta> DatasetCache::ReadMeta(const DatasetFileSpec& fi
 
 absl::Status DatasetCache::WriteMeta(const DatasetFileSpec& file,
                                      const DatasetFileMeta& meta) const {
-  const std::string path = MetaPathOf(file);
-  const std::string temp = absl::StrCat(path, ".tmp");
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    out << nlohmann::json{{"sha256", meta.sha256},
-                          {"size", meta.size},
-                          {"etag", meta.etag},
-                          {"source", meta.source}}
-               .dump(2)
-        << "\n";
-    if (!out) return absl::InternalError(absl::StrCat("cannot write ", temp));
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    return absl::InternalError(absl::StrCat("cannot rename ", temp, ": ", std::strerror(errno)));
-  }
-  return absl::OkStatus();
+  const nlohmann::json json = {
+      {"sha256", meta.sha256}, {"size", meta.size}, {"etag", meta.etag}, {"source", meta.source}};
+  return WriteFileAtomically(MetaPathOf(file), absl::StrCat(json.dump(2), "\n"));
 }
 
 CachedState DatasetCache::StateOf(const DatasetFileSpec& file) const {

@@ -7,7 +7,7 @@
 
 namespace kvbench::datasets {
 
-// Before a scenario starts (issue #9): a job's dataset that the registry knows — its code is
+// Before a scenario starts: a job's dataset that the registry knows — its code is
 // known and its path is one of that dataset's files (or empty: all of them) — is pulled into
 // the agent's dataset cache through a DatasetFetcher (upstream, or the mirror when one is set)
 // and verified; a cached, verified copy is a no-op. A missing or corrupt file fails here with

@@ -2,8 +2,8 @@
 
 #include <fcntl.h>
 #include <linux/futex.h>
-#include <signal.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -12,12 +12,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 
 #include "absl/strings/str_cat.h"
+#include "common/files/atomic_file.h"
 
 namespace kvbench::sim {
 
@@ -93,8 +94,8 @@ class SharedLock {
     const timespec at = AbsoluteTime(deadline_ns);
     // FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC time; returns at once if the word
     // moved since it was read under the lock, so no wake-up is lost.
-    syscall(SYS_futex, &shared_->changed, FUTEX_WAIT_BITSET, seen,
-            deadline_ns < 0 ? nullptr : &at, nullptr, FUTEX_BITSET_MATCH_ANY);
+    syscall(SYS_futex, &shared_->changed, FUTEX_WAIT_BITSET, seen, deadline_ns < 0 ? nullptr : &at,
+            nullptr, FUTEX_BITSET_MATCH_ANY);
     if (pthread_mutex_lock(&shared_->mu) == EOWNERDEAD) pthread_mutex_consistent(&shared_->mu);
   }
 
@@ -147,24 +148,10 @@ absl::Status Errno(const std::string& what, const std::string& path) {
       absl::StrCat("sim clock ", path, ": ", what, ": ", std::strerror(errno)));
 }
 
-}  // namespace
-
-absl::Status SimClock::Create(const std::string& path, double time_scale, double stall_after_s) {
-  if (!(time_scale > 0) || !(stall_after_s > 0)) {
-    return absl::InvalidArgumentError(absl::StrCat("sim clock ", path, ": time scale ", time_scale,
-                                                   " and stall timeout ", stall_after_s,
-                                                   " s must be positive"));
-  }
-  const std::string temp = path + ".tmp";
-  const int fd = open(temp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return Errno("cannot create", temp);
-  if (ftruncate(fd, sizeof(SimClockShared)) != 0) {
-    absl::Status status = Errno("cannot size", temp);
-    close(fd);
-    return status;
-  }
+// Lays out a fresh clock in the empty file `fd` (named `temp`), magic last.
+absl::Status InitShared(int fd, const std::string& temp, double time_scale, double stall_after_s) {
+  if (ftruncate(fd, sizeof(SimClockShared)) != 0) return Errno("cannot size", temp);
   void* mapped = mmap(nullptr, sizeof(SimClockShared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  close(fd);
   if (mapped == MAP_FAILED) return Errno("cannot map", temp);
   auto* shared = static_cast<SimClockShared*>(mapped);
   std::memset(shared, 0, sizeof(SimClockShared));
@@ -184,8 +171,26 @@ absl::Status SimClock::Create(const std::string& path, double time_scale, double
   shared->magic = kMagic;  // last: a reader that sees it sees the rest (msync orders the file)
   msync(mapped, sizeof(SimClockShared), MS_SYNC);
   munmap(mapped, sizeof(SimClockShared));
-  if (std::rename(temp.c_str(), path.c_str()) != 0) return Errno("cannot rename to it", temp);
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status SimClock::Create(const std::string& path, double time_scale, double stall_after_s) {
+  if (!(time_scale > 0) || !(stall_after_s > 0)) {
+    return absl::InvalidArgumentError(absl::StrCat("sim clock ", path, ": time scale ", time_scale,
+                                                   " and stall timeout ", stall_after_s,
+                                                   " s must be positive"));
+  }
+  // The mapped file is laid out whole under the temp name: an Open never maps a half-made clock.
+  AtomicWriteOptions options;
+  options.mode = 0600;
+  return WriteFileAtomicallyWith(
+      path,
+      [&](int fd, const std::string& temp) {
+        return InitShared(fd, temp, time_scale, stall_after_s);
+      },
+      options);
 }
 
 absl::StatusOr<std::unique_ptr<SimClock>> SimClock::Open(const std::string& path) {
@@ -194,9 +199,9 @@ absl::StatusOr<std::unique_ptr<SimClock>> SimClock::Open(const std::string& path
   struct stat info {};
   if (fstat(fd, &info) != 0 || info.st_size != static_cast<off_t>(sizeof(SimClockShared))) {
     close(fd);
-    return absl::FailedPreconditionError(absl::StrCat(
-        "sim clock ", path, ": not a clock file of this build (", info.st_size, " bytes, expected ",
-        sizeof(SimClockShared), ")"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("sim clock ", path, ": not a clock file of this build (", info.st_size,
+                     " bytes, expected ", sizeof(SimClockShared), ")"));
   }
   void* mapped = mmap(nullptr, sizeof(SimClockShared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (mapped == MAP_FAILED) {

@@ -14,7 +14,7 @@ namespace kvbench::sim {
 struct SimClockShared;  // the mapped file's layout (sim_clock.cc)
 
 // The simulated clock of one scenario, shared by every simulated process of it on one host through
-// a mapped file (issue #30 item 5: simulated runs that reproduce). Without it each kvsim-vllm
+// a mapped file, so that simulated runs reproduce. Without it each kvsim-vllm
 // derives simulated time from wall time ÷ time_scale, so where a user's next request lands
 // relative to the engine's steps, and every millisecond the host is busy, changes the numbers.
 // With it, simulated time is a conservative discrete-event clock:

@@ -72,7 +72,7 @@ class EngineObserver {
   virtual void OnExternalCacheLookup(int64_t queries, int64_t hits) = 0;
   virtual void OnPreemption() = 0;
   virtual void OnRequestFinished(const FinishedRequest& request) = 0;
-  // kvsim's own, not vLLM's (issue #30): how many real seconds (>= 0) after its due time a step's
+  // kvsim's own, not vLLM's: how many real seconds (>= 0) after its due time a step's
   // outputs went out. Called by the real-time driver (ThreadedSimEngine) only, never by the core,
   // hence the default.
   virtual void OnStepLateness(double real_seconds) { (void)real_seconds; }

@@ -16,7 +16,7 @@
 
 namespace kvbench::sim {
 
-// SimEngine on a shared SimClock (issue #30 item 5): the EngineCore stepped by turns of the
+// SimEngine on a shared SimClock: the EngineCore stepped by turns of the
 // scenario's discrete-event clock instead of by wall time, so the same requests give the same
 // simulated numbers whatever the host is doing.
 // - Submit and Abort (any thread) queue the call and mark arrivals at the clock; they reach the

@@ -27,7 +27,7 @@ namespace kvbench::sim {
 //   behind real time it simply does not sleep until it has caught up. How late each step's
 //   outputs went out (now − deadline, real seconds) goes to EngineObserver::OnStepLateness: on a
 //   busy host that lateness reaches the clients and, divided by the time scale, their simulated
-//   latencies (issue #30).
+//   latencies.
 // - Aborts are applied between steps. Stop() aborts whatever is left, on the engine thread.
 // This is the one place that reads the steady clock and sleeps: SimEngine's interface takes no
 // Clock, and the core it drives is a pure state machine tested with a virtual clock.

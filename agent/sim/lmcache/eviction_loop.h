@@ -20,10 +20,10 @@ inline constexpr absl::Duration kEvictionLoopPeriod = absl::Seconds(1);
 // - With the scenario's shared clock (--sim-clock, sim::SimClock): every kEvictionLoopPeriod of
 //   simulated time, run by CatchUp() before each request is served. Requests come in simulated
 //   time order (each is a blocking round trip inside a replica's turn), so whether a chunk was
-//   evicted before a lookup no longer depends on how the host scheduled a timer (issue #30:
-//   CPU_RAM cells differed by up to 14% across identical runs). A tick due while no request came
-//   is not observable; several due at once are one (the second would find nothing over the
-//   watermark).
+//   evicted before a lookup no longer depends on how the host scheduled a timer (by the
+//   wall clock, CPU_RAM cells differed by up to 14% across identical runs). A tick due while no
+//   request came is not observable; several due at once are one (the second would find nothing over
+//   the watermark).
 class EvictionLoop {
  public:
   // `executor`, `store` and `sim_clock` (may be null) must outlive the loop.

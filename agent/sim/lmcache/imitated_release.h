@@ -7,7 +7,7 @@
 
 namespace kvbench::sim::lmcache {
 
-// Which LMCache release kvsim-lmcache imitates (issue #32): the --sim-* flags that pick an older
+// Which LMCache release kvsim-lmcache imitates: the --sim-* flags that pick an older
 // generation of upstream's command line, metric names, OTel set-up and L2 config parser. Every
 // default is the newest generation, which is what the simulator did before these flags existed.
 

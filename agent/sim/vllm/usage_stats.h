@@ -1,6 +1,6 @@
 #pragma once
 
-// vLLM's usage stats, as kvsim-vllm imitates them (issue #32 item 8): unless turned off, vLLM
+// vLLM's usage stats, as kvsim-vllm imitates them: unless turned off, vLLM
 // appends a record of the machine and model to $VLLM_CONFIG_ROOT/usage_stats.json at start and
 // posts it to stats.vllm.ai (vllm/usage/usage_lib.py@01ff1262: is_usage_stats_enabled,
 // UsageMessage._write_to_file). Off when VLLM_NO_USAGE_STATS is "1", when VLLM_DO_NOT_TRACK (else

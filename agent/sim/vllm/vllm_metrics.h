@@ -18,7 +18,7 @@ namespace kvbench::sim {
 // buckets and are recorded in observed (wall) seconds — simulated seconds x time scale — so they
 // agree with what clients measure. External prefix-cache counters exist only with a connector;
 // --sim-omit-histograms leaves the request-timing histograms out.
-// One series is kvsim's own, not vLLM's, and named so: kvsim:step_lateness_seconds (issue #30),
+// One series is kvsim's own, not vLLM's, and named so: kvsim:step_lateness_seconds,
 // how late each engine step's outputs went out in real seconds (ThreadedSimEngine), kept whatever
 // the flags.
 class VllmMetrics : public EngineObserver {

@@ -7,9 +7,7 @@
 #include "agent/agent.h"
 #include "common/version/version.h"
 #include "tests/component/agent/link/fake_agent_link_service.h"
-#include "tests/fakes/fake_clock.h"
-#include "tests/fakes/fake_executor.h"
-#include "tests/fakes/fake_preflight_probes.h"
+#include "tests/fakes/fake_agent_world.h"
 #include "tests/fakes/fake_sleeper.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
@@ -19,11 +17,8 @@ namespace {
 
 TEST_CASE("An agent with a controller_address registers what the node offers", "[link]") {
   TempDir dir;
-  FakeClock clock;
-  FakeSleeper sleeper(&clock);
-  FakeExecutor executor(&clock);
-  prometheus::Registry registry;
-  FakePreflightProbes probes;
+  FakeAgentWorld world;
+  FakeExecutor& executor = world.executor;
   FakeControllerServer server;
   v1::AgentConfig config;
   config.set_agent_id("node-7");
@@ -39,7 +34,7 @@ TEST_CASE("An agent with a controller_address registers what the node offers", "
   gpu->set_name("NVIDIA H200");
   (*config.mutable_labels())["zone"] = "a";
 
-  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry, &probes);
+  auto agent = agent::Agent::Create(config, world.Seams());
   REQUIRE(agent.ok());
   REQUIRE((*agent)->link() != nullptr);
   (*agent)->Start();
@@ -71,16 +66,14 @@ TEST_CASE("An agent with a controller_address registers what the node offers", "
   CHECK_FALSE((*agent)->link()->connected());
 }
 
-// Issue #32: the preflight's checks and versions go with the registration; the cheap checks are
+// The preflight's checks and versions go with the registration; the cheap checks are
 // re-run while idle and what does not pass rides on the heartbeats.
 TEST_CASE("An agent registers its preflight and heartbeats the checks that stop passing",
           "[link][preflight]") {
   TempDir dir;
-  FakeClock clock;
-  FakeSleeper sleeper(&clock);
-  FakeExecutor executor(&clock);
-  prometheus::Registry registry;
-  FakePreflightProbes probes;
+  FakeAgentWorld world;
+  FakeExecutor& executor = world.executor;
+  FakePreflightProbes& probes = world.probes;
   FakeControllerServer server;
   v1::AgentConfig config;
   config.set_agent_id("node-9");
@@ -91,7 +84,7 @@ TEST_CASE("An agent registers its preflight and heartbeats the checks that stop 
   config.set_nvme_cache_dir(dir.File("nvme"));
   config.set_heartbeat_interval_s(1);
 
-  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry, &probes);
+  auto agent = agent::Agent::Create(config, world.Seams());
   REQUIRE(agent.ok());
   (*agent)->Start();
   REQUIRE(WaitFor([&] {
@@ -145,11 +138,7 @@ TEST_CASE("An agent registers its preflight and heartbeats the checks that stop 
 
 TEST_CASE("An agent whose TLS files do not load refuses to start, naming them", "[link]") {
   TempDir dir;
-  FakeClock clock;
-  FakeSleeper sleeper(&clock);
-  FakeExecutor executor(&clock);
-  prometheus::Registry registry;
-  FakePreflightProbes probes;
+  FakeAgentWorld world;
   v1::AgentConfig config;
   config.set_agent_id("node-8");
   config.set_controller_address("127.0.0.1:1");
@@ -158,7 +147,7 @@ TEST_CASE("An agent whose TLS files do not load refuses to start, naming them", 
   config.mutable_tls()->set_ca_cert_path(dir.File("missing-ca.pem"));
   config.mutable_tls()->set_cert_path(dir.File("missing-cert.pem"));
   config.mutable_tls()->set_key_path(dir.File("missing-key.pem"));
-  auto agent = agent::Agent::Create(config, &clock, &sleeper, &executor, &registry, &probes);
+  auto agent = agent::Agent::Create(config, world.Seams());
   REQUIRE_FALSE(agent.ok());
   CHECK_THAT(std::string(agent.status().message()), Catch::Contains("missing-"));
 }

@@ -1,5 +1,5 @@
-// Retention of the agent's scenario folders (agent/scenario_dir_pruner; issue #18: scenarios/ was
-// never pruned). Real folders in a temp dir, ages set with utimensat.
+// Retention of the agent's scenario folders (agent/scenario_dir_pruner: unpruned,
+// scenarios/ grows for good). Real folders in a temp dir, ages set with utimensat.
 
 #include "agent/scenario_dir_pruner.h"
 
@@ -43,7 +43,7 @@ std::string MakeAttempt(const WorkDirLayout& layout, const std::string& job,
 TEST_CASE("Scenario folders past the retention are removed, newer and running ones kept",
           "[scenario_dir_pruner]") {
   testing::TempDir dir;
-  const WorkDirLayout layout(dir.File("work"));
+  const WorkDirLayout layout = WorkDirLayout::ForWorkDir(dir.File("work"));
   REQUIRE(layout.EnsureCreated().ok());
   const absl::Duration retention = absl::Hours(24 * 30);
   const std::string old_job =

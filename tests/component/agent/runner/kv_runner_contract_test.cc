@@ -146,9 +146,9 @@ TEST_CASE(
   }
 }
 
-// Issue #31 item 10: the README's kv-runner asked its kvsim-vllm for "llama" and said only
-// "http_404". vLLM answers an unknown model 404 (served_models.h cites it); kv-runner then names
-// the models GET /v1/models lists, exit 2, before the replay.
+// A kv-runner asking a server for a model it does not serve must not say only "http_404". vLLM
+// answers an unknown model 404 (served_models.h cites it); kv-runner then names the models GET
+// /v1/models lists, exit 2, before the replay.
 TEST_CASE("kv-runner names the served models when the server does not know --model",
           "[Runner][Contract]") {
   SECTION("one served model") {

@@ -1,4 +1,4 @@
-// Issue #15 through a real kv-runner and a real kvsim-vllm on loopback: the seeded choice of
+// Equal work across tiers through a real kv-runner and a real kvsim-vllm on loopback: the seeded choice of
 // virtual users below the ceiling, and the warm-up gate (--ready-file, SIGUSR1).
 
 #include <signal.h>

@@ -91,12 +91,9 @@ TEST_CASE("Runner inspect prints the airline ceiling as JSON", "[Runner][Replay]
 }
 
 TEST_CASE("Runner replays the airline sessions with achieved below requested", "[Runner][Replay]") {
-  const std::string client = GENERATE("curl-multi", "beast");
-  INFO("--http-client " << client);
   auto sim = StartVllm("0.01");
   TempDir dir;
   std::vector<std::string> args = RunnerArgs(sim->url(), dir, 40);
-  args.insert(args.end(), {"--http-client", client});
   const RunnerRun run = RunRunnerToExit(args, dir, absl::Seconds(100));
   INFO(run.log);
   REQUIRE(run.exit.success());
@@ -133,7 +130,7 @@ TEST_CASE("Runner replays the airline sessions with achieved below requested", "
         summary["reuse_same_user_pct"].get<double>());
 }
 
-// Issue #31: with an ISL the users are chosen among those every prompt of which fits, so none is
+// With an ISL the users are chosen among those every prompt of which fits, so none is
 // cut; the ones that do not fit are left out, and the ceiling under ISL counts the ones that do.
 TEST_CASE("Runner ISL: only users whose every prompt fits run, none cut", "[Runner][Replay]") {
   auto sim = StartVllm("0.01");

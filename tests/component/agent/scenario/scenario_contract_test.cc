@@ -13,13 +13,13 @@
 namespace kvbench::testing {
 namespace {
 
-using agent::ScenarioExecutor;
+using agent::ScenarioDriver;
 
 // Runs `tier` of `job` at concurrency 2 (2 sessions) as a comparison sees it afterwards.
 results::ScenarioRun RunTier(const v1::JobSpec& job, v1::Tier tier) {
   ScenarioHarness harness;
   v1::Scenario scenario = ScenarioHarness::MakeScenario(tier, 2, 2);
-  ScenarioExecutor executor(harness.Environment(scenario), job, scenario, harness.Sink());
+  ScenarioDriver executor(harness.Environment(scenario), job, scenario, harness.Sink());
   absl::StatusOr<v1::ScenarioResult> result = executor.Run();
   INFO(v1::Tier_Name(tier) << ": " << result.status());
   REQUIRE(result.ok());
@@ -87,7 +87,7 @@ TEST_CASE("An AMD replica does not inherit the agent's CUDA_VISIBLE_DEVICES",
   v1::Scenario scenario = ScenarioHarness::MakeScenario(v1::GPU, 2, 2);
   agent::ScenarioEnvironment env = harness.Environment(scenario);
   env.gpus = {2, 3};  // HIP_VISIBLE_DEVICES=2 for the one replica (tensor parallel 1)
-  ScenarioExecutor executor(env, job, scenario, harness.Sink());
+  ScenarioDriver executor(env, job, scenario, harness.Sink());
   absl::StatusOr<v1::ScenarioResult> result = executor.Run();
   INFO(result.status());
   INFO(harness.ReadLog(scenario, "replica-0"));

@@ -13,7 +13,7 @@ TEST_CASE("scenarios get the agent's documented stop grace and every seam", "[en
   ScenarioHarness harness;
   const v1::Scenario scenario = ScenarioHarness::MakeScenario(v1::GPU, 2, 2);
   const agent::ScenarioEnvironment env = harness.Environment(scenario);
-  // README "kv-agent": child_stop_grace_s (30); kvctl run used 10 s before issue #17.
+  // README "kv-agent": child_stop_grace_s (30), kvctl run's as the agent's.
   CHECK(env.stop_grace == absl::Seconds(30));
   CHECK(env.launcher != nullptr);
   CHECK(env.http != nullptr);

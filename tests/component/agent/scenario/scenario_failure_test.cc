@@ -7,7 +7,7 @@
 namespace kvbench::testing {
 namespace {
 
-using agent::ScenarioExecutor;
+using agent::ScenarioDriver;
 
 // The shipped profiles with `name` replaced by a shell command that ignores the rendered flags.
 std::vector<v1::Profile> ProfilesWith(const std::string& name, const std::string& shell,
@@ -33,7 +33,7 @@ std::vector<v1::Profile> ProfilesWith(const std::string& name, const std::string
 
 absl::Status RunScenario(ScenarioHarness& harness, const v1::JobSpec& job, v1::Tier tier) {
   v1::Scenario scenario = ScenarioHarness::MakeScenario(tier, 2, 2);
-  ScenarioExecutor executor(harness.Environment(scenario), job, scenario, harness.Sink());
+  ScenarioDriver executor(harness.Environment(scenario), job, scenario, harness.Sink());
   return executor.Run().status();
 }
 

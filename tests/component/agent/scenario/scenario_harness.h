@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "agent/scenario/scenario_executor.h"
+#include "agent/scenario/scenario_driver.h"
 #include "agent/scenario_environment_factory.h"
 #include "kvbench/v1/job.pb.h"
 #include "tests/support/temp_dir.h"
@@ -29,7 +29,7 @@ class ScenarioHarness {
   static v1::Scenario MakeScenario(v1::Tier tier, int concurrency, int sessions);
 
   agent::ScenarioEnvironment Environment(const v1::Scenario& scenario);
-  // Another factory over the same seams and folders (for an ExecutorScenarioRunner).
+  // Another factory over the same seams and folders (for an ThreadScenarioWorker).
   std::unique_ptr<agent::ScenarioEnvironmentFactory> NewEnvironments() const;
   std::string dir() const { return dir_.path(); }
   agent::ScenarioEventSink Sink();

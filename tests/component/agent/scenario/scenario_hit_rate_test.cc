@@ -1,4 +1,4 @@
-// Hit rates that mean what they say (issue #14), through real processes: the reported rates are
+// Hit rates that mean what they say, through real processes: the reported rates are
 // recomputed from the scenario's own samples.jsonl the way PromQL would, a replica killed
 // mid-run does not read as a fleet-wide counter reset, a short replay's series reaches its end,
 // and a tier that lost a replica is not judged valid.
@@ -27,7 +27,7 @@
 namespace kvbench::testing {
 namespace {
 
-using agent::ScenarioExecutor;
+using agent::ScenarioDriver;
 using sampler::Point;
 
 // One replica's scrapes of `key` in samples.jsonl: source ("replica-0", ...) → points.
@@ -89,7 +89,8 @@ double PromQlFinalQuarter(const std::string& samples_path, const char* hits_key,
   return total / count;
 }
 
-// The same with the counters summed over the replicas first (kvbench before issue #14).
+// The same with the counters summed over the replicas first (the old way: a dead
+// replica's counters drop out of the sum, which rate() then reads as a reset).
 double SummedCounterHitRate(const std::string& samples_path, const char* hits_key,
                             const char* queries_key, double step, double window) {
   auto summed = [&](const char* key) {
@@ -132,13 +133,13 @@ TEST_CASE("A replica killed mid-run: hit rate as PromQL's sum(rate) / sum(rate),
   v1::JobSpec job = ScenarioHarness::SimJob(2, 0.2);
   // A 0.1 s period and a 1 s window (real) over a replay of ~2-3 s: the steps of a plateau, and
   // the final quarter's windows reach back past the kill, two thirds of the way through. All 32
-  // of the demo dataset's users: with fewer, the seeded spread (issue #15) takes only first
+  // of the demo dataset's users: with fewer, the seeded spread takes only first
   // chunks, and under load the replay could end before the 8 steps a plateau needs.
   job.mutable_sampling()->set_period_s(0.5);
   job.mutable_sampling()->set_rate_window_s(5);
   const double step = 0.1, window = 1;
   v1::Scenario scenario = ScenarioHarness::MakeScenario(v1::GPU, 4, 32);
-  ScenarioExecutor executor(harness.Environment(scenario), job, scenario, harness.Sink());
+  ScenarioDriver executor(harness.Environment(scenario), job, scenario, harness.Sink());
   absl::StatusOr<v1::ScenarioResult> result;
   std::thread run([&] { result = executor.Run(); });
   bool killed = false;
@@ -172,7 +173,7 @@ TEST_CASE("A replica killed mid-run: hit rate as PromQL's sum(rate) / sum(rate),
 
   // The same replay on CPU_RAM, nothing killed: the comparison is INVALID, naming the death.
   v1::Scenario other = ScenarioHarness::MakeScenario(v1::CPU_RAM, 4, 32);
-  ScenarioExecutor other_executor(harness.Environment(other), job, other, harness.Sink());
+  ScenarioDriver other_executor(harness.Environment(other), job, other, harness.Sink());
   absl::StatusOr<v1::ScenarioResult> other_result = other_executor.Run();
   REQUIRE(other_result.ok());
   const std::vector<v1::Validity> verdicts =
@@ -190,15 +191,15 @@ TEST_CASE("A replica killed mid-run: hit rate as PromQL's sum(rate) / sum(rate),
 
 TEST_CASE("The demo at 1 replica, scale 0.5: the external hit rate reaches the replay's end",
           "[Scenario]") {
-  // Issue #14: this 4-5 s CPU_RAM replay (2 s period, 30 s window, real) reported an external
-  // hit rate of 0.0% from one step at t = 2 s, although its counters said ~59%.
+  // This 4-5 s CPU_RAM replay (2 s period, 30 s window, real) could report an external
+  // hit rate of 0.0% from one step at t = 2 s, although its counters say ~59%.
   v1::JobSpec job;
   REQUIRE(LoadProtoFromJsonFile(KV_DEMO_SPEC, &job).ok());
   job.set_replicas(1);
   job.mutable_engine_overrides()->set_sim_time_scale(0.5);
   ScenarioHarness harness;
   v1::Scenario scenario = ScenarioHarness::MakeScenario(v1::CPU_RAM, 8, 16);
-  ScenarioExecutor executor(harness.Environment(scenario), job, scenario, harness.Sink());
+  ScenarioDriver executor(harness.Environment(scenario), job, scenario, harness.Sink());
   absl::StatusOr<v1::ScenarioResult> result = executor.Run();
   INFO(result.status());
   REQUIRE(result.ok());
@@ -212,7 +213,7 @@ TEST_CASE("The demo at 1 replica, scale 0.5: the external hit rate reaches the r
                         << v1::HitRateMethod_Name(engine.hit_rate_method()));
   REQUIRE(engine.has_external_hit_rate());
   // The replay did hit the offload tier. 16 of the demo's 32 users are a seeded spread over its
-  // 20 sessions (issue #15: first chunks first), so less cross-user reuse than "the first 16"
+  // 20 sessions (first chunks first), so less cross-user reuse than "the first 16"
   // gave (3-10% from run to run rather than ~59%): the point here is a non-zero rate that
   // reaches the end.
   CHECK(hits > 0);

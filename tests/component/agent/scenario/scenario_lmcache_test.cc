@@ -1,4 +1,4 @@
-// LMCache's contracts through real simulators (issue #14 B3, B4, B6, C6): the older HTTP layout,
+// LMCache's contracts through real simulators: the older HTTP layout,
 // a cache server whose metrics cannot be scraped, counters absent until their first increment,
 // dropped metric events and the NVME disk check.
 
@@ -17,7 +17,7 @@
 namespace kvbench::testing {
 namespace {
 
-using agent::ScenarioExecutor;
+using agent::ScenarioDriver;
 
 // The shipped profiles, sim-lmcache with `extra` appended to its flags.
 std::vector<v1::Profile> ProfilesWithCacheFlags(const std::vector<std::string>& extra) {
@@ -41,7 +41,7 @@ absl::StatusOr<v1::ScenarioResult> RunTier(ScenarioHarness& harness, v1::Tier ti
   v1::JobSpec job = ScenarioHarness::SimJob(1, 0.02);
   job.mutable_sampling()->set_period_s(2);
   job.mutable_sampling()->set_rate_window_s(40);
-  ScenarioExecutor executor(harness.Environment(*scenario), job, *scenario, harness.Sink());
+  ScenarioDriver executor(harness.Environment(*scenario), job, *scenario, harness.Sink());
   return executor.Run();
 }
 

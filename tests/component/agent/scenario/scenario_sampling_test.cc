@@ -1,4 +1,4 @@
-// What the sampler puts in a scenario's result, through real simulators (issue #6): every tier's
+// What the sampler puts in a scenario's result, through real simulators: every tier's
 // engine metrics, LMCache's only where there is a cache server, null (absent) never zero.
 
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 namespace kvbench::testing {
 namespace {
 
-using agent::ScenarioExecutor;
+using agent::ScenarioDriver;
 
 absl::StatusOr<v1::ScenarioResult> RunSampledTier(ScenarioHarness& harness, v1::Tier tier,
                                                   v1::Scenario* scenario) {
@@ -22,7 +22,7 @@ absl::StatusOr<v1::ScenarioResult> RunSampledTier(ScenarioHarness& harness, v1::
   // tier's replay lasts a few tens of ms here, so a longer period can fall between its scrapes.
   job.mutable_sampling()->set_period_s(1);
   job.mutable_sampling()->set_rate_window_s(40);
-  ScenarioExecutor executor(harness.Environment(*scenario), job, *scenario, harness.Sink());
+  ScenarioDriver executor(harness.Environment(*scenario), job, *scenario, harness.Sink());
   return executor.Run();
 }
 

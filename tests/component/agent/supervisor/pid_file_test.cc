@@ -54,7 +54,7 @@ TEST_CASE("WritePidFile and ReadPidFile round-trip through an atomic rename", "[
   dir.WriteFile("replica-0.pid", "stale\n");
   const absl::Time before = absl::Now() - absl::Seconds(2);
 
-  // A running process: its start ticks and program are recorded beside the pid (issue #19).
+  // A running process: its start ticks and program are recorded beside the pid.
   const int self = ::getpid();
   REQUIRE(WritePidFile(path, self).ok());
   const std::string program = ProcessExecutable(self);

@@ -184,7 +184,7 @@ TEST_CASE("Supervisor KillOrphans removes unusable pid files without killing", "
   run.WriteFile("recycled.pid", absl::StrCat((*bystander)->pid(), "\n"));
   const timespec an_hour_ago[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
   REQUIRE(::utimensat(AT_FDCWD, run.File("recycled.pid").c_str(), an_hour_ago, 0) == 0);
-  // Issue #19: a pid file honoured only for the process it was written for. The bystander's pid
+  // A pid file honoured only for the process it was written for. The bystander's pid
   // with another start time (the pid was recycled), or with another program (a system pid file
   // under a work_dir of "/": sshd's /run/sshd.pid).
   const int64_t ticks = ProcessStartTicks((*bystander)->pid()).value();

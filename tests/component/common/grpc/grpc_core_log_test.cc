@@ -1,4 +1,4 @@
-// The controller's side of refused TLS handshakes (issue #19): gRPC closes them before any
+// The controller's side of refused TLS handshakes: gRPC closes them before any
 // service sees them, so kvbench reads gRPC core's own lines. Against a real gRPC server on
 // loopback with the certificates of make-test-ca.sh (and a rogue CA): each kind of refused client
 // gives one kvbench line naming its cause, counted for /metrics, and a burst of the same refusal

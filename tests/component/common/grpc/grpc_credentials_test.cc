@@ -148,7 +148,7 @@ TEST_CASE("missing, empty and garbage PEM files are errors naming the field",
   cases.push_back({"broken ca", with([&](v1::TlsConfig* t) { t->set_ca_cert_path(broken); }),
                    absl::StatusCode::kFailedPrecondition,
                    "tls.ca_cert_path: " + broken + " holds no PEM certificate"});
-  // Key files are the owner's alone (issue #19), so the look-alikes below are made 0600 too.
+  // Key files are the owner's alone, so the look-alikes below are made 0600 too.
   const std::string cert_as_key = dir.File("cert-as-key.pem");
   REQUIRE(
       std::system(("install -m 600 '" + pki.ControllerTls().cert_path() + "' '" + cert_as_key + "'")

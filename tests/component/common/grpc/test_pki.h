@@ -5,6 +5,7 @@
 // agent client certificate, and a second, unrelated "rogue" CA made the same way.
 
 #include <string>
+#include <vector>
 
 #include "kvbench/v1/config.pb.h"
 #include "tests/support/temp_dir.h"
@@ -27,6 +28,12 @@ class TestPki {
   // agent.pem/key); `rogue` takes the files from the rogue PKI.
   v1::TlsConfig ControllerTls(bool rogue = false) const;
   v1::TlsConfig AgentTls(bool rogue = false) const;
+  // Another agent client certificate signed by the test CA, as make-test-ca.sh makes agent.pem,
+  // with subject CN `cn` and a DNS subject alternative name for each of `dns_names`: the agent's
+  // TlsConfig (ca.pem, FILE_NAME.pem/key). FILE_NAME must be unused; aborts the test run if
+  // openssl fails.
+  v1::TlsConfig IssueAgentTls(const std::string& file_name, const std::string& cn,
+                              const std::vector<std::string>& dns_names) const;
 
  private:
   TempDir pki_;

@@ -1,9 +1,9 @@
 #pragma once
 
 // What every AsyncHttpClient promises (common/http/async_http_client.h), checked the same way for
-// each implementation: beast_http_client_test.cc and curl_multi_http_client_test.cc call these
-// from their own TEST_CASEs and add what is particular to their mechanism. Each adds its routes
-// to `server` and runs its exchanges on `client`, which the caller made for that server.
+// any implementation: beast_http_client_test.cc calls these from its own TEST_CASEs and adds what
+// is particular to its mechanism. Each adds its routes to `server` and runs its exchanges on
+// `client`, which the caller made for that server.
 
 #include <catch2/catch.hpp>
 #include <mutex>

@@ -304,7 +304,7 @@ TEST_CASE("PosixProcessLauncher reports a program that cannot be run as NOT_FOUN
 TEST_CASE("PosixProcessLauncher: a child gets SIGTERM when the thread that launched it ends",
           "[process]") {
   // The agent's (or kvctl run's) death by SIGKILL ends its threads the same way: the children
-  // do not outlive it (issue #18).
+  // do not outlive it.
   std::unique_ptr<Process> process;
   std::thread launching([&] { process = Launch(ChildSpec("bound", {"--wait"})); });
   launching.join();

@@ -179,7 +179,7 @@ TEST_CASE("kvsim-lmcache /metrics parses cleanly with the lmcache_mp_* families"
   sims.Chat();
   sims.Chat();  // the second turn looks up what the first stored
   // Counters and histograms appear at their first increment, as upstream's OpenTelemetry
-  // exporter writes them (issue #14 B4): wait for the second turn's hit and the eviction loop's
+  // exporter writes them: wait for the second turn's hit and the eviction loop's
   // first tick. The second turn's prefix is still in the replica's GPU cache, so nothing is
   // loaded from L1 and the load-side families are not written.
   REQUIRE(WaitFor([&] {

@@ -9,8 +9,10 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "absl/strings/numbers.h"
 #include "common/http/curl_http_client.h"
 #include "common/time/clock.h"
+#include "controller/store/regression_store.h"
 #include "controller/store/sqlite_store.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_http_server.h"
@@ -92,6 +95,61 @@ WebhookRetryPolicy SlowRetries() {
   return policy;
 }
 
+// The store as a dispatcher sees it, counting the dispatcher's passes: a pass ends by asking when
+// the next delivery is due, after it has sent everything due.
+class PassCountingStore : public RegressionStore {
+ public:
+  explicit PassCountingStore(RegressionStore* store) : store_(store) {}
+
+  int passes() const { return passes_.load(); }
+
+  absl::StatusOr<bool> RecordAnalysis(const v1::RunAnalysis& analysis,
+                                      const std::vector<std::string>& webhooks,
+                                      absl::Time now) override {
+    return store_->RecordAnalysis(analysis, webhooks, now);
+  }
+  absl::StatusOr<std::optional<v1::RunAnalysis>> GetAnalysis(const std::string& job_id) override {
+    return store_->GetAnalysis(job_id);
+  }
+  absl::StatusOr<std::vector<v1::ChangePoint>> ListChangePoints(
+      const std::string& schedule) override {
+    return store_->ListChangePoints(schedule);
+  }
+  absl::Status SetBaseline(const v1::Baseline& baseline) override {
+    return store_->SetBaseline(baseline);
+  }
+  absl::StatusOr<v1::Baseline> GetBaseline(const std::string& schedule) override {
+    return store_->GetBaseline(schedule);
+  }
+  absl::StatusOr<std::vector<v1::AlertWithDeliveries>> ListAlerts(const std::string& schedule,
+                                                                  const std::string& job_id,
+                                                                  int limit) override {
+    return store_->ListAlerts(schedule, job_id, limit);
+  }
+  absl::StatusOr<std::vector<DueDelivery>> DueDeliveries(absl::Time now, int limit) override {
+    return store_->DueDeliveries(now, limit);
+  }
+  absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime() override {
+    absl::StatusOr<std::optional<absl::Time>> next = store_->NextDeliveryTime();
+    ++passes_;
+    return next;
+  }
+  absl::Status UpdateDelivery(const v1::AlertDelivery& delivery) override {
+    return store_->UpdateDelivery(delivery);
+  }
+  absl::StatusOr<int> RedeliverNow(const std::string& webhook, bool include_failed,
+                                   absl::Time now) override {
+    return store_->RedeliverNow(webhook, include_failed, now);
+  }
+  absl::StatusOr<std::map<v1::DeliveryState, int64_t>> CountDeliveries() override {
+    return store_->CountDeliveries();
+  }
+
+ private:
+  RegressionStore* const store_;
+  std::atomic<int> passes_{0};
+};
+
 struct Fixture {
   Fixture() {
     auto opened = SqliteStore::Open(dir.path() + "/controller.db");
@@ -110,7 +168,7 @@ struct Fixture {
   std::vector<WebhookTarget> Targets() {
     return {WebhookTarget{"ops", server->url("/hook"), key, absl::Seconds(5)}};
   }
-  std::map<v1::DeliveryState, int64_t> Counts() { return *store->CountDeliveries(); }
+  std::map<v1::DeliveryState, int64_t> Counts() { return *store->Regressions().CountDeliveries(); }
 
   testing::TempDir dir;
   Received received;  // outlives the server's threads
@@ -123,8 +181,9 @@ struct Fixture {
 
 TEST_CASE("A stored alert reaches its webhook once and signed", "[alerts]") {
   Fixture f;
-  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
-  AlertDispatcher dispatcher(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  REQUIRE(*f.store->Regressions().RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
+  AlertDispatcher dispatcher(f.Targets(), &f.store->Regressions(), f.http.get(), &f.clock,
+                             FastRetries());
   REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_DELIVERED] == 1; }));
   dispatcher.Stop();
   REQUIRE(f.received.count() == 1);
@@ -132,78 +191,92 @@ TEST_CASE("A stored alert reaches its webhook once and signed", "[alerts]") {
   // The webhook-id is the alert's, without the host name's dots.
   CHECK(f.received.ids[0] == WebhookIdOf("job-1/diff/gpu-c16@gpu-node.example.com/ttft_p95_s"));
   CHECK(f.received.ids[0].find('.') == std::string::npos);
-  const auto alerts = *f.store->ListAlerts("", "", 10);
+  const auto alerts = *f.store->Regressions().ListAlerts("", "", 10);
   CHECK(alerts[0].deliveries(0).attempts() == 1);
 }
 
 TEST_CASE("A 503 is retried after the backoff and then delivered", "[alerts]") {
   Fixture f;
   f.received.unavailable_left = 2;
-  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
-  AlertDispatcher dispatcher(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  REQUIRE(*f.store->Regressions().RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
+  AlertDispatcher dispatcher(f.Targets(), &f.store->Regressions(), f.http.get(), &f.clock,
+                             FastRetries());
   REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_DELIVERED] == 1; }));
   dispatcher.Stop();
   CHECK(f.received.count() == 3);
   std::lock_guard<std::mutex> lock(f.received.mu);
   CHECK(std::set<std::string>(f.received.ids.begin(), f.received.ids.end()).size() == 1);
-  CHECK((*f.store->ListAlerts("", "", 10))[0].deliveries(0).attempts() == 3);
+  CHECK((*f.store->Regressions().ListAlerts("", "", 10))[0].deliveries(0).attempts() == 3);
 }
 
 TEST_CASE("A delivery pending when the dispatcher stops is delivered once by the next",
           "[alerts]") {
   Fixture f;
   f.received.unavailable_left = 1000000;  // down until told otherwise
-  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
+  REQUIRE(*f.store->Regressions().RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
   {
-    AlertDispatcher first(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+    AlertDispatcher first(f.Targets(), &f.store->Regressions(), f.http.get(), &f.clock,
+                          FastRetries());
     REQUIRE(testing::WaitFor([&] { return f.received.count() >= 1; }));
   }  // stopped with the delivery pending, as a killed controller leaves it
   CHECK(f.Counts()[v1::DELIVERY_PENDING] == 1);
   const size_t refused = f.received.count();
   f.received.unavailable_left = 0;
-  AlertDispatcher second(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  AlertDispatcher second(f.Targets(), &f.store->Regressions(), f.http.get(), &f.clock,
+                         FastRetries());
   REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_DELIVERED] == 1; }));
   second.Stop();
   CHECK(f.received.count() == refused + 1);
-  // A third dispatcher finds nothing to send.
-  AlertDispatcher third(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  // A third dispatcher finds nothing to send. It is stopped only after it has looked through the
+  // store, at start and once woken: a Stop that came first would leave nothing sent whatever the
+  // store held.
+  PassCountingStore counting(&f.store->Regressions());
+  AlertDispatcher third(f.Targets(), &counting, f.http.get(), &f.clock, FastRetries());
+  REQUIRE(testing::WaitFor([&] { return counting.passes() >= 1; }));
   third.Wake();
+  REQUIRE(testing::WaitFor([&] { return counting.passes() >= 2; }));
   third.Stop();
   CHECK(f.received.count() == refused + 1);
+  CHECK(f.Counts()[v1::DELIVERY_DELIVERED] == 1);
+  CHECK((*f.store->Regressions().ListAlerts("", "", 10))[0].deliveries(0).attempts() ==
+        static_cast<int>(refused + 1));
 }
 
 TEST_CASE("A delivery to a webhook gone from the config fails naming it", "[alerts]") {
   Fixture f;
-  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"old-hook"}, f.clock.Now()));
-  AlertDispatcher dispatcher(f.Targets(), f.store.get(), f.http.get(), &f.clock, FastRetries());
+  REQUIRE(*f.store->Regressions().RecordAnalysis(OneAlert("job-1"), {"old-hook"}, f.clock.Now()));
+  AlertDispatcher dispatcher(f.Targets(), &f.store->Regressions(), f.http.get(), &f.clock,
+                             FastRetries());
   REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_FAILED] == 1; }));
   dispatcher.Stop();
   CHECK(f.received.count() == 0);
-  CHECK((*f.store->ListAlerts("", "", 10))[0].deliveries(0).last_detail() ==
+  CHECK((*f.store->Regressions().ListAlerts("", "", 10))[0].deliveries(0).last_detail() ==
         "webhook \"old-hook\" is no longer in the controller's config");
 }
 
 TEST_CASE("A redelivery sends a delivery waiting out its backoff now and once", "[alerts]") {
   Fixture f;
   f.received.unavailable_left = 1;
-  REQUIRE(*f.store->RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
-  AlertDispatcher dispatcher(f.Targets(), f.store.get(), f.http.get(), &f.clock, SlowRetries());
+  REQUIRE(*f.store->Regressions().RecordAnalysis(OneAlert("job-1"), {"ops"}, f.clock.Now()));
+  AlertDispatcher dispatcher(f.Targets(), &f.store->Regressions(), f.http.get(), &f.clock,
+                             SlowRetries());
   REQUIRE(testing::WaitFor([&] { return f.received.count() == 1; }));
   REQUIRE(testing::WaitFor([&] {
-    const auto alerts = *f.store->ListAlerts("", "", 10);
+    const auto alerts = *f.store->Regressions().ListAlerts("", "", 10);
     return alerts[0].deliveries(0).attempts() == 1;
   }));
-  const absl::Time next = **f.store->NextDeliveryTime();
+  const absl::Time next = **f.store->Regressions().NextDeliveryTime();
   CHECK(next - f.clock.Now() > absl::Minutes(59));
 
-  REQUIRE(*f.store->RedeliverNow("ops", /*include_failed=*/false, f.clock.Now()) == 1);
+  REQUIRE(*f.store->Regressions().RedeliverNow("ops", /*include_failed=*/false, f.clock.Now()) ==
+          1);
   dispatcher.Wake();
   REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_DELIVERED] == 1; }));
   dispatcher.Stop();
   CHECK(f.received.count() == 2);
-  CHECK((*f.store->ListAlerts("", "", 10))[0].deliveries(0).attempts() == 2);
+  CHECK((*f.store->Regressions().ListAlerts("", "", 10))[0].deliveries(0).attempts() == 2);
   // Nothing is left to redeliver.
-  CHECK(*f.store->RedeliverNow("", /*include_failed=*/true, f.clock.Now()) == 0);
+  CHECK(*f.store->Regressions().RedeliverNow("", /*include_failed=*/true, f.clock.Now()) == 0);
 }
 
 }  // namespace

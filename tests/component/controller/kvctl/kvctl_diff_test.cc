@@ -1,4 +1,4 @@
-// kvctl diff on local run folders (issue #30): the family-wise control of its verdicts. An A/A
+// kvctl diff on local run folders: the family-wise control of its verdicts. An A/A
 // diff of the demo's matrix (3 tiers x concurrency 2 and 16: 48 metric x scenario tests) with
 // three pooled baselines, where one test alone says regression, exits 0 and says what Holm
 // withheld; a large regression still exits 9. Rows from the regression unit tests' synthetic

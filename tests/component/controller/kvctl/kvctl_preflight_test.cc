@@ -1,4 +1,4 @@
-// Issue #32: `kvctl agents` says what each agent's preflight keeps off it and why; `kvctl
+// `kvctl agents` says what each agent's preflight keeps off it and why; `kvctl
 // doctor` runs the preflight of kvctl run's host for real and exits 5 when a check FAILs.
 #include <unistd.h>
 

@@ -9,8 +9,8 @@
 #include "absl/strings/str_split.h"
 #include "common/json/proto_json.h"
 #include "controller/kvctl/hinting_controller_client.h"
-#include "controller/kvctl/results_table.h"
-#include "controller/kvctl/run_progress.h"
+#include "controller/kvctl/print/results_table.h"
+#include "controller/kvctl/print/run_progress.h"
 #include "tests/component/controller/kvctl/fake_controller.h"
 #include "tests/component/controller/kvctl/kvctl_test_helpers.h"
 #include "tests/support/temp_dir.h"
@@ -152,8 +152,8 @@ TEST_CASE("kvctl exit codes follow the controller's status codes") {
   }
 }
 
-// Issue #31 item 10: `kvctl submit --watch` with no controller said only "failed to connect to all
-// addresses". Every command that connects says where it dialled and what to do.
+// gRPC's own "failed to connect to all addresses" says neither where nor what to do: every
+// command that connects says where it dialled and what to do.
 TEST_CASE("kvctl says how to start a controller, or to use kvctl run, when none answers") {
   TempDir dir;
   const std::string spec = dir.WriteFile("spec.json", kValidSpec);
@@ -301,7 +301,7 @@ TEST_CASE("kvctl results prints the same table as kvctl run for the same results
             "scenario_id,tier,concurrency,repeat,agent_id,state,comparison_group,verdict,error,"
             "latency.ttft_p50_s,",
             0) == 0);
-  // With its agent and its comparison's verdict, spelled as job.json spells it (issue #31).
+  // With its agent and its comparison's verdict, spelled as job.json spells it.
   CHECK(lines[1].rfind("00-gpu-c4,GPU,4,1,agent-a,succeeded,c4,VERDICT_INVALID,,0.01234,0.04567,",
                        0) == 0);
 
@@ -397,7 +397,7 @@ TEST_CASE("kvctl agents shows what each agent has and runs") {
   CHECK(run.out.find("sim-vllm,lmcache-cpu") != std::string::npos);
   CHECK(run.out.find("job-1/00-gpu-c4") != std::string::npos);
   CHECK(run.out.find("3s ago") != std::string::npos);
-  // A heartbeat this second reads "<1s ago", never "0 ago" (issue #31).
+  // A heartbeat this second reads "<1s ago", never "0 ago".
   response.mutable_agents(0)->set_last_heartbeat_unix_ms(1'800'000'000'000 - 400);
   controller.SetAgents(response);
   CHECK(RunKvctl({"agents"}, EnvFor(controller)).out.find("<1s ago") != std::string::npos);

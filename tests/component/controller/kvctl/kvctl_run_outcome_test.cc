@@ -1,6 +1,6 @@
-// `kvctl run`'s embedded controller and agent (controller/kvctl/embedded_controller.h): the real
-// JobManager over the run's job store and the agent's real ControllerLink over the in-process
-// bridge, with FakeScenarioRunner ending each scenario as the job-outcome table says
+// `kvctl run`'s embedded controller and agent (controller/kvctl/embedded/embedded_controller.h):
+// the real JobManager over the run's job store and the agent's real ControllerLink over the
+// in-process bridge, with FakeScenarioWorker ending each scenario as the job-outcome table says
 // (tests/unit/controller/core/job_outcome_table.h, the table the controller's own test runs). The
 // job's states, error and kvctl run's exit must be the controller's, the store must be
 // <out>/<job>/job.db, a real SIGHUP (a closed terminal) must cancel the job, and a scenario the
@@ -12,16 +12,19 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <future>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "agent/link/controller_link.h"
 #include "agent/link/event_spool.h"
-#include "controller/kvctl/embedded_controller.h"
-#include "controller/kvctl/job_folder_store.h"
+#include "controller/core/job_state_machine.h"
+#include "controller/kvctl/embedded/embedded_controller.h"
 #include "controller/kvctl/local_job_record.h"
-#include "controller/scheduler/scheduler.h"
-#include "tests/fakes/fake_scenario_runner.h"
+#include "controller/placement/placement.h"
+#include "controller/store/sqlite_store.h"
+#include "tests/fakes/fake_scenario_worker.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
 #include "tests/unit/controller/core/job_outcome_table.h"
@@ -59,28 +62,65 @@ struct LocalRun {
   std::vector<v1::Event> events;  // as Follow handed them over
 };
 
-// kvctl run's composition with a FakeScenarioRunner that ends the scenarios as `row` says; at the
+// kvctl run's controller side as run_command.cc composes it: the job named first, its store at
+// <out>/<job>/job.db, the embedded controller started over it, and an agent's ControllerLink
+// (over `runner`, offering `machine`) reaching it through the in-process transport.
+struct Embedded {
+  RealClock clock;
+  std::string job_id;
+  std::string store_path;
+  std::unique_ptr<controller::SqliteStore> store;
+  std::unique_ptr<kvctl::EmbeddedController> controller;
+  std::unique_ptr<agent::EventSpool> spool;
+  std::unique_ptr<agent::ControllerLink> link;
+
+  Embedded(const std::string& out_dir, const v1::JobSpec& spec, v1::AgentCapabilities machine,
+           agent::ScenarioWorker* runner) {
+    job_id = controller::FormatJobId(spec.name(), clock.Now(), 0x1234);
+    const std::string job_dir = out_dir + "/" + job_id;
+    std::filesystem::create_directories(job_dir);
+    store_path = job_dir + "/job.db";
+    absl::StatusOr<std::unique_ptr<controller::SqliteStore>> opened =
+        controller::SqliteStore::Open(store_path);
+    REQUIRE(opened.ok());
+    store = *std::move(opened);
+    controller = kvctl::EmbeddedController::Create(&clock);
+    controller::JobManagerOptions options;
+    options.only_job_id = job_id;
+    REQUIRE(controller->Start(store.get(), options).ok());
+    absl::StatusOr<std::unique_ptr<agent::EventSpool>> spooled =
+        agent::EventSpool::Open(out_dir + "/spool");
+    REQUIRE(spooled.ok());
+    spool = *std::move(spooled);
+    agent::ControllerLinkOptions link_options;
+    link_options.agent_id = machine.agent_id();
+    link_options.controller_address = "in-process";
+    link = agent::ControllerLink::CreateWithTransport(link_options, std::move(machine), spool.get(),
+                                                      runner, &clock, controller->executor(),
+                                                      controller->AgentTransport());
+    link->Start();
+  }
+  // The runner stops first (ControllerLink's rule), then the link and the controller.
+  void Stop() {
+    link->Stop();
+    controller->Stop();
+  }
+};
+
+// kvctl run's composition with a FakeScenarioWorker that ends the scenarios as `row` says; at the
 // first cancelled one (running) the terminal closes: SIGHUP, a real signal to this process.
 LocalRun RunLocally(const Row& row, const std::string& out_dir) {
   LocalRun run;
-  kvctl::JobFolderStore store(out_dir);
-  RealClock clock;
-  absl::StatusOr<std::unique_ptr<kvctl::EmbeddedController>> embedded =
-      kvctl::EmbeddedController::Start(&store, &clock);
-  REQUIRE(embedded.ok());
-  absl::StatusOr<v1::SubmitJobResponse> submitted = (*embedded)->Submit(SimSpec());
+  FakeScenarioWorker runner;
+  runner.set_auto_complete(false);
+  Embedded embedded(out_dir, SimSpec(), SimMachine(/*cache_server=*/false), &runner);
+  absl::StatusOr<v1::SubmitJobResponse> submitted = embedded.controller->Submit(SimSpec());
   REQUIRE(submitted.ok());
-  run.store_path = store.path();
+  CHECK(submitted->job_id() == embedded.job_id);
+  run.store_path = embedded.store_path;
   const std::vector<v1::Scenario> scenarios(submitted->scenarios().begin(),
                                             submitted->scenarios().end());
   REQUIRE(scenarios.size() == row.states.size());
-
-  FakeScenarioRunner runner;
-  runner.set_auto_complete(false);
-  absl::StatusOr<std::unique_ptr<agent::EventSpool>> spool =
-      agent::EventSpool::Open(out_dir + "/spool");
-  REQUIRE(spool.ok());
-  (*embedded)->Attach(SimMachine(/*cache_server=*/false), spool->get(), &runner);
 
   std::atomic<bool> driven{true};
   std::mutex events_mu;
@@ -97,7 +137,8 @@ LocalRun RunLocally(const Row& row, const std::string& out_dir) {
       const std::string id = scenarios[i].scenario_id();
       if (!WaitFor([&] { return runner.running_scenario_id() == id; })) {
         driven = false;
-        (*embedded)->Interrupt("stuck");  // ends Follow; the assertions below name what went wrong
+        embedded.controller->Interrupt(
+            "stuck");  // ends Follow; the assertions below name what went wrong
         return;
       }
       if (row.states[i] == kCancelled) {
@@ -110,13 +151,13 @@ LocalRun RunLocally(const Row& row, const std::string& out_dir) {
     }
   });
   absl::StatusOr<v1::Job> job =
-      (*embedded)->Follow(submitted->job_id(), [&](const v1::Event& event) {
+      embedded.controller->Follow(submitted->job_id(), [&](const v1::Event& event) {
         std::lock_guard<std::mutex> lock(events_mu);
         run.events.push_back(event);
       });
   driver.join();
   runner.Shutdown();
-  (*embedded)->Stop();
+  embedded.Stop();
   CHECK(driven);
   REQUIRE(job.ok());
   run.job = *job;
@@ -168,27 +209,58 @@ TEST_CASE("kvctl run ends a job as the controller does, with its store in the ru
   }
 }
 
+// The stream protocol is the JobManager's for every transport: kvctl run's in-process link ends
+// a stream whose first message is not Register, and one that registers twice, as the gRPC service
+// does (cluster tests hold the gRPC side to the same words).
+TEST_CASE("kvctl run's in-process link holds the agent to Register first", "[kvctl_run]") {
+  TempDir out;
+  RealClock clock;
+  absl::StatusOr<std::unique_ptr<controller::SqliteStore>> store =
+      controller::SqliteStore::Open(out.path() + "/job.db");
+  REQUIRE(store.ok());
+  std::unique_ptr<kvctl::EmbeddedController> embedded = kvctl::EmbeddedController::Create(&clock);
+  REQUIRE(embedded->Start(store->get()).ok());
+  std::unique_ptr<agent::LinkTransport> transport = embedded->AgentTransport();
+  // Writes `messages` on a new stream; the status it ends with.
+  auto end_of = [&](const std::vector<v1::AgentMessage>& messages) {
+    auto ended = std::make_shared<std::promise<absl::Status>>();
+    std::future<absl::Status> status = ended->get_future();
+    agent::LinkStreamCallbacks callbacks;
+    callbacks.on_message = [](v1::ControllerMessage) {};
+    callbacks.on_done = [ended](absl::Status done) { ended->set_value(done); };
+    std::unique_ptr<agent::LinkStream> stream = transport->Open(std::move(callbacks));
+    for (const v1::AgentMessage& message : messages) stream->Write(message);
+    REQUIRE(status.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    return status.get();
+  };
+  v1::AgentMessage heartbeat;
+  heartbeat.mutable_heartbeat();
+  v1::AgentMessage register_message;
+  *register_message.mutable_register_()->mutable_capabilities() = SimMachine(false);
+
+  const absl::Status unregistered = end_of({heartbeat});
+  CHECK(unregistered.code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(unregistered.message()),
+             Catch::Contains("the first message must be Register"));
+  const absl::Status twice = end_of({register_message, register_message});
+  CHECK(twice.code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(twice.message()), Catch::Contains("Register sent twice"));
+  embedded->Stop();
+}
+
 TEST_CASE("kvctl run fails a scenario its machine cannot run with the scheduler's reason",
           "[kvctl_run]") {
   TempDir out;
-  kvctl::JobFolderStore store(out.path());
-  RealClock clock;
-  absl::StatusOr<std::unique_ptr<kvctl::EmbeddedController>> embedded =
-      kvctl::EmbeddedController::Start(&store, &clock);
-  REQUIRE(embedded.ok());
   v1::JobSpec spec = SimSpec();
   spec.add_tiers(v1::CPU_RAM);  // GPU and CPU_RAM at 1, 2 and 3 users
-  absl::StatusOr<v1::SubmitJobResponse> submitted = (*embedded)->Submit(spec);
-  REQUIRE(submitted.ok());
-  FakeScenarioRunner runner;  // completes what it is given
-  absl::StatusOr<std::unique_ptr<agent::EventSpool>> spool =
-      agent::EventSpool::Open(out.path() + "/spool");
-  REQUIRE(spool.ok());
+  FakeScenarioWorker runner;    // completes what it is given
   // No cache server's profile here: CPU_RAM cannot run, and no other agent will come.
-  (*embedded)->Attach(SimMachine(/*cache_server=*/false), spool->get(), &runner);
-  absl::StatusOr<v1::Job> job = (*embedded)->Follow(submitted->job_id(), nullptr);
+  Embedded embedded(out.path(), spec, SimMachine(/*cache_server=*/false), &runner);
+  absl::StatusOr<v1::SubmitJobResponse> submitted = embedded.controller->Submit(spec);
+  REQUIRE(submitted.ok());
+  absl::StatusOr<v1::Job> job = embedded.controller->Follow(submitted->job_id(), nullptr);
   runner.Shutdown();
-  (*embedded)->Stop();
+  embedded.Stop();
   REQUIRE(job.ok());
 
   CHECK(job->state() == v1::JOB_STATE_FAILED);

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "controller/kvctl/watch_command.h"
+#include "controller/kvctl/commands/watch_command.h"
 #include "tests/component/controller/kvctl/fake_controller.h"
 #include "tests/component/controller/kvctl/kvctl_test_helpers.h"
 #include "tests/support/temp_dir.h"
@@ -125,7 +125,7 @@ TEST_CASE("kvctl watch exits non-zero when the job fails or is cancelled") {
   }
 }
 
-// Issue #18: a job that succeeded with an invalid comparison is not a success for a script.
+// A job that succeeded with an invalid comparison is not a success for a script.
 TEST_CASE("kvctl watch exits 8 when the job succeeded but a comparison is invalid") {
   FakeController controller;
   controller.SetJob(MakeJob(v1::JOB_STATE_RUNNING));

@@ -1,5 +1,5 @@
 // Fuzz target for the job spec reader (ParseJobSpec: json_document, JsonToProto, the validator):
-// any bytes in, no crash, no hang, no sanitizer report (issue #19: 1e999 aborted every reader).
+// any bytes in, no crash, no hang, no sanitizer report (1e999 once aborted every reader).
 // Invariant: a spec it accepts, printed back as kvbench prints it (ProtoToJson), is accepted
 // again and equal: what kvctl shows a user can always be submitted back.
 

@@ -49,7 +49,7 @@ TEST_CASE("Agent config problems are all reported, each naming its field") {
 }
 
 TEST_CASE("The agent's folders may not be / or system folders, nor a model root /") {
-  // Issue #19: work_dir "/" made the agent kill what the system's /run/*.pid name at start.
+  // work_dir "/" would make the agent kill what the system's /run/*.pid name at start.
   for (const char* folder : {"/", "/etc", "/var/", "/tmp", "/proc/1", "/usr"}) {
     INFO(folder);
     const std::string json =

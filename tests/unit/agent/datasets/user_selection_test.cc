@@ -34,7 +34,7 @@ std::vector<std::string> Ids(const UserSelection& selection) {
   return ids;
 }
 
-// Issue #30: on the simulator, whose runs repeat exactly, the order of a run of every user is
+// On the simulator, whose runs repeat exactly, the order of a run of every user is
 // what a repeat's seed changes; the same seed gives the same order.
 TEST_CASE("SelectUsers runs all users in a seeded order when requested reaches the ceiling",
           "[datasets]") {

@@ -25,7 +25,7 @@ constexpr absl::Duration kInitial = absl::Milliseconds(100);
 constexpr absl::Duration kMax = absl::Milliseconds(800);
 
 // Hands the link's sink to the test, which emits events through it as a scenario would.
-class SinkRunner : public agent::ScenarioRunner {
+class SinkRunner : public agent::ScenarioWorker {
  public:
   absl::Status Start(const v1::Assignment& assignment, EventSink sink) override {
     running_ = agent::AttemptOf(assignment);

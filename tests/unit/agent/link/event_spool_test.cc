@@ -157,7 +157,7 @@ TEST_CASE("EventSpool refuses seqs it could not count past", "[spool]") {
   TempDir dir;
   auto spool = OpenSpool(dir.File("spool"));
   Append(spool.get(), ProgressEvent("s1", 1));
-  // A controller acknowledging 2^63-1 would make the next seq overflow (issue #19's fuzzing).
+  // A controller acknowledging 2^63-1 would make the next seq overflow (found by fuzzing).
   absl::Status acked = spool->Acknowledge(INT64_MAX);
   CHECK(acked.code() == absl::StatusCode::kInvalidArgument);
   CHECK(spool->last_seq() == 1);
@@ -178,42 +178,72 @@ TEST_CASE("EventSpool refuses seqs it could not count past", "[spool]") {
   CHECK(Append(reopened.get(), ProgressEvent("s1", 3)) == 3);
 }
 
-TEST_CASE("EventSpool drops a torn last record and goes on from the good ones", "[spool]") {
+// What a reopened spool holds: the requests_done of each unacknowledged event (each event i of
+// these tests says i), so a good record dropped, or one replaced by another, shows.
+std::vector<int> RequestsDone(const EventSpool& spool) {
+  std::vector<int> done;
+  for (const v1::Event& event : spool.Unacknowledged()) {
+    done.push_back(static_cast<int>(event.progress().requests_done()));
+  }
+  return done;
+}
+
+// A crash mid-append leaves a torn last record. Exactly that record goes: every record before it
+// was fsync'ed before its Append returned (so the controller may have been told of it), and
+// losing one would lose an event nobody will resend. The file is cut back to the good records'
+// end, so the next append neither follows garbage nor reuses a good record's seq.
+TEST_CASE("EventSpool drops a torn last record and keeps every good one", "[spool]") {
   TempDir dir;
   const std::string path = dir.File("spool");
   const std::string log = path + "/events.log";
+  uintmax_t two_records = 0;
   {
     auto spool = OpenSpool(path);
-    for (int i = 1; i <= 3; ++i) Append(spool.get(), ProgressEvent("s1", i));
+    for (int i = 1; i <= 3; ++i) {
+      Append(spool.get(), ProgressEvent("s1", i));
+      if (i == 2) two_records = std::filesystem::file_size(log);
+    }
   }
-  const auto full = std::filesystem::file_size(log);
-  SECTION("cut in the middle of the last record") { std::filesystem::resize_file(log, full - 3); }
-  SECTION("cut inside the last record's header") {
-    auto spool = OpenSpool(path);
-    Append(spool.get(), ProgressEvent("s1", 4));
-    spool.reset();
-    std::filesystem::resize_file(log, full + 5);
-    // The 4th record's header is torn: only 3 survive.
+  const uintmax_t three_records = std::filesystem::file_size(log);
+  std::vector<int> kept;
+  uintmax_t good_bytes = 0;
+  SECTION("cut in the middle of the last record: the two before it stay") {
+    std::filesystem::resize_file(log, three_records - 3);
+    good_bytes = two_records;
+    kept = {1, 2};
   }
-  SECTION("garbage appended after the last record") {
+  SECTION("cut inside the 4th record's header: all three before it stay") {
+    {
+      auto spool = OpenSpool(path);
+      Append(spool.get(), ProgressEvent("s1", 4));
+    }
+    // 5 of the 4th record's 8 header bytes made it to disk.
+    std::filesystem::resize_file(log, three_records + 5);
+    good_bytes = three_records;
+    kept = {1, 2, 3};
+  }
+  SECTION("garbage appended after the last record: all three stay") {
     std::ofstream(log, std::ios::app | std::ios::binary)
         << std::string("\x07\x00\x00\x00zzzzzzz", 11);
-    auto spool = OpenSpool(path);
-    CHECK(Seqs(spool->Unacknowledged()) == std::vector<int64_t>{1, 2, 3});
-    CHECK(std::filesystem::file_size(log) == full);
-    return;
+    good_bytes = three_records;
+    kept = {1, 2, 3};
   }
   auto spool = OpenSpool(path);
-  const std::vector<int64_t> seqs = Seqs(spool->Unacknowledged());
-  REQUIRE(!seqs.empty());
-  CHECK(seqs.back() <= 3);
-  // The file is truncated to the good records, so new records follow them.
+  CHECK(RequestsDone(*spool) == kept);
+  std::vector<int64_t> seqs(kept.begin(), kept.end());
+  CHECK(Seqs(spool->Unacknowledged()) == seqs);
+  CHECK(spool->last_seq() == static_cast<int64_t>(kept.size()));
+  CHECK(std::filesystem::file_size(log) == good_bytes);
+  CHECK(spool->log_bytes() == static_cast<int64_t>(good_bytes));
+  // New records follow the good ones, and a reopen finds them all.
   const int64_t next = Append(spool.get(), ProgressEvent("s1", 9));
-  CHECK(next == seqs.back() + 1);
+  CHECK(next == static_cast<int64_t>(kept.size()) + 1);
   spool.reset();
   auto reopened = OpenSpool(path);
-  CHECK(reopened->Unacknowledged().back().seq() == next);
-  CHECK(reopened->Unacknowledged().back().progress().requests_done() == 9);
+  kept.push_back(9);
+  CHECK(RequestsDone(*reopened) == kept);
+  seqs.push_back(next);
+  CHECK(Seqs(reopened->Unacknowledged()) == seqs);
 }
 
 TEST_CASE("EventSpool lists the scenario attempts with unacknowledged events", "[spool]") {

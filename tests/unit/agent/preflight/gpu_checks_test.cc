@@ -84,11 +84,11 @@ TEST_CASE("gpu: a configured index NVML does not have fails") {
   CHECK_THAT(nvidia.detail(), Contains("index 3"));
 }
 
-TEST_CASE("gpu: GPUs found but none offered (kvctl run without --gpus) warns") {
+TEST_CASE("gpu: NVIDIA GPUs found but none offered (only an AMD GPU configured) warns") {
   FakePreflightProbes probes;
   probes.SetNvidia(H200s(2));
   const v1::PreflightCheck nvidia =
-      CheckNvidia(ReadGpus(probes, {}, /*offer_discovered=*/false), ShippedProfiles());
+      CheckNvidia(ReadGpus(probes, {Gpu(0, v1::AMD)}), ShippedProfiles());
   CHECK(nvidia.status() == v1::PREFLIGHT_WARN);
   CHECK_THAT(nvidia.remedy(), Contains("--gpus"));
 }

@@ -5,7 +5,7 @@
 
 #include "tests/unit/agent/results/replay_fixture.h"
 
-// kv-runner's own lateness (issue #30) from its records, hand-computed: percentiles as numpy's
+// kv-runner's own lateness from its records, hand-computed: percentiles as numpy's
 // "linear" (percentiles.h), every record for the send lag, those with a loop lag for the loop.
 namespace kvbench::agent::results {
 namespace {

@@ -147,7 +147,7 @@ TEST_CASE("Metrics session counts of two users by three rounds", "[results]") {
   CHECK(s.first_error() == "timeout");
 }
 
-// Issue #31: a run in which every request failed read "ok"; the first error (by send time, not by
+// A run in which every request failed must not read "ok"; the first error (by send time, not by
 // the order requests finished) is what the status shows.
 TEST_CASE("Metrics session counts keep the earliest sent failure's error", "[results]") {
   std::vector<runner::RequestRecord> records = TwoUsersThreeRounds();

@@ -9,7 +9,7 @@
 #include "tests/fakes/fake_async_http_client.h"
 #include "tests/support/wait_for.h"
 
-// kv-runner's loop lag (issue #30): the timeline each request's loop_lag_s is read from, and the
+// kv-runner's loop lag: the timeline each request's loop_lag_s is read from, and the
 // probe that fills it.
 namespace kvbench::runner {
 namespace {

@@ -213,7 +213,7 @@ TEST_CASE("Replay counts which users fit under ISL, and cuts a user where ISL en
     reply.chunks = {Json{{"count", tokens.size()}, {"tokens", tokens}}.dump()};
     return reply;
   });
-  // Which users fit whole, counted before any is chosen (issue #31): only user 0.
+  // Which users fit whole, counted before any is chosen: only user 0.
   Replay replay(&f.client, f.options, nullptr, &f.stop);
   absl::StatusOr<std::vector<bool>> fits = replay.FitUnderIsl(f.virtual_users);
   REQUIRE(fits.ok());

@@ -18,7 +18,7 @@ TEST_CASE("Runner chat body follows the replay semantics", "[Runner]") {
     bool ignore_eos;
   };
   std::vector<Row> rows = {
-      // osl 0: exactly the recorded length (ignore_eos), equal work on every tier (issue #15).
+      // osl 0: exactly the recorded length (ignore_eos), equal work on every tier.
       {"recorded length", 0, 37, 37, true},
       {"osl overrides", 128, 37, 128, true},
       {"osl with no recorded length", 64, 0, 64, true},

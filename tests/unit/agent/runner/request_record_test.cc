@@ -1,7 +1,9 @@
 #include "agent/runner/request_record.h"
 
 #include <catch2/catch.hpp>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "nlohmann/json.hpp"
 
@@ -90,6 +92,55 @@ TEST_CASE("RequestRecord uses exactly the documented keys", "[results]") {
   CHECK(json["error"].is_null());
 }
 
+// The line as nlohmann::json dumped it before ToJsonLine formatted it by hand: consumers (jq,
+// other tools, diffs of requests.jsonl) see the same bytes.
+std::string DumpedLine(const RequestRecord& r) {
+  using Json = nlohmann::json;
+  const auto optional = [](const auto& value) { return value ? Json(*value) : Json(nullptr); };
+  Json out = {{"user_id", r.user_id},
+              {"session_id", r.session_id},
+              {"round", r.round},
+              {"scheduled_s", r.scheduled_s},
+              {"sent_s", r.sent_s},
+              {"first_token_s", optional(r.first_token_s)},
+              {"end_s", r.end_s},
+              {"ttft_s", optional(r.ttft_s)},
+              {"prompt_tokens", r.prompt_tokens},
+              {"output_tokens", r.output_tokens},
+              {"cached_tokens", optional(r.cached_tokens)},
+              {"http_status", r.http_status},
+              {"error", optional(r.error)},
+              {"attempts", r.attempts},
+              {"loop_lag_s", optional(r.loop_lag_s)}};
+  return out.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+TEST_CASE("RequestRecord lines are byte for byte what nlohmann::json dumps", "[results]") {
+  std::vector<RequestRecord> records = {FullRecord(), RequestRecord()};
+  RequestRecord odd = FullRecord();
+  odd.scheduled_s = 0;
+  odd.sent_s = 1e-7;
+  odd.end_s = 123456789012345678.0;
+  odd.first_token_s = -0.0;
+  odd.ttft_s = std::numeric_limits<double>::infinity();
+  odd.loop_lag_s = std::numeric_limits<double>::quiet_NaN();
+  odd.user_id = "quote\" back\\slash \x01 tab\t";
+  odd.session_id = "caf\xc3\xa9 \xff invalid";
+  odd.error = "transport: POST http://h/v1: \"reset\"";
+  odd.round = -3;
+  odd.prompt_tokens = std::numeric_limits<int>::max();
+  odd.output_tokens = std::numeric_limits<int>::min();
+  records.push_back(odd);
+  for (double x : {0.1, 0.000126867, 10.125, 1.0 / 3, 5e-324, 1e21, 1e15, 99.99999999999999}) {
+    RequestRecord r = FullRecord();
+    r.end_s = x;
+    records.push_back(r);
+  }
+  for (const RequestRecord& record : records) {
+    CHECK(ToJsonLine(record) == DumpedLine(record));
+  }
+}
+
 TEST_CASE("RequestRecord parse errors name the key", "[results]") {
   nlohmann::json base = nlohmann::json::parse(ToJsonLine(FullRecord()));
   struct Case {
@@ -144,7 +195,7 @@ TEST_CASE("RequestRecord reads lines without attempts as one attempt", "[results
 TEST_CASE("RequestRecord reads lines without loop_lag_s as not measured", "[results]") {
   nlohmann::json json = nlohmann::json::parse(ToJsonLine(FullRecord()));
   CHECK(json["loop_lag_s"] == 0.00025);
-  json.erase("loop_lag_s");  // written before the loop-lag probe (issue #30)
+  json.erase("loop_lag_s");  // written before the loop-lag probe
   auto old = ParseJsonLine(json.dump());
   REQUIRE(old.ok());
   CHECK_FALSE(old->loop_lag_s.has_value());

@@ -1,5 +1,5 @@
 // GET /v1/models' answer read into model ids, and the message kv-runner exits with when the
-// server does not serve --model (issue #31).
+// server does not serve --model.
 
 #include "agent/runner/served_models.h"
 

@@ -5,7 +5,7 @@
 namespace kvbench::sampler {
 namespace {
 
-// Issue #32 item 7: 10,000 prompt tokens queried, 6,000 hit the GPU's prefix cache.
+// 10,000 prompt tokens queried, 6,000 hit the GPU's prefix cache.
 TEST_CASE("External query counting is told from the counters") {
   CHECK(ExternalQueryCounting(10'000, 6'000, 4'000) == kPromptMinusLocal);
   CHECK(ExternalQueryCounting(10'000, 6'000, 10'000) == kWholePrompt);

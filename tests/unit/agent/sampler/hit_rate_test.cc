@@ -86,7 +86,7 @@ TEST_CASE("ComputeHitRate at 15 s / 300 s reports the plateau, not the warm-up",
   CHECK(*hit_rate.value == Approx(0.5));
 }
 
-TEST_CASE("ComputeHitRate: the series reaches the end of a short replay (issue #14)", "[sampler]") {
+TEST_CASE("ComputeHitRate: the series reaches the end of a short replay", "[sampler]") {
   // The demo at 1 replica, sim_time_scale 0.5: a 4.7 s CPU_RAM replay, scrapes every 2 s (real),
   // a 30 s window. External hits start after the scrape at t = 2. Steps from the start (0, 2, 4)
   // reported the single ratio at t = 2: 0.0%. Steps back from the end are 0.7, 2.7 and 4.7 — too

@@ -155,7 +155,7 @@ TEST_CASE("StepGrid is aligned to the end of the replay", "[sampler]") {
     std::vector<double> expected;
   };
   const std::vector<Case> cases = {
-      // The demo at 1 replica, scale 0.5 (issue #14): scrapes at 0, ~2, ~4 and the "after" one at
+      // The demo at 1 replica, scale 0.5: scrapes at 0, ~2, ~4 and the "after" one at
       // 4.7 s. Steps from the start (0, 2, 4) left the last 0.7 s in no window.
       {"4.7 s replay, 2 s period", 0, 4.7, 2, {0.7, 2.7, 4.7}},
       {"a whole number of steps: on the samples", 0, 60, 15, {0, 15, 30, 45, 60}},
@@ -172,7 +172,7 @@ TEST_CASE("StepGrid is aligned to the end of the replay", "[sampler]") {
 }
 
 TEST_CASE("StepGrid never makes more than max_steps steps, whatever the step", "[sampler]") {
-  // Issue #19: sampling.period_s 1e-9 over a 74 s replay asked for 7.4e10 steps and spun an
+  // sampling.period_s 1e-9 over a 74 s replay would ask for 7.4e10 steps and spin an
   // agent core. The step widens to span / max_steps, still aligned to the end.
   const std::vector<double> steps = StepGrid(0, 74, 1e-9, StepsFor(20));
   REQUIRE(steps.size() >= 80);

@@ -70,7 +70,7 @@ TEST_CASE("SummarizeInReplay: mean over in-replay scrapes of the replicas' mean,
     std::optional<double> max;
   };
   const Case cases[] = {
-      // Issue #15's shape: idle before/after scrapes no longer drag the mean down.
+      // Idle before/after scrapes do not drag the mean down.
       // In-replay: (0.4 + 0.6) / 2 = 0.5 and (0.2 + 0.8) / 2 = 0.5 -> 0.5; max 0.8.
       {"two replicas, idle before and after",
        {{kB, {0, 0}}, {kP, {0.4, 0.6}}, {kP, {0.2, 0.8}}, {kA, {0, 0}}},
@@ -106,7 +106,7 @@ TEST_CASE("SummarizeInReplay: mean over in-replay scrapes of the replicas' mean,
   }
 }
 
-// Issue #31: the runner answered its last request at 12 s and exited at 20 s; the periodic
+// The runner answered its last request at 12 s and exited at 20 s; the periodic
 // scrapes at 16 s read the idle engine (vLLM counts freed blocks as free) and must not count.
 TEST_CASE("SummarizeInReplay: scrapes after the runner's last response do not count", "[sampler]") {
   const std::vector<GaugeScrape> scrapes = {{kB, {0.0}, 0},  {kP, {0.5}, 4},   {kP, {0.7}, 8},

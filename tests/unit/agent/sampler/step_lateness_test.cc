@@ -1,4 +1,4 @@
-// kvsim-vllm's step lateness over a replay (issue #30): PromQL's histogram_quantile on
+// kvsim-vllm's step lateness over a replay: PromQL's histogram_quantile on
 // hand-computed buckets, and the Sampler's before → after increases of the scraped histogram,
 // summed over replicas, with the host's CPU counters kept beside the scrapes.
 

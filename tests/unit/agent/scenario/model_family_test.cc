@@ -5,7 +5,7 @@
 namespace kvbench::agent {
 namespace {
 
-// Issue #32 item 2: vLLM's IsHybrid models need its hybrid KV cache manager.
+// vLLM's IsHybrid models need its hybrid KV cache manager.
 TEST_CASE("A config.json names a hybrid SSM model by its architecture or its layers") {
   const ModelFamily bamba = FamilyOfConfig(
       R"({"architectures": ["BambaForCausalLM"], "model_type": "bamba", "attn_layer_indices": [9]})");

@@ -1,5 +1,5 @@
-// CheckModelUnderRoots (agent/scenario/model_roots.h) over real folders and symlinks (issue #19:
-// a job's model reached the engine's argv whatever file it named).
+// CheckModelUnderRoots (agent/scenario/model_roots.h) over real folders and symlinks (otherwise
+// a job's model reaches the engine's argv whatever file it names).
 
 #include "agent/scenario/model_roots.h"
 

@@ -1,6 +1,6 @@
 // The NVME tier's pool dirs (agent/scenario/scenario_wiring): each is marked with its owner when
-// made, and an owner's start removes only the pools it marked (issue #18: an agent crash during
-// an NVME scenario left up to nvme_pool_gb behind for good). Real folders in a temp dir.
+// made, and an owner's start removes only the pools it marked (otherwise an agent crash
+// during an NVME scenario leaves up to nvme_pool_gb behind for good). Real folders in a temp dir.
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -62,7 +62,7 @@ TEST_CASE("A pool dir needs an NVMe cache dir", "[nvme_pool]") {
 
 TEST_CASE("A pool dir is refused when its file system has less free than the pool's size",
           "[nvme_pool]") {
-  // Issue #18, case 7: a pool that fills its disk fails its L2 stores; the scenario must not
+  // A pool that fills its disk fails its L2 stores; the scenario must not
   // start. The free space is this machine's own (statvfs), read the same way.
   testing::TempDir dir;
   const std::string pools = dir.File("nvme");

@@ -1,6 +1,6 @@
 // ReplayProgress (agent/scenario/replay_progress.h) over real files written as kv-runner writes
-// them: the plan first, then request records appended in pieces (issue #18: progress said
-// "0/N sessions" to the end).
+// them: the plan first, then request records appended in pieces (not "0/N
+// sessions" to the end).
 
 #include "agent/scenario/replay_progress.h"
 
@@ -45,7 +45,7 @@ TEST_CASE("Replay progress: requests as appended, sessions once a user's last ro
   }
   progress.LoadPlan();
   CHECK(progress.sessions_done() == 0);
-  // Issue #31: the totals are the plan's, not the sessions asked for.
+  // The totals are the plan's, not the sessions asked for.
   CHECK(progress.sessions_total() == 2);
   CHECK(progress.requests_total() == 5);
 

@@ -1,6 +1,6 @@
-// ReplayWatchdog (agent/scenario): when a replay must end although kv-runner still runs (issue
-// #18, cases 4 and 5). Times are plain durations; the processes are real ones of this test (this
-// process, a stopped child), so the states come from /proc as in production.
+// ReplayWatchdog (agent/scenario): when a replay must end although kv-runner still runs (a dead
+// cache server, a hung replica). Times are plain durations; the processes are real ones of this
+// test (this process, a stopped child), so the states come from /proc as in production.
 
 #include "agent/scenario/replay_watchdog.h"
 

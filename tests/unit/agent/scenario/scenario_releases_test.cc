@@ -19,7 +19,7 @@ std::string WriteLog(const fs::path& dir, const std::string& name, const std::st
   return path.string();
 }
 
-// Issue #32 item 3: vLLM's factory logs the class it created
+// vLLM's factory logs the class it created
 // (vllm/distributed/kv_transfer/kv_connector/factory.py).
 TEST_CASE("The KV connector each replica loaded is read from its log") {
   const fs::path dir = fs::temp_directory_path() / absl::StrCat("kv-connector-", ::getpid());

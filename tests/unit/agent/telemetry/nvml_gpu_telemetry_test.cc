@@ -86,7 +86,7 @@ TEST_CASE("the fake NVML: every field read, failed calls leave nullopt and say w
   CHECK(reason.empty());
   CHECK(fake.init_calls() == inits + 1);
   REQUIRE(nvml->device_count() == 2);
-  // The preflight's "driver and CUDA version" (issue #32): nvmlSystemGetDriverVersion and
+  // The preflight's "driver and CUDA version": nvmlSystemGetDriverVersion and
   // nvmlSystemGetCudaDriverVersion, 13000 read as "13.0".
   CHECK(nvml->driver_version() == "580.159.04");
   CHECK(nvml->cuda_driver_version() == "13.0");

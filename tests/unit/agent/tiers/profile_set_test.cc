@@ -135,7 +135,7 @@ TEST_CASE("A broken profile is rejected naming its file and field") {
     CHECK_THAT(message, Catch::Contains("role: is required"));
     CHECK_THAT(message, Catch::Contains("tiers[0]: \"SSD\" is not one of"));
   }
-  SECTION("kv_connector_module_path not a module, or on a cache server (issue #32)") {
+  SECTION("kv_connector_module_path not a module, or on a cache server") {
     std::string message = RejectionOf(
         "vllm-x", EngineJson("vllm-x", "\"role\"",
                              "\"kv_connector_module_path\": \"lmcache/mp.py\", \"role\""));

@@ -97,7 +97,7 @@ TEST_CASE("Golden: simulated NVME, 1 replica") {
             "0.01 --sim-seed 7 ",
             kKvTransfer,
             " --enable-prompt-tokens-details --enable-log-requests --sim-load-seconds=0")));
-  // No usage reports from a replica, simulated or not (issue #32 item 8).
+  // No usage reports from a replica, simulated or not.
   CHECK(EnvText(r.replicas[0].env) ==
         "DO_NOT_TRACK=1;LMCACHE_TRACK_USAGE=false;VLLM_NO_USAGE_STATS=1");
 }
@@ -269,7 +269,7 @@ TEST_CASE("An AMD profile that sets CUDA_VISIBLE_DEVICES itself keeps it") {
   CHECK(replica.env.at("CUDA_VISIBLE_DEVICES") == "0,1");
 }
 
-// Issue #19: every spec string that reaches an argv, at the edge of what the spec validator lets
+// Every spec string that reaches an argv, at the edge of what the spec validator lets
 // through, must stay a value: the flags of a rendered argv are the renderer's own, whatever the
 // strings (the validator refuses anything starting with '-': job_spec_validator_test).
 TEST_CASE("Spec strings never become flags of a rendered argv") {
@@ -310,7 +310,7 @@ TEST_CASE("Spec strings never become flags of a rendered argv") {
   }
 }
 
-// Issue #32 item 1: LMCache's PrometheusConfig generation has no --metrics-sample-rate
+// LMCache's PrometheusConfig generation has no --metrics-sample-rate
 // (LMCache/LMCache:lmcache/v1/mp_observability/config.py@ec451313); argparse would exit 2.
 TEST_CASE("A cache server's flags that its release's --help lacks are left out and named") {
   const v1::JobSpec job = TestJob(v1::VLLM, v1::NVIDIA, 1);
@@ -340,7 +340,7 @@ TEST_CASE("A cache server's flags that its release's --help lacks are left out a
             .argv == full.argv);
 }
 
-// Issue #32 item 5: otel_init.py@1519dfc2 switches LMCache to OTLP push when the variable is set.
+// otel_init.py@1519dfc2 switches LMCache to OTLP push when the variable is set.
 TEST_CASE("A cache server never inherits OTEL_EXPORTER_OTLP_ENDPOINT unless its profile sets it") {
   const v1::JobSpec job = TestJob(v1::SIM, v1::VENDOR_UNSPECIFIED, 1);
   v1::Profile profile = Shipped(kSimLmcacheProfile);
@@ -355,7 +355,7 @@ TEST_CASE("A cache server never inherits OTEL_EXPORTER_OTLP_ENDPOINT unless its 
             .unset_env.empty());
 }
 
-// Issue #32 item 3.
+// Without it vLLM >= 0.20 loads its own vendored LMCacheMPConnector, not LMCache's copy.
 TEST_CASE("A profile's kv_connector_module_path is rendered last in --kv-transfer-config") {
   const v1::JobSpec job = TestJob(v1::VLLM, v1::NVIDIA, 1);
   v1::Profile profile = Shipped(kVllmNvidiaProfile);

@@ -123,12 +123,12 @@ TEST_CASE("Enum values: the printed or documented spelling only, and number 0 is
   CHECK(spec.engine() == v1::VLLM);
   FieldErrors errors = ParseJsonToProto(R"({"engine": "ENGINE_UNSPECIFIED"})", &spec);
   REQUIRE(errors.size() == 1);
-  // Issue #31: the message spells the values as the README does (engine: lowercase), and says
+  // The message spells the values as the README does (engine: lowercase), and says
   // the capitals kvctl prints are taken too.
   CHECK(errors.errors()[0].message ==
         "\"ENGINE_UNSPECIFIED\" is not one of vllm, sim (spelled exactly so, or as kvctl prints "
         "them: VLLM, SIM)");
-  // Issue #19: lenient spellings are errors, each naming its field.
+  // Lenient spellings are errors, each naming its field.
   errors = ParseJsonToProto(
       R"({"tiers": ["gpu", 1, "Cpu_Ram"], "build": "nvidia", "engine": "Sim"})", &spec);
   CHECK(Fields(errors) == "tiers[0]|tiers[1]|tiers[2]|build|engine|");
@@ -173,8 +173,8 @@ TEST_CASE("Signed and unsigned ranges are enforced") {
 }
 
 TEST_CASE("Numbers beyond a double's range and duplicate keys are errors naming their path") {
-  // Issue #19: 1e999 aborted kvctl and both daemons (nlohmann's out_of_range.406), and a key
-  // given twice silently kept the last value.
+  // 1e999 would abort kvctl and both daemons (nlohmann's out_of_range.406), and a key
+  // given twice would silently keep the last value.
   v1::JobSpec spec;
   FieldErrors errors = ParseJsonToProto(R"({"name": "x", "sessions": 1e999})", &spec);
   REQUIRE(errors.size() == 1);

@@ -136,7 +136,7 @@ lmcache_mp_l0_l1_store_throughput_GB_per_second_sum{device="cuda:1",engine_id="1
 )";
 
 // An older LMCache MP build: throughput instruments named `..._gbs` with unit "GB/s", which the
-// OTel Prometheus exporter suffixes: `..._gbs_GB_per_second` (issue #32 item 4).
+// OTel Prometheus exporter suffixes: `..._gbs_GB_per_second`.
 inline constexpr char kLmcacheMpOld[] =
     R"(# HELP lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second Throughput of L0 to L1 stores
 # TYPE lmcache_mp_l0_l1_store_throughput_gbs_GB_per_second histogram

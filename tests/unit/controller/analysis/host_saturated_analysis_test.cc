@@ -1,4 +1,4 @@
-// The analysis of a scheduled run whose host was saturated (issue #30): not measured, no alert,
+// The analysis of a scheduled run whose host was saturated: not measured, no alert,
 // no point of the history's change points, not pooled in a later run's baseline.
 
 #include <catch2/catch.hpp>

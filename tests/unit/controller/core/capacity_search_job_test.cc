@@ -1,4 +1,4 @@
-// A capacity search through the JobManager (issue #30 item 3), on a stepped loop with a real
+// A capacity search through the JobManager, on a stepped loop with a real
 // SQLite store: an agent whose tiers saturate at a concurrency known in advance (TTFT 0.2 s up to
 // it, 2 s past it), reported as request rows the way agents send them. The search adds its
 // probes as rounds end, finds each tier's capacity within its interval, survives a controller
@@ -168,23 +168,23 @@ TEST_CASE("a search stopped between a round's end and the next round goes on at 
   spec.set_seed(1);
   const std::vector<v1::Scenario> first = spec::ExpandScenarios(spec, "job-1");
   REQUIRE(first.size() == 2);
-  REQUIRE(h.store->PutJob("job-1", spec, first, 0, absl::Now(), "").ok());
+  REQUIRE(h.store->Jobs().PutJob("job-1", spec, first, 0, absl::Now(), "").ok());
   int64_t seq = 1;
   for (const v1::Scenario& scenario : first) {
     v1::Assignment assignment;
     *assignment.mutable_scenario() = scenario;
     assignment.set_attempt(1);
-    REQUIRE(h.store->AppendEvent(RowsEvent("a", assignment, seq++)).ok());
-    REQUIRE(h.store->PutResult("job-1", scenario.scenario_id(), v1::ScenarioResult()).ok());
-    REQUIRE(h.store
-                ->SetScenarioState("job-1", scenario.scenario_id(), v1::SCENARIO_STATE_SUCCEEDED,
-                                   "", 1, "a")
+    REQUIRE(h.store->Events().AppendEvent(RowsEvent("a", assignment, seq++)).ok());
+    REQUIRE(h.store->Jobs().PutResult("job-1", scenario.scenario_id(), v1::ScenarioResult()).ok());
+    REQUIRE(h.store->Jobs()
+                .SetScenarioState("job-1", scenario.scenario_id(), v1::SCENARIO_STATE_SUCCEEDED, "",
+                                  1, "a")
                 .ok());
   }
   JobStatusUpdate running;
   running.state = v1::JOB_STATE_RUNNING;
   running.start_time = absl::Now();
-  REQUIRE(h.store->UpdateJob("job-1", running).ok());
+  REQUIRE(h.store->Jobs().UpdateJob("job-1", running).ok());
   h.Restart();
   const v1::Job resumed = h.Job("job-1");
   CHECK(resumed.state() == v1::JOB_STATE_RUNNING);

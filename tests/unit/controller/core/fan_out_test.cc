@@ -1,4 +1,4 @@
-// FAN_OUT_EACH (issue #20): a job selecting agents by label runs its whole matrix on each
+// FAN_OUT_EACH: a job selecting agents by label runs its whole matrix on each
 // matching agent the controller knows, each scenario pinned to its agent and compared only with
 // its agent's; an agent that is down when its part is due is waited for placement.agent_wait_s,
 // then its part fails naming why while the other agents' parts go on.
@@ -49,7 +49,7 @@ struct Fleet {
   kvbench::testing::FakeClock clock;
   AgentRegistry agents;
   JobStateMachine jobs{
-      store.get(), &clock, /*max_scenario_attempts=*/2,
+      store.get(), &clock, /*max_scenario_attempts=*/2, /*only_job_id=*/"",
       JobStateHooks{[](const std::string&) {}, [] {}, [](const std::string&, const std::string&) {},
                     [](const std::string&, const v1::ScenarioAttempt&, const std::string&) {},
                     [this] {

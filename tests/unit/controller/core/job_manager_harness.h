@@ -98,11 +98,20 @@ struct JobManagerHarness {
     return response->job_id();
   }
   void Register(FakeAgentChannel* channel, const v1::Register& message) {
-    REQUIRE(manager->OnRegister(channel, message).ok());
+    v1::AgentMessage wrapped;
+    *wrapped.mutable_register_() = message;
+    REQUIRE(manager->OnAgentMessage(channel, wrapped).ok());
     loop.RunUntilIdle();
   }
+  void Heartbeat(FakeAgentChannel* channel, const v1::Heartbeat& message) {
+    v1::AgentMessage wrapped;
+    *wrapped.mutable_heartbeat() = message;
+    REQUIRE(manager->OnAgentMessage(channel, wrapped).ok());
+  }
   void Send(FakeAgentChannel* channel, const v1::Event& event) {
-    REQUIRE(manager->OnEvent(channel, event).ok());
+    v1::AgentMessage wrapped;
+    *wrapped.mutable_event() = event;
+    REQUIRE(manager->OnAgentMessage(channel, wrapped).ok());
     loop.RunUntilIdle();
   }
   // RUNNING, a result, SUCCEEDED, with seqs from `seq`.

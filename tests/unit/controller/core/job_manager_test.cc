@@ -123,7 +123,7 @@ TEST_CASE("an agent gone for good has its scenario requeued, then failed past th
   CHECK_THAT(failed.error(), Catch::Contains("failed after 2 attempts"));
 }
 
-// Issue #18, case 1: the agent is silent past the timeout (SIGSTOP, a partition) and comes back
+// The agent is silent past the timeout (SIGSTOP, a partition) and comes back
 // still running attempt 1, which was requeued meanwhile and goes to the same agent as attempt 2.
 // Attempt 1's late events are stored (the agent's seqs stay contiguous) but move nothing: not
 // its cancel (the job ended CANCELLED), not its success (attempt 1's result stored while attempt 2
@@ -260,13 +260,13 @@ TEST_CASE("cancel stops a running scenario on its agent and ends the job", "[job
   CHECK(absl::IsFailedPrecondition(h.manager->CancelJob(request).status()));
   // The agent reports idle: it is free again and nothing of the cancelled job is assigned.
   v1::Heartbeat idle;
-  h.manager->OnHeartbeat(&channel, idle);
+  h.Heartbeat(&channel, idle);
   h.loop.RunUntilIdle();
   CHECK(channel.Assignments().size() == 1);
   CHECK(h.manager->ListAgents().agents(0).running_scenario_id().empty());
 }
 
-// Issue #18: an agent's free NVMe space is refreshed by every heartbeat, and NVME placement
+// An agent's free NVMe space is refreshed by every heartbeat, and NVME placement
 // follows what is free now (it was the figure from registration).
 TEST_CASE("heartbeats refresh an agent's free NVMe space and placement follows it",
           "[job_manager]") {
@@ -288,22 +288,22 @@ TEST_CASE("heartbeats refresh an agent's free NVMe space and placement follows i
   spec.clear_engine_overrides();
   v1::Heartbeat full;
   full.set_nvme_free_bytes(int64_t{1} << 20);  // 1 MiB: under any pool
-  h.manager->OnHeartbeat(&channel, full);
+  h.Heartbeat(&channel, full);
   CHECK(h.manager->ListAgents().agents(0).capabilities().nvme_free_bytes() == int64_t{1} << 20);
   h.Submit(spec);
   h.loop.RunUntilIdle();
   CHECK(channel.Assignments().empty());
   v1::Heartbeat freed;
   freed.set_nvme_free_bytes(int64_t{1} << 40);
-  h.manager->OnHeartbeat(&channel, freed);
+  h.Heartbeat(&channel, freed);
   h.loop.RunUntilIdle();
   CHECK(channel.Assignments().size() == 1);
   // A heartbeat without the field (a node without an NVMe dir, an older agent) changes nothing.
-  h.manager->OnHeartbeat(&channel, v1::Heartbeat());
+  h.Heartbeat(&channel, v1::Heartbeat());
   CHECK(h.manager->ListAgents().agents(0).capabilities().nvme_free_bytes() == int64_t{1} << 40);
 }
 
-// Issue #18: the platform's per-job timeout bounds a run. The job below runs on an agent that
+// The platform's per-job timeout bounds a run. The job below runs on an agent that
 // stays alive (it heartbeats) but never finishes; at max_duration_s its running scenario is
 // stopped on the agent and every unfinished scenario FAILS with that reason.
 TEST_CASE("a job past its max_duration_s fails its unfinished scenarios", "[job_manager]") {
@@ -318,12 +318,12 @@ TEST_CASE("a job past its max_duration_s fails its unfinished scenarios", "[job_
   v1::Heartbeat busy;
   busy.set_running_scenario_id(running.scenario().scenario_id());
   for (int second = 0; second < 9; ++second) {
-    h.manager->OnHeartbeat(&channel, busy);
+    h.Heartbeat(&channel, busy);
     h.loop.AdvanceTime(absl::Seconds(1));
   }
   CHECK(h.Job(job).state() == v1::JOB_STATE_RUNNING);  // 9 s: within the bound
   for (int second = 0; second < 3; ++second) {
-    h.manager->OnHeartbeat(&channel, busy);
+    h.Heartbeat(&channel, busy);
     h.loop.AdvanceTime(absl::Seconds(1));
   }
   const v1::Job failed = h.Job(job);

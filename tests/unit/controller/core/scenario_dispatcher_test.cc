@@ -49,7 +49,7 @@ struct Fixture {
   kvbench::testing::FakeClock clock;
   int notified = 0;
   JobStateMachine jobs{
-      store.get(), &clock, /*max_scenario_attempts=*/2,
+      store.get(), &clock, /*max_scenario_attempts=*/2, /*only_job_id=*/"",
       JobStateHooks{[this](const std::string&) { ++notified; }, [] {},
                     [](const std::string&, const std::string&) {},
                     [](const std::string&, const v1::ScenarioAttempt&, const std::string&) {},
@@ -148,7 +148,7 @@ TEST_CASE("in a closed fleet an unplaceable scenario fails with the reason when 
   CHECK(f.jobs.table().pending().empty());
   CHECK(job.state == v1::JOB_STATE_FAILED);
   // Stored as well: a controller restarted from the file sees the same.
-  absl::StatusOr<JobRecord> stored = f.store->GetJob(job_id);
+  absl::StatusOr<JobRecord> stored = f.store->Jobs().GetJob(job_id);
   REQUIRE(stored.ok());
   REQUIRE(stored->scenarios.size() == 4);
   CHECK(stored->scenarios[1].state == v1::SCENARIO_STATE_FAILED);

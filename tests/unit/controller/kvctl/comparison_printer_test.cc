@@ -1,4 +1,4 @@
-#include "controller/kvctl/comparison_printer.h"
+#include "controller/kvctl/print/comparison_printer.h"
 
 #include <catch2/catch.hpp>
 #include <sstream>

@@ -1,4 +1,4 @@
-// kvctl history's data (issue #20): runs oldest first, one line per agent x tier x concurrency,
+// kvctl history's data: runs oldest first, one line per agent x tier x concurrency,
 // a value only where the scenario succeeded with the field, and clear errors for a field no run
 // has or one that is not a number.
 

@@ -1,14 +1,14 @@
 // kvctl's results table: a result's warnings are visible in it, never silent; KV usage, what
 // offload served and LMCache's lookup-based hit rate have their own, labelled columns.
 
-#include "controller/kvctl/results_table.h"
+#include "controller/kvctl/print/results_table.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "controller/kvctl/result_columns.h"
+#include "controller/kvctl/print/result_columns.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -133,11 +133,11 @@ TEST_CASE("Results table: SESSIONS is complete/requested and STATUS counts the l
   // A replica died mid-run: the sessions it cost are said too, and SESSIONS shows what completed.
   CHECK(CellOf(headers, cells[3], "SESSIONS") == "11/16");
   CHECK(CellOf(headers, cells[3], "STATUS") == "ok (process died, 5 sessions lost)");
-  // The NVMe pool's disk filled (issue #18, case 7): the run completed, its L2 did not hold it.
+  // The NVMe pool's disk filled: the run completed, its L2 did not hold it.
   CHECK(CellOf(headers, cells[4], "STATUS") == "ok (80 L2 stores failed)");
 }
 
-// Issue #31: the share of failed requests and the first error, and why a scenario failed.
+// The share of failed requests and the first error, and why a scenario failed.
 TEST_CASE("Results table: STATUS shows failed requests' first error and a failure's reason") {
   v1::Scenario scenario;
   scenario.set_tier(v1::GPU);

@@ -1,14 +1,13 @@
-#include <catch2/catch.hpp>
+#include "controller/kvctl/print/table_printer.h"
 
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/status/exit_code.h"
 #include "controller/kvctl/kvctl_command.h"
-#include "controller/kvctl/table_printer.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::kvctl {

@@ -1,4 +1,4 @@
-// What kvctl's exit code says about a job's comparisons (issue #31): exit 8 for an invalid one
+// What kvctl's exit code says about a job's comparisons: exit 8 for an invalid one
 // always; with --require-valid also for a not-exercised one and for a job with none at all.
 
 #include "controller/kvctl/verdict_gate.h"

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/unit/controller/regression/synthetic_runs.h"
@@ -62,25 +64,39 @@ TEST_CASE("Every user slower by 10 percent is a regression with an exact interva
   CHECK(*Of(diffs, RegressionMetric::kCacheHitPct).change == Approx(0));
 }
 
-TEST_CASE("Same distribution with other seeds is never a regression", "[regression]") {
-  // 40 A/A pairs: no regression of TTFT p50 or p95 at the 95% level and a 3% band.
-  int regressions = 0;
-  int no_change = 0;
-  for (uint64_t seed = 0; seed < 40; ++seed) {
+// "Never" is not what an A/A diff can promise: two runs of the same distribution differ by sampling
+// noise, a 95% interval leaves out the true change (zero) for about 5% of pairs, half of them on
+// the worse side, and the 3% band rarely saves one (two runs of 32 users with a 0.3 per-user spread
+// have TTFT p50s about 7% apart). What it can promise is that rate. Over 200 pairs of fixed seeds,
+// for TTFT p50 and p95 each: intervals without zero at most 16 (10 expected of a 95% interval,
+// plus two binomial standard deviations) and regressions at most 9 (5 expected, plus two). An
+// interval narrower than it claims fails this: a 90% one left out zero for 21 (p50) and 18 (p95)
+// of these pairs.
+TEST_CASE("A/A pairs are a regression no more often than a 95% interval errs", "[regression]") {
+  constexpr int kPairs = 200;
+  constexpr int kMaxWithoutZero = 16;
+  constexpr int kMaxRegressions = 9;
+  const std::vector<std::pair<RegressionMetric, std::string>> metrics = {
+      {RegressionMetric::kTtftP50, "TTFT p50"}, {RegressionMetric::kTtftP95, "TTFT p95"}};
+  std::vector<int> without_zero(metrics.size(), 0);
+  std::vector<int> regressions(metrics.size(), 0);
+  for (uint64_t seed = 0; seed < kPairs; ++seed) {
     const auto diffs = BootstrapDiff({Run({}, 1000 + seed)}, {Run({}, 2000 + seed)}, Options(400));
-    for (RegressionMetric metric : {RegressionMetric::kTtftP50, RegressionMetric::kTtftP95}) {
-      const MetricDiff& diff = Of(diffs, metric);
+    for (size_t m = 0; m < metrics.size(); ++m) {
+      const MetricDiff& diff = Of(diffs, metrics[m].first);
       REQUIRE(diff.low.has_value());
       CHECK(*diff.low <= *diff.change);
       CHECK(*diff.change <= *diff.high);
-      regressions += diff.verdict == DiffVerdict::kRegression ? 1 : 0;
-      no_change += diff.verdict == DiffVerdict::kNoChange ? 1 : 0;
+      without_zero[m] += *diff.low > 0 || *diff.high < 0 ? 1 : 0;
+      regressions[m] += diff.verdict == DiffVerdict::kRegression ? 1 : 0;
     }
   }
-  // 80 one-sided tests at the 2.5% level: ~2 expected without the band; percentile intervals of a
-  // percentile over 32 users run a little narrow (measured: 3 here, 3.5% of 200 pairs for p95).
-  CHECK(regressions <= 4);
-  INFO("no_change verdicts: " << no_change);
+  for (size_t m = 0; m < metrics.size(); ++m) {
+    INFO(metrics[m].second << ": of " << kPairs << " A/A pairs, " << without_zero[m]
+                           << " intervals without zero, " << regressions[m] << " regressions");
+    CHECK(without_zero[m] <= kMaxWithoutZero);
+    CHECK(regressions[m] <= kMaxRegressions);
+  }
 }
 
 TEST_CASE("A 40 percent slower TTFT is found in noisy runs", "[regression]") {

@@ -174,7 +174,7 @@ TEST_CASE("A tier without request rows keeps its values and gets no interval", "
 namespace kvbench::regression {
 namespace {
 
-// Issue #31: a KV usage mean of fewer than 5 in-replay scrapes is shown with its count: in the
+// A KV usage mean of fewer than 5 in-replay scrapes is shown with its count: in the
 // results table's cell and, per tier, under the comparison.
 TEST_CASE("Comparison: KV usage means resting on few scrapes are said so", "[comparison]") {
   std::vector<results::ScenarioRun> runs = {Scenario(v1::GPU, 1), Scenario(v1::CPU_RAM, 1),

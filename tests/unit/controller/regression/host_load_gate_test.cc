@@ -1,4 +1,4 @@
-// `kvctl diff` with a scenario whose host was saturated (issue #30): not measured when a side has
+// `kvctl diff` with a scenario whose host was saturated: not measured when a side has
 // no other run, its note saying which run and which figure, and never a regression however slow
 // it was; left out of a pooled side that has others.
 

@@ -100,5 +100,21 @@ TEST_CASE("Regression metrics are named by stable keys", "[regression]") {
   CHECK_FALSE(RegressionMetricFromKey("ttft_p42_s").has_value());
 }
 
+TEST_CASE("Each named regression metric is the catalog's metric of its key", "[regression]") {
+  const std::pair<RegressionMetric, const char*> names[] = {
+      {RegressionMetric::kTtftP50, "ttft_p50_s"},
+      {RegressionMetric::kTtftP95, "ttft_p95_s"},
+      {RegressionMetric::kTtftP99, "ttft_p99_s"},
+      {RegressionMetric::kTtftMean, "ttft_mean_s"},
+      {RegressionMetric::kTpotMean, "tpot_mean_s"},
+      {RegressionMetric::kOutputTokensPerS, "output_tokens_per_s"},
+      {RegressionMetric::kRequestsPerS, "requests_per_s"},
+      {RegressionMetric::kCacheHitPct, "cache_hit_pct"}};
+  for (const auto& [metric, key] : names) {
+    INFO(key);
+    CHECK(std::string(InfoOf(metric).key) == key);
+  }
+}
+
 }  // namespace
 }  // namespace kvbench::regression

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-// Issue #32: a release change beside a metric change is named as its likely cause.
+// A release change beside a metric change is named as its likely cause.
 namespace kvbench::regression {
 namespace {
 

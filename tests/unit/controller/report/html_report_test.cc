@@ -128,7 +128,7 @@ TEST_CASE("verdicts are prominent, with their reasons") {
   CHECK(html2.find("banner banner-not-exercised") != std::string::npos);
   CHECK(html2.find(">NOT EXERCISED</span>") != std::string::npos);
 
-  // All valid says so too (issue #31): a reader need not infer it from the absence of the others.
+  // All valid says so too: a reader need not infer it from the absence of the others.
   const std::string all_valid = RenderHtmlReport(SyntheticJob(), {SyntheticValidity()[0]});
   CHECK(all_valid.find("class=\"banner banner-valid\"") != std::string::npos);
   CHECK(all_valid.find("class=\"banner banner-invalid") == std::string::npos);
@@ -296,7 +296,7 @@ TEST_CASE("a simulated engine's times are shown in simulated seconds, labelled")
   // The samples at t = 15 s (real) are at 300 simulated seconds.
   CHECK(ChartTitled(html, "hit rate over time, concurrency 2").svg.find("t = 300 simulated s") !=
         std::string::npos);
-  // The disk figures of a simulated engine are under scaled L2 files, and say so (issue #31).
+  // The disk figures of a simulated engine are under scaled L2 files, and say so.
   CHECK(html.find("kvsim-lmcache's <em>scaled</em> L2 files") != std::string::npos);
   CHECK(RenderHtmlReport(SyntheticJob(), SyntheticValidity()).find("<em>scaled</em>") ==
         std::string::npos);

@@ -1,4 +1,4 @@
-// The caveats a tier comparison states beside its numbers (issue #31): none for a clean pair;
+// The caveats a tier comparison states beside its numbers: none for a clean pair;
 // a small sample, hit rates computed two ways, and a rate window longer than the replay each
 // said, with the counts they rest on.
 

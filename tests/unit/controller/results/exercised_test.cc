@@ -1,4 +1,4 @@
-// Was offload exercised (issue #15): the evidence from the GPU tier's own measurements and from
+// Was offload exercised: the evidence from the GPU tier's own measurements and from
 // what the offload tiers served, and the notes that say how the tiers were routed.
 
 #include <catch2/catch.hpp>
@@ -87,7 +87,7 @@ TEST_CASE("Validity: was the offload exercised, one table row each", "[validity]
        v1::VERDICT_VALID,
        kOffloadExercised,
        {"the GPU tier ran short of KV cache (4 preemptions; its own prefix cache served 98.8%"}},
-      // Issue #31: one scrape of one replica read 98.5% while the GPU tier's own cache served
+      // One scrape of one replica read 98.5% while the GPU tier's own cache served
       // every reusable token with 0 preemptions; the peak no longer outvotes the reuse.
       {"GPU got the reuse, one scrape read its KV blocks full: NOT_EXERCISED",
        [&](auto& runs) {

@@ -8,7 +8,7 @@
 #include "controller/results/validity.h"
 #include "tests/unit/controller/results/validity_fixture.h"
 
-// The host_saturated check (issue #30) on synthetic results whose answers are known: each figure
+// The host_saturated check on synthetic results whose answers are known: each figure
 // just over and just under its limit, figures not measured, simulated vs real seconds.
 namespace kvbench::results {
 namespace {

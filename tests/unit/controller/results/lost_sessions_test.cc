@@ -1,4 +1,4 @@
-// Sessions as they happened and equal work (issue #15): a tier that lost sessions, or that did
+// Sessions as they happened and equal work: a tier that lost sessions, or that did
 // different work from the GPU tier, makes its group INVALID with the counts named.
 
 #include <catch2/catch.hpp>

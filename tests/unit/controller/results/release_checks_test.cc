@@ -7,7 +7,7 @@
 #include "controller/results/versions_summary.h"
 #include "tests/unit/controller/results/validity_fixture.h"
 
-// Issue #32: what a group ran against. mixed_versions (engine, cache server or model differ
+// What a group ran against. mixed_versions (engine, cache server or model differ
 // between tiers), nvme_pool_unbounded (an L2 past its pool), the external counting caveat and the
 // versions summary people read.
 namespace kvbench::results {

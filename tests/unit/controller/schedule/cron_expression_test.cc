@@ -1,4 +1,4 @@
-// Cron expressions with time zones (issue #20), against fire times derived by hand from the
+// Cron expressions with time zones, against fire times derived by hand from the
 // calendar and the zones' 2026 rules: America/New_York springs forward on Sun 2026-03-08 at
 // 02:00 EST (→ 03:00 EDT, UTC-5 → UTC-4) and falls back on Sun 2026-11-01 at 02:00 EDT
 // (→ 01:00 EST); Europe/Berlin springs forward on Sun 2026-03-29 at 02:00 CET (→ 03:00 CEST).

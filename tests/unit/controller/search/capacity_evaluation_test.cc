@@ -1,4 +1,4 @@
-// EvaluateCapacity on synthetic request rows with known answers (issue #30 item 3): a probe is
+// EvaluateCapacity on synthetic request rows with known answers: a probe is
 // met, missed or undecided by where its SLO metric's bootstrap interval lies; an undecided one
 // gets more repeats; the headline says what was found, how well, and when offload was not what
 // limited the GPU tier.

@@ -50,7 +50,7 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
       {"name with a space", [](v1::JobSpec* s) { s->set_name("my job"); }, "name",
        "letters, digits"},
       {"no model", [](v1::JobSpec* s) { s->clear_model(); }, "model", "is required"},
-      // Issue #19: the model reaches the engine's argv as a positional value.
+      // The model reaches the engine's argv as a positional value.
       {"model as a flag", [](v1::JobSpec* s) { s->set_model("--help"); }, "model",
        "may not start with '-'"},
       {"model part as a flag", [](v1::JobSpec* s) { s->set_model("org/--trust-remote-code"); },
@@ -111,7 +111,7 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
        "greater than 0"},
       {"zero period", [](v1::JobSpec* s) { s->mutable_sampling()->set_period_s(0); },
        "sampling.period_s", "between 0.1 and 3600 s"},
-      // Issue #19: a nanosecond period spun an agent core at 100% in collecting.
+      // A nanosecond period would spin an agent core at 100% in collecting.
       {"nanosecond period", [](v1::JobSpec* s) { s->mutable_sampling()->set_period_s(1e-9); },
        "sampling.period_s", "between 0.1 and 3600 s"},
       {"window shorter than period",
@@ -142,7 +142,7 @@ TEST_CASE("Each invalid field is rejected with its name and the allowed range") 
   }
 }
 
-// Issue #31: an absolute dataset.path was refused without saying how to name a file of one's own.
+// The README says kvctl run accepts a path of one's own: the refusal says how to name it.
 TEST_CASE("An absolute dataset path is refused saying how to name the same file") {
   const auto problem = [](const std::string& path) {
     v1::JobSpec spec = ValidSpec();
@@ -206,7 +206,7 @@ TEST_CASE("A field that failed to parse is reported once, not again by validatio
 }
 
 TEST_CASE("The default rate window spans at least 20 sampling periods, so it stays valid") {
-  // Found by the job spec fuzz target (issue #19): period_s 405 with the 300 s default window
+  // Found by the job spec fuzz target: period_s 405 with the 300 s default window
   // made an effective spec that its own validator refused ("shorter than the sampling period").
   v1::JobSpec spec = ValidSpec();
   spec.mutable_sampling()->clear_rate_window_s();

@@ -1,4 +1,4 @@
-// kvctl's --set KEY=VALUE (issue #31): a spec varied without editing its JSON; the result is
+// kvctl's --set KEY=VALUE: a spec varied without editing its JSON; the result is
 // judged by the spec's own checks, and a malformed --set is refused naming it.
 
 #include "controller/spec/spec_overrides.h"

@@ -32,19 +32,23 @@ TEST_CASE("a request id names one job, and a second job with it is refused", "[s
   const std::string path = dir.path() + "/controller.db";
   {
     auto store = OpenStore(path);
-    REQUIRE(store->PutJob("job-1", Named("a"), OneScenario("job-1"), 0, absl::Now(), "req-7").ok());
-    REQUIRE(store->PutJob("job-2", Named("b"), OneScenario("job-2"), 0, absl::Now(), "").ok());
-    REQUIRE(store->PutJob("job-3", Named("c"), OneScenario("job-3"), 0, absl::Now(), "").ok());
+    REQUIRE(store->Jobs()
+                .PutJob("job-1", Named("a"), OneScenario("job-1"), 0, absl::Now(), "req-7")
+                .ok());
+    REQUIRE(
+        store->Jobs().PutJob("job-2", Named("b"), OneScenario("job-2"), 0, absl::Now(), "").ok());
+    REQUIRE(
+        store->Jobs().PutJob("job-3", Named("c"), OneScenario("job-3"), 0, absl::Now(), "").ok());
     absl::Status again =
-        store->PutJob("job-4", Named("a"), OneScenario("job-4"), 0, absl::Now(), "req-7");
+        store->Jobs().PutJob("job-4", Named("a"), OneScenario("job-4"), 0, absl::Now(), "req-7");
     CHECK(absl::IsAlreadyExists(again));
-    CHECK(absl::IsNotFound(store->GetJob("job-4").status()));
+    CHECK(absl::IsNotFound(store->Jobs().GetJob("job-4").status()));
   }
   auto reopened = OpenStore(path);
-  CHECK(*reopened->JobIdForRequest("req-7") == "job-1");
-  CHECK(reopened->JobIdForRequest("req-8")->empty());
-  CHECK(reopened->JobIdForRequest("")->empty());
-  CHECK(reopened->GetJob("job-1")->request_id == "req-7");
+  CHECK(*reopened->Jobs().JobIdForRequest("req-7") == "job-1");
+  CHECK(reopened->Jobs().JobIdForRequest("req-8")->empty());
+  CHECK(reopened->Jobs().JobIdForRequest("")->empty());
+  CHECK(reopened->Jobs().GetJob("job-1")->request_id == "req-7");
 }
 
 TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
@@ -54,8 +58,9 @@ TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
   const absl::Time end = absl::FromUnixMillis(1700000009500);
   {
     auto store = OpenStore(path);
-    REQUIRE(store->PutJob("job-1", Named("a"), OneScenario("job-1"), 0, absl::Now(), "").ok());
-    JobRecord fresh = *store->GetJob("job-1");
+    REQUIRE(
+        store->Jobs().PutJob("job-1", Named("a"), OneScenario("job-1"), 0, absl::Now(), "").ok());
+    JobRecord fresh = *store->Jobs().GetJob("job-1");
     CHECK(fresh.start_time == absl::InfinitePast());
     CHECK(fresh.end_time == absl::InfinitePast());
     JobStatusUpdate update;
@@ -63,10 +68,10 @@ TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
     update.start_time = start;
     update.end_time = end;
     update.error = "scenario job-1-s0 failed: replica-0 exited with status 1";
-    REQUIRE(store->UpdateJob("job-1", update).ok());
-    CHECK(absl::IsNotFound(store->UpdateJob("nope", update)));
+    REQUIRE(store->Jobs().UpdateJob("job-1", update).ok());
+    CHECK(absl::IsNotFound(store->Jobs().UpdateJob("nope", update)));
   }
-  JobRecord job = *OpenStore(path)->GetJob("job-1");
+  JobRecord job = *OpenStore(path)->Jobs().GetJob("job-1");
   CHECK(job.state == v1::JOB_STATE_FAILED);
   CHECK(job.start_time == start);
   CHECK(job.end_time == end);
@@ -76,22 +81,22 @@ TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
 TEST_CASE("MaxEventSeq is the highest seq stored per agent", "[store]") {
   testing::TempDir dir;
   auto store = OpenStore(dir.path() + "/controller.db");
-  CHECK(*store->MaxEventSeq("agent-a") == 0);
+  CHECK(*store->Events().MaxEventSeq("agent-a") == 0);
   for (int64_t seq : {1, 2, 5, 3}) {
     v1::Event event;
     event.set_seq(seq);
     event.set_agent_id("agent-a");
     event.set_job_id("job-1");
     event.set_scenario_id("job-1-s0");
-    REQUIRE(store->AppendEvent(event).ok());
+    REQUIRE(store->Events().AppendEvent(event).ok());
   }
   v1::Event other;
   other.set_seq(40);
   other.set_agent_id("agent-b");
   other.set_job_id("job-1");
-  REQUIRE(store->AppendEvent(other).ok());
-  CHECK(*store->MaxEventSeq("agent-a") == 5);
-  CHECK(*store->MaxEventSeq("agent-b") == 40);
+  REQUIRE(store->Events().AppendEvent(other).ok());
+  CHECK(*store->Events().MaxEventSeq("agent-a") == 5);
+  CHECK(*store->Events().MaxEventSeq("agent-b") == 40);
 }
 
 TEST_CASE("AppendEvents commits a batch at once, flags repeats, and is all or nothing", "[store]") {
@@ -107,19 +112,19 @@ TEST_CASE("AppendEvents commits a batch at once, flags repeats, and is all or no
   };
   {
     auto store = OpenStore(path);
-    REQUIRE(*store->AppendEvent(event(1, "job-1")));
+    REQUIRE(*store->Events().AppendEvent(event(1, "job-1")));
     absl::StatusOr<std::vector<bool>> stored =
-        store->AppendEvents({event(1, "job-1"), event(2, "job-1"), event(3, "job-1")});
+        store->Events().AppendEvents({event(1, "job-1"), event(2, "job-1"), event(3, "job-1")});
     REQUIRE(stored.ok());
     CHECK(*stored == std::vector<bool>{false, true, true});
     // A bad event anywhere in the batch stores none of it.
     absl::StatusOr<std::vector<bool>> refused =
-        store->AppendEvents({event(4, "job-1"), event(5, "")});
+        store->Events().AppendEvents({event(4, "job-1"), event(5, "")});
     CHECK(absl::IsInvalidArgument(refused.status()));
   }
   auto reopened = OpenStore(path);
-  CHECK(*reopened->MaxEventSeq("agent-a") == 3);
-  CHECK(reopened->EventsForJob("job-1", 0, 100)->size() == 3);
+  CHECK(*reopened->Events().MaxEventSeq("agent-a") == 3);
+  CHECK(reopened->Events().EventsForJob("job-1", 0, 100)->size() == 3);
 }
 
 }  // namespace

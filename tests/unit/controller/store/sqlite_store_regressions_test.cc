@@ -1,7 +1,7 @@
-// SqliteStore, what issue #21 added: a run's analysis stored once with its change points, alerts
-// and a pending delivery per alert and webhook in one transaction (a second record of the same
-// job writes nothing, also after a reopen); deliveries due by time, updated, counted, made due
-// again on request; pinned baselines; and a version 2 file upgraded in place.
+// SqliteStore, what the regression analysis needs: a run's analysis stored once with its change
+// points, alerts and a pending delivery per alert and webhook in one transaction (a second record
+// of the same job writes nothing, also after a reopen); deliveries due by time, updated, counted,
+// made due again on request; pinned baselines; and a version 2 file upgraded in place.
 
 #include <sqlite3.h>
 
@@ -46,42 +46,45 @@ TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store
   const absl::Time now = absl::FromUnixMillis(5000);
   {
     auto store = OpenStore(path);
-    CHECK_FALSE(store->GetAnalysis("job-1")->has_value());
-    REQUIRE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 2), {"ops", "chat"}, now));
+    CHECK_FALSE(store->Regressions().GetAnalysis("job-1")->has_value());
+    REQUIRE(
+        *store->Regressions().RecordAnalysis(AnalysisWithAlerts("job-1", 2), {"ops", "chat"}, now));
     // The same job again (a controller that crashed before it learned the first one landed).
-    CHECK_FALSE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"}, now));
+    CHECK_FALSE(
+        *store->Regressions().RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"}, now));
   }
   auto store = OpenStore(path);
-  REQUIRE(store->GetAnalysis("job-1")->has_value());
-  CHECK((*store->GetAnalysis("job-1"))->alerts_size() == 2);
-  CHECK(store->ListChangePoints("nightly")->size() == 1);
-  CHECK(store->ListChangePoints("other")->empty());
-  CHECK(store->ListChangePoints("")->size() == 1);
-  absl::StatusOr<std::vector<v1::AlertWithDeliveries>> alerts = store->ListAlerts("", "", 10);
+  REQUIRE(store->Regressions().GetAnalysis("job-1")->has_value());
+  CHECK((*store->Regressions().GetAnalysis("job-1"))->alerts_size() == 2);
+  CHECK(store->Regressions().ListChangePoints("nightly")->size() == 1);
+  CHECK(store->Regressions().ListChangePoints("other")->empty());
+  CHECK(store->Regressions().ListChangePoints("")->size() == 1);
+  absl::StatusOr<std::vector<v1::AlertWithDeliveries>> alerts =
+      store->Regressions().ListAlerts("", "", 10);
   REQUIRE(alerts->size() == 2);
   CHECK((*alerts)[0].deliveries_size() == 2);  // one per webhook, by name
   CHECK((*alerts)[0].deliveries(0).webhook() == "chat");
   CHECK((*alerts)[0].deliveries(0).state() == v1::DELIVERY_PENDING);
-  CHECK(store->ListAlerts("nightly", "job-2", 10)->empty());
+  CHECK(store->Regressions().ListAlerts("nightly", "job-2", 10)->empty());
 
   // Due now: all four; not before.
-  CHECK(store->DueDeliveries(now - absl::Milliseconds(1), 10)->empty());
-  absl::StatusOr<std::vector<DueDelivery>> due = store->DueDeliveries(now, 10);
+  CHECK(store->Regressions().DueDeliveries(now - absl::Milliseconds(1), 10)->empty());
+  absl::StatusOr<std::vector<DueDelivery>> due = store->Regressions().DueDeliveries(now, 10);
   REQUIRE(due->size() == 4);
   CHECK(due->front().alert.change() == 12.5);
-  CHECK(**store->NextDeliveryTime() == now);
+  CHECK(**store->Regressions().NextDeliveryTime() == now);
 
   v1::AlertDelivery delivered = (*due)[0].delivery;
   delivered.set_state(v1::DELIVERY_DELIVERED);
   delivered.set_attempts(1);
-  REQUIRE(store->UpdateDelivery(delivered).ok());
+  REQUIRE(store->Regressions().UpdateDelivery(delivered).ok());
   v1::AlertDelivery later = (*due)[1].delivery;
   later.set_attempts(1);
   later.set_next_attempt_unix_ms(9000);
-  REQUIRE(store->UpdateDelivery(later).ok());
-  CHECK(store->DueDeliveries(now, 10)->size() == 2);
-  CHECK(store->DueDeliveries(absl::FromUnixMillis(9000), 10)->size() == 3);
-  std::map<v1::DeliveryState, int64_t> counts = *store->CountDeliveries();
+  REQUIRE(store->Regressions().UpdateDelivery(later).ok());
+  CHECK(store->Regressions().DueDeliveries(now, 10)->size() == 2);
+  CHECK(store->Regressions().DueDeliveries(absl::FromUnixMillis(9000), 10)->size() == 3);
+  std::map<v1::DeliveryState, int64_t> counts = *store->Regressions().CountDeliveries();
   CHECK(counts[v1::DELIVERY_PENDING] == 3);
   CHECK(counts[v1::DELIVERY_DELIVERED] == 1);
 }
@@ -91,8 +94,9 @@ TEST_CASE("Redelivery makes undelivered deliveries due now and never touches del
   testing::TempDir dir;
   auto store = OpenStore(dir.path() + "/controller.db");
   const absl::Time raised = absl::FromUnixMillis(5000);
-  REQUIRE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"}, raised));
-  std::vector<DueDelivery> due = *store->DueDeliveries(raised, 10);
+  REQUIRE(*store->Regressions().RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"},
+                                               raised));
+  std::vector<DueDelivery> due = *store->Regressions().DueDeliveries(raised, 10);
   REQUIRE(due.size() == 6);
   // ops: one delivered, one failed for good, one waiting out its backoff; chat: all waiting.
   std::map<std::string, v1::AlertDelivery> ops;
@@ -107,22 +111,22 @@ TEST_CASE("Redelivery makes undelivered deliveries due now and never touches del
       if (ops.size() == 1) delivery.set_state(v1::DELIVERY_FAILED);
       ops[delivery.alert_id()] = delivery;
     }
-    REQUIRE(store->UpdateDelivery(delivery).ok());
+    REQUIRE(store->Regressions().UpdateDelivery(delivery).ok());
   }
   const absl::Time asked = absl::FromUnixMillis(60000);
-  CHECK(store->DueDeliveries(asked, 10)->empty());
+  CHECK(store->Regressions().DueDeliveries(asked, 10)->empty());
 
   // Only ops's pending one.
-  CHECK(*store->RedeliverNow("ops", /*include_failed=*/false, asked) == 1);
-  due = *store->DueDeliveries(asked, 10);
+  CHECK(*store->Regressions().RedeliverNow("ops", /*include_failed=*/false, asked) == 1);
+  due = *store->Regressions().DueDeliveries(asked, 10);
   REQUIRE(due.size() == 1);
   CHECK(due[0].delivery.webhook() == "ops");
   CHECK(due[0].delivery.attempts() == 7);  // the backoff goes on from where it was
   CHECK(due[0].delivery.next_attempt_unix_ms() == 60000);
 
   // ops's failed one too: pending again, its attempts starting over.
-  CHECK(*store->RedeliverNow("ops", /*include_failed=*/true, asked) == 2);
-  due = *store->DueDeliveries(asked, 10);
+  CHECK(*store->Regressions().RedeliverNow("ops", /*include_failed=*/true, asked) == 2);
+  due = *store->Regressions().DueDeliveries(asked, 10);
   REQUIRE(due.size() == 2);
   int fresh = 0;
   for (const DueDelivery& each : due) {
@@ -136,28 +140,28 @@ TEST_CASE("Redelivery makes undelivered deliveries due now and never touches del
   CHECK(fresh == 1);
 
   // Every webhook: chat's three join; the delivered one never comes back.
-  CHECK(*store->RedeliverNow("", /*include_failed=*/true, asked) == 5);
-  CHECK(store->DueDeliveries(asked, 10)->size() == 5);
-  std::map<v1::DeliveryState, int64_t> counts = *store->CountDeliveries();
+  CHECK(*store->Regressions().RedeliverNow("", /*include_failed=*/true, asked) == 5);
+  CHECK(store->Regressions().DueDeliveries(asked, 10)->size() == 5);
+  std::map<v1::DeliveryState, int64_t> counts = *store->Regressions().CountDeliveries();
   CHECK(counts[v1::DELIVERY_DELIVERED] == 1);
   CHECK(counts[v1::DELIVERY_FAILED] == 0);
-  CHECK(*store->RedeliverNow("nobody", /*include_failed=*/true, asked) == 0);
+  CHECK(*store->Regressions().RedeliverNow("nobody", /*include_failed=*/true, asked) == 0);
 }
 
 TEST_CASE("A baseline is pinned and unpinned", "[store]") {
   testing::TempDir dir;
   auto store = OpenStore(dir.path() + "/controller.db");
-  CHECK(store->GetBaseline("nightly")->job_id().empty());
+  CHECK(store->Regressions().GetBaseline("nightly")->job_id().empty());
   v1::Baseline baseline;
   baseline.set_schedule("nightly");
   baseline.set_job_id("job-7");
   baseline.set_set_unix_ms(42);
-  REQUIRE(store->SetBaseline(baseline).ok());
-  CHECK(store->GetBaseline("nightly")->job_id() == "job-7");
-  CHECK(store->GetBaseline("nightly")->set_unix_ms() == 42);
+  REQUIRE(store->Regressions().SetBaseline(baseline).ok());
+  CHECK(store->Regressions().GetBaseline("nightly")->job_id() == "job-7");
+  CHECK(store->Regressions().GetBaseline("nightly")->set_unix_ms() == 42);
   baseline.clear_job_id();
-  REQUIRE(store->SetBaseline(baseline).ok());
-  CHECK(store->GetBaseline("nightly")->job_id().empty());
+  REQUIRE(store->Regressions().SetBaseline(baseline).ok());
+  CHECK(store->Regressions().GetBaseline("nightly")->job_id().empty());
 }
 
 TEST_CASE("A version 2 store is upgraded to version 3 in place", "[store]") {
@@ -173,9 +177,10 @@ TEST_CASE("A version 2 store is upgraded to version 3 in place", "[store]") {
     sqlite3_close(db);
   }
   auto store = OpenStore(path);
-  REQUIRE(store->ListSchedules()->size() == 1);  // what version 2 held is still there
-  REQUIRE(*store->RecordAnalysis(AnalysisWithAlerts("job-1", 1), {"ops"}, absl::Now()));
-  CHECK(store->ListAlerts("", "", 10)->size() == 1);
+  REQUIRE(store->Schedules().ListSchedules()->size() == 1);  // what version 2 held is still there
+  REQUIRE(
+      *store->Regressions().RecordAnalysis(AnalysisWithAlerts("job-1", 1), {"ops"}, absl::Now()));
+  CHECK(store->Regressions().ListAlerts("", "", 10)->size() == 1);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// SqliteStore, what issue #20 added: per-request records kept apart from the event log (per
-// scenario attempt, stored once however often an agent resends), pruned by age; schedules and
-// their fires keyed by fire time; and a version 1 file (kvbench before schedules) upgraded in
-// place with its jobs.
+// SqliteStore, what request exports and schedules need: per-request records kept apart from the
+// event log (per scenario attempt, stored once however often an agent resends), pruned by age;
+// schedules and their fires keyed by fire time; and a version 1 file (kvbench before schedules)
+// upgraded in place with its jobs.
 
 #include <sqlite3.h>
 
@@ -41,36 +41,36 @@ v1::Event RequestsEvent(int64_t seq, int attempt, int first_index, int rows, int
 TEST_CASE("request records are kept per attempt apart from the event log", "[store][requests]") {
   testing::TempDir dir;
   auto store = OpenStore(dir.path() + "/controller.db");
-  absl::StatusOr<std::vector<bool>> stored = store->AppendEvents(
+  absl::StatusOr<std::vector<bool>> stored = store->Events().AppendEvents(
       {RequestsEvent(1, 1, 0, 2, 3), RequestsEvent(2, 1, 2, 1, 3), RequestsEvent(3, 2, 0, 1, 1)});
   REQUIRE(stored.ok());
   // The agent resends seq 1 (a lost ack): stored once.
-  REQUIRE(store->AppendEvents({RequestsEvent(1, 1, 0, 2, 3)}).ok());
+  REQUIRE(store->Events().AppendEvents({RequestsEvent(1, 1, 0, 2, 3)}).ok());
 
   absl::StatusOr<std::vector<v1::RequestRecords>> first =
-      store->ListRequests("job-1", "00-gpu-c2", 1, -1, 10);
+      store->Events().ListRequests("job-1", "00-gpu-c2", 1, -1, 10);
   REQUIRE(first.ok());
   REQUIRE(first->size() == 2);
   CHECK((*first)[0].rows_size() == 2);
   CHECK((*first)[1].first_index() == 2);
   CHECK((*first)[1].rows(0).ttft_s() == 0.5);
   // Paging by first_index; the other attempt is apart.
-  CHECK(store->ListRequests("job-1", "00-gpu-c2", 1, 0, 10)->size() == 1);
-  CHECK(store->ListRequests("job-1", "00-gpu-c2", 2, -1, 10)->size() == 1);
-  CHECK(store->ListRequests("job-1", "01-cpu-ram-c2", 1, -1, 10)->empty());
+  CHECK(store->Events().ListRequests("job-1", "00-gpu-c2", 1, 0, 10)->size() == 1);
+  CHECK(store->Events().ListRequests("job-1", "00-gpu-c2", 2, -1, 10)->size() == 1);
+  CHECK(store->Events().ListRequests("job-1", "01-cpu-ram-c2", 1, -1, 10)->empty());
 
   // The event log keeps the events, without their rows.
-  absl::StatusOr<std::vector<StoredEvent>> events = store->EventsForJob("job-1", 0, 10);
+  absl::StatusOr<std::vector<StoredEvent>> events = store->Events().EventsForJob("job-1", 0, 10);
   REQUIRE(events.ok());
   REQUIRE(events->size() == 3);
   CHECK((*events)[0].event.requests().rows_size() == 0);
   CHECK((*events)[0].event.requests().total() == 3);
 
   // Pruning by age: nothing is older than an hour ago; everything is older than a second ahead.
-  CHECK(*store->PruneRequests(absl::Now() - absl::Hours(1)) == 0);
-  CHECK(*store->PruneRequests(absl::Now() + absl::Seconds(1)) == 3);
-  CHECK(store->ListRequests("job-1", "00-gpu-c2", 1, -1, 10)->empty());
-  CHECK(store->EventsForJob("job-1", 0, 10)->size() == 3);  // the log stays
+  CHECK(*store->Events().PruneRequests(absl::Now() - absl::Hours(1)) == 0);
+  CHECK(*store->Events().PruneRequests(absl::Now() + absl::Seconds(1)) == 3);
+  CHECK(store->Events().ListRequests("job-1", "00-gpu-c2", 1, -1, 10)->empty());
+  CHECK(store->Events().EventsForJob("job-1", 0, 10)->size() == 3);  // the log stays
 }
 
 TEST_CASE("a fire is recorded once per schedule and fire time", "[store][schedules]") {
@@ -79,29 +79,30 @@ TEST_CASE("a fire is recorded once per schedule and fire time", "[store][schedul
   v1::Schedule schedule;
   schedule.mutable_spec()->set_name("nightly");
   schedule.mutable_spec()->set_cron("0 2 * * *");
-  REQUIRE(store->CreateSchedule(schedule).ok());
-  CHECK(store->CreateSchedule(schedule).code() == absl::StatusCode::kAlreadyExists);
+  REQUIRE(store->Schedules().CreateSchedule(schedule).ok());
+  CHECK(store->Schedules().CreateSchedule(schedule).code() == absl::StatusCode::kAlreadyExists);
 
   v1::ScheduleFire fire;
   fire.set_fire_unix_ms(1000);
   fire.set_outcome(v1::FIRE_SUBMITTED);
   fire.set_job_id("job-1");
   schedule.set_handled_until_unix_ms(1000);
-  CHECK(*store->RecordFire(schedule, fire) == true);
+  CHECK(*store->Schedules().RecordFire(schedule, fire) == true);
   fire.set_job_id("job-2");  // a second controller racing for the same fire time
   schedule.set_handled_until_unix_ms(5000);
-  CHECK(*store->RecordFire(schedule, fire) == false);
-  absl::StatusOr<std::vector<v1::Schedule>> schedules = store->ListSchedules();
+  CHECK(*store->Schedules().RecordFire(schedule, fire) == false);
+  absl::StatusOr<std::vector<v1::Schedule>> schedules = store->Schedules().ListSchedules();
   REQUIRE(schedules->size() == 1);
   CHECK((*schedules)[0].handled_until_unix_ms() == 1000);  // nothing of the refused one
-  absl::StatusOr<std::vector<v1::ScheduleFire>> fires = store->RecentFires("nightly", 10);
+  absl::StatusOr<std::vector<v1::ScheduleFire>> fires =
+      store->Schedules().RecentFires("nightly", 10);
   REQUIRE(fires->size() == 1);
   CHECK((*fires)[0].job_id() == "job-1");
 
-  REQUIRE(store->DeleteSchedule("nightly").ok());
-  CHECK(store->ListSchedules()->empty());
-  CHECK(store->RecentFires("nightly", 10)->empty());
-  CHECK(store->DeleteSchedule("nightly").code() == absl::StatusCode::kNotFound);
+  REQUIRE(store->Schedules().DeleteSchedule("nightly").ok());
+  CHECK(store->Schedules().ListSchedules()->empty());
+  CHECK(store->Schedules().RecentFires("nightly", 10)->empty());
+  CHECK(store->Schedules().DeleteSchedule("nightly").code() == absl::StatusCode::kNotFound);
 }
 
 TEST_CASE("a version 1 store is upgraded in place and keeps its jobs", "[store]") {
@@ -120,13 +121,13 @@ TEST_CASE("a version 1 store is upgraded in place and keeps its jobs", "[store]"
     scenario.set_job_id("job-1");
     v1::JobSpec spec;
     spec.set_name("kept");
-    REQUIRE(old->PutJob("job-1", spec, {scenario}, 0, absl::Now(), "").ok());
+    REQUIRE(old->Jobs().PutJob("job-1", spec, {scenario}, 0, absl::Now(), "").ok());
   }
   auto store = OpenStore(path);
-  CHECK(store->GetJob("job-1")->spec.name() == "kept");
+  CHECK(store->Jobs().GetJob("job-1")->spec.name() == "kept");
   v1::Schedule schedule;
   schedule.mutable_spec()->set_name("nightly");
-  CHECK(store->CreateSchedule(schedule).ok());
+  CHECK(store->Schedules().CreateSchedule(schedule).ok());
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
   sqlite3_stmt* version = nullptr;

@@ -79,20 +79,22 @@ v1::AgentCapabilities Capabilities(const std::string& agent_id, int cores) {
 
 // The writes the durability tests make, then check after a reopen.
 void WriteEverything(Store& store) {
-  REQUIRE(store.PutJob("job-1", Spec("nightly"), Scenarios("job-1", 2), 5, kSubmitTime, "").ok());
+  REQUIRE(store.Jobs()
+              .PutJob("job-1", Spec("nightly"), Scenarios("job-1", 2), 5, kSubmitTime, "")
+              .ok());
   for (int64_t seq = 1; seq <= 3; ++seq) {
-    REQUIRE(*store.AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", seq)));
+    REQUIRE(*store.Events().AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", seq)));
   }
   REQUIRE(
-      store
+      store.Jobs()
           .SetScenarioState("job-1", "job-1-s0", v1::SCENARIO_STATE_SUCCEEDED, "done", 1, "agent-a")
           .ok());
-  REQUIRE(store.PutResult("job-1", "job-1-s0", Result("job-1-s0", 0.25)).ok());
-  REQUIRE(store.UpsertAgent(Capabilities("agent-a", 16), kSubmitTime).ok());
+  REQUIRE(store.Jobs().PutResult("job-1", "job-1-s0", Result("job-1-s0", 0.25)).ok());
+  REQUIRE(store.Agents().UpsertAgent(Capabilities("agent-a", 16), kSubmitTime).ok());
 }
 
 void CheckEverything(Store& store) {
-  absl::StatusOr<JobRecord> job = store.GetJob("job-1");
+  absl::StatusOr<JobRecord> job = store.Jobs().GetJob("job-1");
   INFO(job.status().ToString());
   REQUIRE(job.ok());
   CHECK(MessageDifferencer::Equals(job->spec, Spec("nightly")));
@@ -101,16 +103,16 @@ void CheckEverything(Store& store) {
   REQUIRE(job->scenarios.size() == 2);
   CHECK(job->scenarios[0].state == v1::SCENARIO_STATE_SUCCEEDED);
   CHECK(job->scenarios[0].agent_id == "agent-a");
-  absl::StatusOr<std::vector<StoredEvent>> events = store.EventsForJob("job-1", 0, 100);
+  absl::StatusOr<std::vector<StoredEvent>> events = store.Events().EventsForJob("job-1", 0, 100);
   REQUIRE(events.ok());
   REQUIRE(events->size() == 3);
   CHECK(
       MessageDifferencer::Equals((*events)[2].event, MakeEvent("agent-a", "job-1", "job-1-s0", 3)));
-  absl::StatusOr<std::vector<StoredResult>> results = store.GetResults("job-1");
+  absl::StatusOr<std::vector<StoredResult>> results = store.Jobs().GetResults("job-1");
   REQUIRE(results.ok());
   REQUIRE(results->size() == 1);
   CHECK(MessageDifferencer::Equals((*results)[0].result, Result("job-1-s0", 0.25)));
-  absl::StatusOr<std::vector<AgentRecord>> agents = store.ListAgents();
+  absl::StatusOr<std::vector<AgentRecord>> agents = store.Agents().ListAgents();
   REQUIRE(agents.ok());
   REQUIRE(agents->size() == 1);
   CHECK((*agents)[0].capabilities.cpu_cores() == 16);
@@ -120,9 +122,9 @@ TEST_CASE("SqliteStore round-trips a job with its scenarios", "[store]") {
   testing::TempDir dir;
   auto store = OpenStore(dir.File("kv.db"));
   std::vector<v1::Scenario> scenarios = Scenarios("job-1", 3);
-  REQUIRE(store->PutJob("job-1", Spec("nightly"), scenarios, 7, kSubmitTime, "").ok());
+  REQUIRE(store->Jobs().PutJob("job-1", Spec("nightly"), scenarios, 7, kSubmitTime, "").ok());
 
-  absl::StatusOr<JobRecord> job = store->GetJob("job-1");
+  absl::StatusOr<JobRecord> job = store->Jobs().GetJob("job-1");
   REQUIRE(job.ok());
   CHECK(job->job_id == "job-1");
   CHECK(MessageDifferencer::Equals(job->spec, Spec("nightly")));
@@ -137,12 +139,12 @@ TEST_CASE("SqliteStore round-trips a job with its scenarios", "[store]") {
     CHECK(job->scenarios[i].agent_id.empty());
   }
 
-  REQUIRE(store->SetJobState("job-1", v1::JOB_STATE_RUNNING).ok());
-  REQUIRE(store
-              ->SetScenarioState("job-1", "job-1-s1", v1::SCENARIO_STATE_LOST, "agent gone", 2,
-                                 "agent-b")
+  REQUIRE(store->Jobs().SetJobState("job-1", v1::JOB_STATE_RUNNING).ok());
+  REQUIRE(store->Jobs()
+              .SetScenarioState("job-1", "job-1-s1", v1::SCENARIO_STATE_LOST, "agent gone", 2,
+                                "agent-b")
               .ok());
-  job = store->GetJob("job-1");
+  job = store->Jobs().GetJob("job-1");
   REQUIRE(job.ok());
   CHECK(job->state == v1::JOB_STATE_RUNNING);
   CHECK(job->scenarios[1].state == v1::SCENARIO_STATE_LOST);
@@ -155,61 +157,66 @@ TEST_CASE("SqliteStore round-trips a job with its scenarios", "[store]") {
 TEST_CASE("SqliteStore reports missing and duplicate jobs with canonical codes", "[store]") {
   testing::TempDir dir;
   auto store = OpenStore(dir.File("kv.db"));
-  REQUIRE(store->PutJob("job-1", Spec("a"), Scenarios("job-1", 1), 0, kSubmitTime, "").ok());
+  REQUIRE(store->Jobs().PutJob("job-1", Spec("a"), Scenarios("job-1", 1), 0, kSubmitTime, "").ok());
 
-  absl::Status again = store->PutJob("job-1", Spec("b"), Scenarios("job-1", 2), 0, kSubmitTime, "");
+  absl::Status again =
+      store->Jobs().PutJob("job-1", Spec("b"), Scenarios("job-1", 2), 0, kSubmitTime, "");
   CHECK(absl::IsAlreadyExists(again));
   CHECK_THAT(std::string(again.message()), Catch::Contains("job-1"));
   // The failed PutJob left nothing behind: still the first spec with one scenario.
-  absl::StatusOr<JobRecord> job = store->GetJob("job-1");
+  absl::StatusOr<JobRecord> job = store->Jobs().GetJob("job-1");
   REQUIRE(job.ok());
   CHECK(job->spec.name() == "a");
   CHECK(job->scenarios.size() == 1);
 
   std::vector<v1::Scenario> twice = Scenarios("job-2", 1);
   twice.push_back(twice[0]);
-  CHECK(absl::IsInvalidArgument(store->PutJob("job-2", Spec("c"), twice, 0, kSubmitTime, "")));
-  CHECK(absl::IsNotFound(store->GetJob("job-2").status()));  // rolled back with its scenarios
-  CHECK(absl::IsInvalidArgument(store->PutJob("", Spec("c"), {}, 0, kSubmitTime, "")));
+  CHECK(
+      absl::IsInvalidArgument(store->Jobs().PutJob("job-2", Spec("c"), twice, 0, kSubmitTime, "")));
+  CHECK(
+      absl::IsNotFound(store->Jobs().GetJob("job-2").status()));  // rolled back with its scenarios
+  CHECK(absl::IsInvalidArgument(store->Jobs().PutJob("", Spec("c"), {}, 0, kSubmitTime, "")));
 
-  CHECK(absl::IsNotFound(store->GetJob("nope").status()));
-  CHECK(absl::IsNotFound(store->SetJobState("nope", v1::JOB_STATE_FAILED)));
+  CHECK(absl::IsNotFound(store->Jobs().GetJob("nope").status()));
+  CHECK(absl::IsNotFound(store->Jobs().SetJobState("nope", v1::JOB_STATE_FAILED)));
   CHECK(absl::IsNotFound(
-      store->SetScenarioState("job-1", "nope", v1::SCENARIO_STATE_RUNNING, "", 1, "a")));
+      store->Jobs().SetScenarioState("job-1", "nope", v1::SCENARIO_STATE_RUNNING, "", 1, "a")));
 }
 
 TEST_CASE("SqliteStore stores each (agent, scenario, seq) event once", "[store]") {
   testing::TempDir dir;
   auto store = OpenStore(dir.File("kv.db"));
   v1::Event event = MakeEvent("agent-a", "job-1", "job-1-s0", 1);
-  absl::StatusOr<bool> first = store->AppendEvent(event);
+  absl::StatusOr<bool> first = store->Events().AppendEvent(event);
   REQUIRE(first.ok());
   CHECK(*first);
-  absl::StatusOr<bool> resent = store->AppendEvent(event);
+  absl::StatusOr<bool> resent = store->Events().AppendEvent(event);
   REQUIRE(resent.ok());
   CHECK_FALSE(*resent);
   // The same seq from another agent or for another scenario is a different event.
-  CHECK(*store->AppendEvent(MakeEvent("agent-b", "job-1", "job-1-s0", 1)));
-  CHECK(*store->AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s1", 1)));
+  CHECK(*store->Events().AppendEvent(MakeEvent("agent-b", "job-1", "job-1-s0", 1)));
+  CHECK(*store->Events().AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s1", 1)));
 
-  absl::StatusOr<std::vector<StoredEvent>> events = store->EventsForJob("job-1", 0, 100);
+  absl::StatusOr<std::vector<StoredEvent>> events = store->Events().EventsForJob("job-1", 0, 100);
   REQUIRE(events.ok());
   CHECK(events->size() == 3);
-  CHECK(absl::IsInvalidArgument(store->AppendEvent(MakeEvent("", "job-1", "s", 1)).status()));
-  CHECK(absl::IsInvalidArgument(store->AppendEvent(MakeEvent("a", "", "s", 1)).status()));
+  CHECK(absl::IsInvalidArgument(
+      store->Events().AppendEvent(MakeEvent("", "job-1", "s", 1)).status()));
+  CHECK(absl::IsInvalidArgument(store->Events().AppendEvent(MakeEvent("a", "", "s", 1)).status()));
 }
 
 TEST_CASE("SqliteStore lets a watcher resume events by position", "[store]") {
   testing::TempDir dir;
   auto store = OpenStore(dir.File("kv.db"));
   for (int64_t seq = 1; seq <= 5; ++seq) {
-    REQUIRE(*store->AppendEvent(MakeEvent("agent-a", "job-1", "s0", seq)));
-    REQUIRE(*store->AppendEvent(MakeEvent("agent-a", "job-2", "t0", seq)));  // interleaved
+    REQUIRE(*store->Events().AppendEvent(MakeEvent("agent-a", "job-1", "s0", seq)));
+    REQUIRE(*store->Events().AppendEvent(MakeEvent("agent-a", "job-2", "t0", seq)));  // interleaved
   }
   std::vector<int64_t> seqs;
   int64_t position = 0;
   while (true) {
-    absl::StatusOr<std::vector<StoredEvent>> batch = store->EventsForJob("job-1", position, 2);
+    absl::StatusOr<std::vector<StoredEvent>> batch =
+        store->Events().EventsForJob("job-1", position, 2);
     REQUIRE(batch.ok());
     if (batch->empty()) break;
     CHECK(batch->size() <= 2);
@@ -222,12 +229,13 @@ TEST_CASE("SqliteStore lets a watcher resume events by position", "[store]") {
   }
   CHECK(seqs == std::vector<int64_t>{1, 2, 3, 4, 5});
   // New events land after the last position seen.
-  REQUIRE(*store->AppendEvent(MakeEvent("agent-a", "job-1", "s0", 6)));
-  absl::StatusOr<std::vector<StoredEvent>> tail = store->EventsForJob("job-1", position, 10);
+  REQUIRE(*store->Events().AppendEvent(MakeEvent("agent-a", "job-1", "s0", 6)));
+  absl::StatusOr<std::vector<StoredEvent>> tail =
+      store->Events().EventsForJob("job-1", position, 10);
   REQUIRE(tail.ok());
   REQUIRE(tail->size() == 1);
   CHECK((*tail)[0].event.seq() == 6);
-  CHECK(absl::IsInvalidArgument(store->EventsForJob("job-1", 0, 0).status()));
+  CHECK(absl::IsInvalidArgument(store->Events().EventsForJob("job-1", 0, 0).status()));
 }
 
 TEST_CASE("SqliteStore pages and filters jobs", "[store]") {
@@ -235,18 +243,18 @@ TEST_CASE("SqliteStore pages and filters jobs", "[store]") {
   auto store = OpenStore(dir.File("kv.db"));
   for (int i = 0; i < 7; ++i) {
     std::string id = "job-" + std::to_string(i);
-    REQUIRE(store
-                ->PutJob(id, Spec(i % 2 == 0 ? "even" : "odd"), Scenarios(id, 1), 0,
-                         kSubmitTime + absl::Seconds(i), "")
+    REQUIRE(store->Jobs()
+                .PutJob(id, Spec(i % 2 == 0 ? "even" : "odd"), Scenarios(id, 1), 0,
+                        kSubmitTime + absl::Seconds(i), "")
                 .ok());
   }
-  REQUIRE(store->SetJobState("job-3", v1::JOB_STATE_RUNNING).ok());
+  REQUIRE(store->Jobs().SetJobState("job-3", v1::JOB_STATE_RUNNING).ok());
 
   std::vector<std::string> ids;
   std::string token;
   int pages = 0;
   do {
-    absl::StatusOr<JobPage> page = store->ListJobs({}, 3, token);
+    absl::StatusOr<JobPage> page = store->Jobs().ListJobs({}, 3, token);
     REQUIRE(page.ok());
     CHECK(page->jobs.size() <= 3);
     for (const JobRecord& job : page->jobs) {
@@ -262,47 +270,49 @@ TEST_CASE("SqliteStore pages and filters jobs", "[store]") {
 
   JobFilter even;
   even.name = "even";
-  absl::StatusOr<JobPage> evens = store->ListJobs(even, 0, "");
+  absl::StatusOr<JobPage> evens = store->Jobs().ListJobs(even, 0, "");
   REQUIRE(evens.ok());
   CHECK(evens->jobs.size() == 4);
   CHECK(evens->next_page_token.empty());
 
   JobFilter running;
   running.state = v1::JOB_STATE_RUNNING;
-  absl::StatusOr<JobPage> runs = store->ListJobs(running, 0, "");
+  absl::StatusOr<JobPage> runs = store->Jobs().ListJobs(running, 0, "");
   REQUIRE(runs.ok());
   REQUIRE(runs->jobs.size() == 1);
   CHECK(runs->jobs[0].job_id == "job-3");
 
-  CHECK(absl::IsInvalidArgument(store->ListJobs({}, 3, "garbage").status()));
-  CHECK(absl::IsInvalidArgument(store->ListJobs({}, -1, "").status()));
+  CHECK(absl::IsInvalidArgument(store->Jobs().ListJobs({}, 3, "garbage").status()));
+  CHECK(absl::IsInvalidArgument(store->Jobs().ListJobs({}, -1, "").status()));
 }
 
 TEST_CASE("SqliteStore keeps the latest result and lists agents", "[store]") {
   testing::TempDir dir;
   auto store = OpenStore(dir.File("kv.db"));
-  REQUIRE(store->PutResult("job-1", "s1", Result("s1", 0.5)).ok());
-  REQUIRE(store->PutResult("job-1", "s0", Result("s0", 0.1)).ok());
-  REQUIRE(store->PutResult("job-1", "s1", Result("s1", 0.3)).ok());
-  REQUIRE(store->PutResult("job-2", "t0", Result("t0", 9.0)).ok());
-  absl::StatusOr<std::vector<StoredResult>> results = store->GetResults("job-1");
+  REQUIRE(store->Jobs().PutResult("job-1", "s1", Result("s1", 0.5)).ok());
+  REQUIRE(store->Jobs().PutResult("job-1", "s0", Result("s0", 0.1)).ok());
+  REQUIRE(store->Jobs().PutResult("job-1", "s1", Result("s1", 0.3)).ok());
+  REQUIRE(store->Jobs().PutResult("job-2", "t0", Result("t0", 9.0)).ok());
+  absl::StatusOr<std::vector<StoredResult>> results = store->Jobs().GetResults("job-1");
   REQUIRE(results.ok());
   REQUIRE(results->size() == 2);
   CHECK((*results)[0].scenario_id == "s0");
   CHECK((*results)[1].scenario_id == "s1");
   CHECK((*results)[1].result.latency().ttft_p50_s() == 0.3);
-  CHECK(store->GetResults("nope")->empty());
+  CHECK(store->Jobs().GetResults("nope")->empty());
 
-  REQUIRE(store->UpsertAgent(Capabilities("agent-b", 8), kSubmitTime).ok());
-  REQUIRE(store->UpsertAgent(Capabilities("agent-a", 4), kSubmitTime).ok());
-  REQUIRE(store->UpsertAgent(Capabilities("agent-b", 32), kSubmitTime + absl::Minutes(1)).ok());
-  absl::StatusOr<std::vector<AgentRecord>> agents = store->ListAgents();
+  REQUIRE(store->Agents().UpsertAgent(Capabilities("agent-b", 8), kSubmitTime).ok());
+  REQUIRE(store->Agents().UpsertAgent(Capabilities("agent-a", 4), kSubmitTime).ok());
+  REQUIRE(store->Agents()
+              .UpsertAgent(Capabilities("agent-b", 32), kSubmitTime + absl::Minutes(1))
+              .ok());
+  absl::StatusOr<std::vector<AgentRecord>> agents = store->Agents().ListAgents();
   REQUIRE(agents.ok());
   REQUIRE(agents->size() == 2);
   CHECK(MessageDifferencer::Equals((*agents)[0].capabilities, Capabilities("agent-a", 4)));
   CHECK((*agents)[1].capabilities.cpu_cores() == 32);
   CHECK((*agents)[1].last_seen == kSubmitTime + absl::Minutes(1));
-  CHECK(absl::IsInvalidArgument(store->UpsertAgent(v1::AgentCapabilities(), kSubmitTime)));
+  CHECK(absl::IsInvalidArgument(store->Agents().UpsertAgent(v1::AgentCapabilities(), kSubmitTime)));
 }
 
 TEST_CASE("SqliteStore finds everything again after a reopen", "[store]") {
@@ -314,7 +324,7 @@ TEST_CASE("SqliteStore finds everything again after a reopen", "[store]") {
   auto reopened = OpenStore(dir.File("kv.db"));
   CheckEverything(*reopened);
   // Stored-once holds across the reopen too.
-  CHECK_FALSE(*reopened->AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", 2)));
+  CHECK_FALSE(*reopened->Events().AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", 2)));
 }
 
 // A child writes and then dies without closing the store; the parent must find every write that
@@ -329,15 +339,18 @@ TEST_CASE("SqliteStore keeps acknowledged writes when the process dies", "[store
     absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
     if (!store.ok()) _exit(2);
     Store& s = **store;
-    bool ok = s.PutJob("job-1", Spec("nightly"), Scenarios("job-1", 2), 5, kSubmitTime, "").ok();
+    bool ok =
+        s.Jobs().PutJob("job-1", Spec("nightly"), Scenarios("job-1", 2), 5, kSubmitTime, "").ok();
     for (int64_t seq = 1; seq <= 3; ++seq) {
-      ok = ok && s.AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", seq)).value_or(false);
+      ok = ok &&
+           s.Events().AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", seq)).value_or(false);
     }
-    ok = ok &&
-         s.SetScenarioState("job-1", "job-1-s0", v1::SCENARIO_STATE_SUCCEEDED, "done", 1, "agent-a")
-             .ok();
-    ok = ok && s.PutResult("job-1", "job-1-s0", Result("job-1-s0", 0.25)).ok();
-    ok = ok && s.UpsertAgent(Capabilities("agent-a", 16), kSubmitTime).ok();
+    ok = ok && s.Jobs()
+                   .SetScenarioState("job-1", "job-1-s0", v1::SCENARIO_STATE_SUCCEEDED, "done", 1,
+                                     "agent-a")
+                   .ok();
+    ok = ok && s.Jobs().PutResult("job-1", "job-1-s0", Result("job-1-s0", 0.25)).ok();
+    ok = ok && s.Agents().UpsertAgent(Capabilities("agent-a", 16), kSubmitTime).ok();
     if (!ok) _exit(3);
     if (use_sigkill) raise(SIGKILL);
     _exit(0);

@@ -168,7 +168,7 @@ TEST_CASE("a corrupted file is rejected with both digests and nothing lands in t
 }
 
 // Two agents on one host sharing a dataset cache pulled the same file at once: both wrote one
-// .part and both failed their checksum (found running the README's loopback fleet, issue #20).
+// .part and both failed their checksum (found running the README's loopback fleet).
 TEST_CASE("fetchers of one file in one cache take turns and both end verified") {
   TempDir cache;
   std::vector<absl::StatusOr<FetchedFile>> results(4, absl::UnknownError("not run"));

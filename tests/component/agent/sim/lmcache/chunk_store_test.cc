@@ -115,7 +115,7 @@ TEST_CASE("Lmcache eviction loop: ticks every second times the time scale") {
   CHECK(f.Metric("lmcache_mp_l1_eviction_loop_ticks_total") == 5);
 }
 
-// Issue #30: on the scenario's simulated clock the loop ticks by simulated seconds, when a
+// On the scenario's simulated clock the loop ticks by simulated seconds, when a
 // request comes (CatchUp), never by a wall-clock timer: whether a chunk was evicted before a
 // lookup follows the simulated time only.
 TEST_CASE("Lmcache eviction loop: on a simulated clock, ticks at requests by simulated seconds") {

@@ -95,7 +95,7 @@ TEST_CASE("Lmcache L2 fs: stored chunks really become files under base_path") {
 }
 
 TEST_CASE("Lmcache L2 fs: a full disk fails stores with ENOSPC, counted as submitted, not stored") {
-  // --sim-l2-device-bytes: room for two chunk files (issue #18, case 7).
+  // --sim-l2-device-bytes: room for two chunk files.
   L2Fixture f(/*l1_chunks=*/10, 0, std::nullopt, /*device_bytes=*/2 * 33554 + 100);
   f.Store({1, 2, 3, 4});
   CHECK(f.FileSizes().size() == 2);

@@ -1,4 +1,4 @@
-// kvsim-vllm's own lateness metric (issue #30), kvsim:step_lateness_seconds, on the real binary:
+// kvsim-vllm's own lateness metric, kvsim:step_lateness_seconds, on the real binary:
 // exposed with the engine's steps, and growing when the engine thread cannot keep up with its
 // simulated clock.
 

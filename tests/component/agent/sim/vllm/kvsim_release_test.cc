@@ -1,4 +1,4 @@
-// kvsim-vllm imitating vLLM release behaviours (issue #32), as a real process: the version probe,
+// kvsim-vllm imitating vLLM release behaviours, as a real process: the version probe,
 // GET /version, a hybrid SSM model that needs the hybrid KV cache manager, the KV connector
 // factory's log line and module-path rule, and the two ways vLLM's schedulers counted external
 // prefix-cache queries (with a real kvsim-lmcache).

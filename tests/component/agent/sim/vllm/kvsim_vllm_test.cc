@@ -104,7 +104,7 @@ Json Conversation(int turns) {
 
 TEST_CASE("kvsim-vllm /health is an empty 200 once the model has loaded") {
   // Port 0: a port picked before the launch could be taken by a neighbour test meanwhile (seen
-  // once in five repeats of the suite at -j2 under load, issue #29); the log names the real one.
+  // once in five repeats of the suite at -j2 under load); the log names the real one.
   std::vector<std::string> argv = {KV_SIM_VLLM_PATH,
                                    "serve",
                                    kModel,

@@ -1,4 +1,4 @@
-// Pure parts of kvsim-vllm's release imitation (issue #32): the top-level --version probe, the
+// Pure parts of kvsim-vllm's release imitation: the top-level --version probe, the
 // --sim-* release flags, the hybrid SSM start-up failure and the KV connector factory's choice.
 
 #include <catch2/catch.hpp>
