@@ -1,6 +1,5 @@
 // kv-agent: the per-node daemon. Loads and validates its config, serves its own /metrics, runs
-// until SIGTERM/SIGINT; `--preflight` checks the node instead and exits. See README.md
-// "kv-agent".
+// until SIGTERM/SIGINT; `--preflight` checks the node instead and exits. See docs/kv-agent.md.
 
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 // kv-controller: the control plane daemon. Loads and validates its config, serves its own
-// /metrics, runs until SIGTERM/SIGINT. See README.md "kv-controller".
+// /metrics, runs until SIGTERM/SIGINT. See docs/kv-controller.md.
 
 #include <csignal>
 #include <iostream>

@@ -223,13 +223,14 @@ v1::PreflightCheck CheckPageCache(const tiers::ProfileSet& profiles,
   if (pool > *available) {
     return Ok(kPageCache, absl::StrCat(figures, ": the pool does not fit in free RAM"));
   }
-  return Warn(kPageCache,
-              absl::StrCat(figures,
-                           ": the pool fits in free RAM, so its chunks may be read back from the "
-                           "page cache and the NVME tier measure RAM"),
-              "add \"use_odirect\": true to the fs L2 adapter (README \"Making the NVME tier read "
-              "the disk\"), or make nvme_pool_gb larger than free RAM, or drop the page cache "
-              "before each replay");
+  return Warn(
+      kPageCache,
+      absl::StrCat(figures,
+                   ": the pool fits in free RAM, so its chunks may be read back from the "
+                   "page cache and the NVME tier measure RAM"),
+      "add \"use_odirect\": true to the fs L2 adapter (docs/results.md \"Making the NVME tier "
+      "read the disk\"), or make nvme_pool_gb larger than free RAM, or drop the page cache "
+      "before each replay");
 }
 
 }  // namespace

@@ -38,8 +38,8 @@ std::optional<v1::ResultWarning> NvmeReadsWarning(const v1::LmcacheMetrics& lmca
       kNvmeReadsNotFromDisk,
       absl::StrFormat("the pool's device %s read %d bytes while LMCache loaded %.0f bytes from L2 "
                       "(%.1f%% < %.0f%%): the NVME tier's hits were served mostly from the page "
-                      "cache, so it measured RAM, not the disk (README: \"Making the NVME tier "
-                      "read the disk\")",
+                      "cache, so it measured RAM, not the disk (docs/results.md: \"Making the NVME "
+                      "tier read the disk\")",
                       disk.device().empty() ? "?" : disk.device(), disk.read_bytes_total(),
                       expected, share * 100, kMinDiskReadShare * 100));
 }

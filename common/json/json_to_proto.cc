@@ -51,7 +51,7 @@ std::string ShortValueName(const EnumValueDescriptor* value) {
   return name.rfind(prefix, 0) == 0 ? name.substr(prefix.size()) : name;
 }
 
-// Enums whose documented spelling is lowercase (README "Job spec": "engine": "sim" or "vllm").
+// Enums whose documented spelling is lowercase (docs/job-spec.md: "engine": "sim" or "vllm").
 bool WrittenLowercase(const EnumDescriptor* type) {
   return type->full_name() == "kvbench.v1.Engine";
 }
@@ -71,7 +71,7 @@ const EnumValueDescriptor* FindCanonicalValue(const EnumDescriptor* type, const 
   return nullptr;
 }
 
-// `value` is no value of `type`: the spellings the README documents (for `engine`,
+// `value` is no value of `type`: the spellings docs/job-spec.md documents (for `engine`,
 // the lowercase it is written in, not the capitals alone, which kvctl prints and takes back).
 std::string UnknownEnumValueMessage(const EnumDescriptor* type, const Json& value) {
   std::string documented;

@@ -16,7 +16,7 @@ absl::Status WithUnreachableControllerHint(const absl::Status& status, const std
       "cannot reach the controller at ", address, " (", status.message(),
       "): is kv-controller running there? Start one with `kv-controller --config ",
       kExampleControllerConfig, "` (it listens on ", kExampleControllerAddress,
-      ", insecure: KV_INSECURE=1; README \"kv-controller\"), or run the job on this machine "
+      ", insecure: KV_INSECURE=1; docs/kv-controller.md), or run the job on this machine "
       "alone with `kvctl run SPEC.json`, which needs no controller"));
 }
 

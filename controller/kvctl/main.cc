@@ -1,4 +1,4 @@
-// kvctl: the operator's client. One file per subcommand (kvctl/*_command.cc); see README.md.
+// kvctl: the operator's client. One file per subcommand (kvctl/commands/); see docs/kvctl.md.
 
 #include "common/cli/command_line.h"
 #include "common/status/exit_code.h"

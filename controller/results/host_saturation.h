@@ -13,16 +13,16 @@
 namespace kvbench::results {
 
 // The limits, and why. Measured with tests/bench/host_load.sh on this project's 2-core VM, the
-// demo spec (README "Host load"). Quiet, at sim_time_scale 0.25 its replays kept the host 13-38%
-// busy, kvsim-vllm's steps 0.7-1.6 ms simulated late at p90 and kv-runner's loop lag p90 at
+// demo spec (docs/results.md "Host load"). Quiet, at sim_time_scale 0.25 its replays kept the host
+// 13-38% busy, kvsim-vllm's steps 0.7-1.6 ms simulated late at p90 and kv-runner's loop lag p90 at
 // 0.6-9.9 ms simulated. But in 6 of 7 runs at 0.25 (quiet, or beside others' builds) a stall of
 // the VM (16-125 ms real: a step p99 of 64-506 ms simulated, a loop lag p99 up to 412) pushed
-// some scenario's mean step lateness past 2 ms or its loop lag p99 past 20 ms. Hence tenth-worst figures: a stall moves the tail, a host
-// that cannot keep up moves the body. At 0.05 on the quiet host: steps 3.5-122 ms late at p90,
-// loop lag p90 4.8-34 ms (the 16-user scenarios past the limits). With two busy loops beside the
-// 0.25 demo the host was 100% busy and the 16-user TTFT p50 read 1.1-1.8x the quiet runs', while
-// the lags' p90 stayed at 0.7-5.6 ms (steps) and 1-15.5 ms (loop): the kernel wakes sleeping
-// threads first, and that queueing shows in the CPU figure.
+// some scenario's mean step lateness past 2 ms or its loop lag p99 past 20 ms. Hence tenth-worst
+// figures: a stall moves the tail, a host that cannot keep up moves the body. At 0.05 on the quiet
+// host: steps 3.5-122 ms late at p90, loop lag p90 4.8-34 ms (the 16-user scenarios past the
+// limits). With two busy loops beside the 0.25 demo the host was 100% busy and the 16-user TTFT p50
+// read 1.1-1.8x the quiet runs', while the lags' p90 stayed at 0.7-5.6 ms (steps) and 1-15.5 ms
+// (loop): the kernel wakes sleeping threads first, and that queueing shows in the CPU figure.
 //
 // Whole-machine CPU busy over the replay, %: past it the run's threads (engine steps, kv-runner's
 // loop, Caddy) queue for a core more often than not.

@@ -112,7 +112,7 @@ void ValidateTopology(const JobSpec& spec, FieldErrors* errors) {
 
 // Why `path` (absolute, or with a ".." part) is refused, and how to name the same file: relative
 // to a dataset folder, which for a file of one's own is `--dataset-mirror DIR` (the
-// README says kvctl run accepts "a path of your own", so a bare refusal leaves one stuck).
+// docs/kvctl.md says kvctl run accepts "a path of your own", so a bare refusal leaves one stuck).
 std::string DatasetPathProblem(const std::string& path) {
   std::string problem = absl::StrCat(
       "\"", path,

@@ -1,4 +1,4 @@
-// kvsim-vllm: a drop-in simulator of `vllm serve` (see README.md "kvsim-vllm"). Same flags (the
+// kvsim-vllm: a drop-in simulator of `vllm serve` (see docs/kvsim-vllm.md). Same flags (the
 // subset kvbench uses), same HTTP API, SSE stream and /metrics; a simulated engine behind them.
 
 #include <csignal>
