@@ -20,3 +20,8 @@ find_package(ZLIB REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(KV_SNAPPY REQUIRED IMPORTED_TARGET snappy)
 pkg_check_modules(KV_ZSTD REQUIRED IMPORTED_TARGET libzstd)
+# The controller's PostgreSQL store (controller/store/postgres_database.h): libpq, PostgreSQL's own
+# C client (Debian's libpq-dev, whose .pc file pkg-config reads). Not libpqxx: Debian 12 ships
+# 6.4, and the store needs only prepared statements with binary parameters and the SQLSTATE of
+# each error, behind the same thin statement seam as SQLite's.
+pkg_check_modules(KV_LIBPQ REQUIRED IMPORTED_TARGET libpq)

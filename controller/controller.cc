@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/daemon/private_files.h"
+#include "common/files/private_file.h"
 #include "common/grpc/grpc_core_log.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
@@ -13,7 +14,7 @@
 #include "common/status/status_macros.h"
 #include "controller/alerts/alert_text.h"
 #include "controller/config/controller_config_validator.h"
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
 
 namespace kvbench::controller {
 namespace {
@@ -21,6 +22,17 @@ namespace {
 // Agents are told to beat often enough that the timeout spans three missed beats.
 absl::Duration HeartbeatInterval(absl::Duration timeout) {
   return std::min(kDefaultHeartbeatInterval, timeout / 3);
+}
+
+// The store the config names: PostgreSQL with the connection string of dsn_file, else the SQLite
+// file in data_dir.
+absl::StatusOr<std::unique_ptr<SqlStore>> OpenStore(const v1::ControllerConfig& config) {
+  if (!config.store().has_postgresql()) {
+    return SqlStore::OpenSqlite(absl::StrCat(config.data_dir(), "/", kStoreFileName));
+  }
+  KV_ASSIGN_OR_RETURN(std::string dsn, ReadOwnerOnlyFile(config.store().postgresql().dsn_file(),
+                                                         "store.postgresql.dsn_file"));
+  return SqlStore::OpenPostgres(dsn);
 }
 
 }  // namespace
@@ -42,8 +54,7 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
   }
   // The job store holds every spec and result: its folder is this user's alone.
   KV_RETURN_IF_ERROR(MakeFolderPrivate(config.data_dir()));
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store,
-                      SqliteStore::Open(absl::StrCat(config.data_dir(), "/", kStoreFileName)));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStore> store, OpenStore(config));
   JobManagerOptions options;
   options.heartbeat_timeout =
       absl::Seconds(config.heartbeat_timeout_s() > 0 ? config.heartbeat_timeout_s()
@@ -62,7 +73,7 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
 
 Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
                        prometheus::Registry* registry, FolderLock data_dir_lock,
-                       std::unique_ptr<SqliteStore> store, std::unique_ptr<JobManager> manager,
+                       std::unique_ptr<SqlStore> store, std::unique_ptr<JobManager> manager,
                        AnalysisSettings analysis, std::vector<WebhookTarget> webhooks,
                        HttpClient* http_client)
     : config_(std::move(config)),

@@ -22,7 +22,7 @@
 #include "controller/schedule/schedule_firer.h"
 #include "controller/schedule/scheduled_jobs.h"
 #include "controller/service/grpc_server_service.h"
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
 #include "kvbench/v1/config.pb.h"
 
 namespace kvbench::controller {
@@ -90,7 +90,7 @@ class Controller {
 
   Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
              prometheus::Registry* registry, FolderLock data_dir_lock,
-             std::unique_ptr<SqliteStore> store, std::unique_ptr<JobManager> manager,
+             std::unique_ptr<SqlStore> store, std::unique_ptr<JobManager> manager,
              AnalysisSettings analysis, std::vector<WebhookTarget> webhooks,
              HttpClient* http_client);
   void Housekeeping();
@@ -107,7 +107,7 @@ class Controller {
   prometheus::Gauge& uptime_seconds_;
   prometheus::Family<prometheus::Gauge>& link_gauges_;
   FolderLock data_dir_lock_;  // one controller per data_dir, for as long as this one lives
-  std::unique_ptr<SqliteStore> store_;
+  std::unique_ptr<SqlStore> store_;
   std::unique_ptr<JobManager> manager_;
   ManagerJobs manager_jobs_;
   std::unique_ptr<ScheduleFirer> schedules_;

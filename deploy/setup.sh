@@ -18,6 +18,8 @@ DEMO_PACKAGES=(
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
   libabsl-dev libboost-dev nlohmann-json3-dev prometheus-cpp-dev libcurl4-openssl-dev
   catch2 libsqlite3-dev cppzmq-dev libzmq3-dev libcli11-dev
+  # the controller's PostgreSQL store (controller/store/postgres_database.h): libpq
+  libpq-dev
   # page codecs of the native Parquet reader (common/parquet): SNAPPY and ZSTD (zlib comes with
   # the libraries above)
   libsnappy-dev libzstd-dev zlib1g-dev
@@ -43,6 +45,9 @@ TEST_PACKAGES=(
   chromium
   # systemd-analyze: e2e.installed_tree verifies the installed units and their hardening
   systemd
+  # a real PostgreSQL server the store tests and e2e.controller_cluster_postgresql start in a temp
+  # folder (initdb + postgres as an unprivileged user; the package's own cluster is not used)
+  postgresql
 )
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -71,6 +71,10 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
   }
   CheckAbsolutePath(&errors, "data_dir", config.data_dir(), /*required=*/true);
   CheckOwnFolder(&errors, "data_dir", config.data_dir());
+  if (config.store().has_postgresql()) {
+    CheckAbsolutePath(&errors, "store.postgresql.dsn_file", config.store().postgresql().dsn_file(),
+                      /*required=*/true);
+  }
   ValidateSecurity(config, &errors);
   if (!config.metrics_listen().empty()) {
     CheckHostPort(&errors, "metrics_listen", config.metrics_listen(), /*allow_port_zero=*/true);
@@ -110,6 +114,10 @@ void ApplyControllerConfigDefaults(v1::ControllerConfig* config) {
 absl::StatusOr<v1::ControllerConfig> LoadControllerConfig(const std::string& path) {
   const auto resolve_paths = [&path](v1::ControllerConfig* config) {
     ResolveAgainstConfigFile(path, config->mutable_data_dir());
+    if (config->store().has_postgresql()) {
+      ResolveAgainstConfigFile(path,
+                               config->mutable_store()->mutable_postgresql()->mutable_dsn_file());
+    }
     if (config->has_tls()) ResolveTlsPaths(path, config->mutable_tls());
     for (v1::WebhookConfig& webhook : *config->mutable_webhooks()) {
       if (!webhook.secret_file().empty()) {

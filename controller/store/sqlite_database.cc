@@ -22,10 +22,11 @@ absl::StatusOr<std::unique_ptr<SqliteDatabase>> SqliteDatabase::Open(const std::
   return database;
 }
 
-SqliteDatabase::SqliteDatabase(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
+SqliteDatabase::SqliteDatabase(std::string path, sqlite3* db)
+    : SqlDatabase(path), path_(std::move(path)), db_(db) {}
 
 SqliteDatabase::~SqliteDatabase() {
-  absl::MutexLock lock(&mu_);
+  absl::MutexLock lock(&mu());
   begin_.reset();  // finalized before the connection closes
   commit_.reset();
   rollback_.reset();
@@ -39,7 +40,7 @@ absl::Status SqliteDatabase::Exec(const char* sql) {
 }
 
 absl::Status SqliteDatabase::Init() {
-  absl::MutexLock lock(&mu_);
+  absl::MutexLock lock(&mu());
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, static_cast<int>(absl::ToInt64Milliseconds(kBusyTimeout)));
   // The first statement reads the file header: a file that is not a database fails here.
@@ -81,18 +82,16 @@ absl::Status SqliteDatabase::CreateSchemaIfMissing() {
   return Exec("COMMIT");
 }
 
-absl::Status SqliteDatabase::Prepare(std::unique_ptr<SqliteStatement>& into,
-                                     absl::string_view sql) {
+absl::Status SqliteDatabase::Prepare(std::unique_ptr<SqlStatement>& into, absl::string_view sql) {
   KV_ASSIGN_OR_RETURN(into, PrepareOnce(sql));
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<SqliteStatement>> SqliteDatabase::PrepareOnce(
-    absl::string_view sql) {
+absl::StatusOr<std::unique_ptr<SqlStatement>> SqliteDatabase::PrepareOnce(absl::string_view sql) {
   absl::StatusOr<std::unique_ptr<SqliteStatement>> prepared = SqliteStatement::Prepare(db_, sql);
   if (!prepared.ok())
     return absl::Status(prepared.status().code(), Where(prepared.status().message()));
-  return prepared;
+  return std::unique_ptr<SqlStatement>(*std::move(prepared));
 }
 
 absl::Status SqliteDatabase::InTransaction(absl::FunctionRef<absl::Status()> body) {

@@ -1,9 +1,7 @@
 #pragma once
 
-// One SQLite file shared by the store's tables: the connection, the schema and its upgrades, the
-// one mutex, transactions and statement preparation. The tables (sqlite_*_store.h,
-// sqlite_event_log.h) keep their own prepared statements and hold mu() around every use of the
-// connection.
+// The store's database on one SQLite file (the SqlDatabase of sql_database.h): the connection,
+// the schema and its upgrades (sqlite_schema.h), transactions and statement preparation.
 //
 // Durability: the database runs in WAL mode with synchronous=FULL, so every committed
 // transaction has been fsync'ed to the WAL before the call returns. An event or result that
@@ -31,6 +29,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "controller/store/sql_database.h"
 #include "controller/store/sqlite_statement.h"
 
 namespace kvbench::controller {
@@ -40,50 +39,36 @@ inline constexpr int kSqliteSchemaVersion = 3;
 // How long a statement waits for a lock held by another connection before UNAVAILABLE.
 inline constexpr absl::Duration kBusyTimeout = absl::Seconds(5);
 
-class SqliteDatabase {
+class SqliteDatabase : public SqlDatabase {
  public:
   // Opens (creating if missing) the database at `path` and creates or upgrades the schema.
   // DATA_LOSS when the file is not an SQLite database or is corrupt; FAILED_PRECONDITION when it
   // cannot be opened or has a newer schema. Every message names the path.
   static absl::StatusOr<std::unique_ptr<SqliteDatabase>> Open(const std::string& path);
   // Every statement prepared on it must have been destroyed before.
-  ~SqliteDatabase();
-  SqliteDatabase(const SqliteDatabase&) = delete;
-  SqliteDatabase& operator=(const SqliteDatabase&) = delete;
+  ~SqliteDatabase() override;
 
-  // Held by a table for every use of the connection and of its statements.
-  absl::Mutex& mu() ABSL_LOCK_RETURNED(mu_) { return mu_; }
-
-  // Prepares `sql` into `into`; the error names the path.
-  absl::Status Prepare(std::unique_ptr<SqliteStatement>& into, absl::string_view sql)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Prepares `sql` for one use (statements of rarely used tables).
-  absl::StatusOr<std::unique_ptr<SqliteStatement>> PrepareOnce(absl::string_view sql)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Runs `body` between BEGIN IMMEDIATE and COMMIT; rolls back if it fails.
-  absl::Status InTransaction(absl::FunctionRef<absl::Status()> body)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Rows the last INSERT, UPDATE or DELETE changed.
-  int64_t Changes() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-
-  // `what` prefixed with the database's path, for the errors the tables return.
-  std::string Where(absl::string_view what) const {
-    return absl::StrCat("store ", path_, ": ", what);
-  }
+  absl::Status Prepare(std::unique_ptr<SqlStatement>& into, absl::string_view sql) override
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
+  absl::StatusOr<std::unique_ptr<SqlStatement>> PrepareOnce(absl::string_view sql) override
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
+  // Between BEGIN IMMEDIATE and COMMIT.
+  absl::Status InTransaction(absl::FunctionRef<absl::Status()> body) override
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
+  int64_t Changes() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
 
  private:
   SqliteDatabase(std::string path, sqlite3* db);
 
   absl::Status Init();
-  absl::Status Exec(const char* sql) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  absl::Status CreateSchemaIfMissing() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status Exec(const char* sql) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
+  absl::Status CreateSchemaIfMissing() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
 
   const std::string path_;
-  absl::Mutex mu_;
-  sqlite3* const db_;  // the connection; used under mu_
-  std::unique_ptr<SqliteStatement> begin_ ABSL_GUARDED_BY(mu_);
-  std::unique_ptr<SqliteStatement> commit_ ABSL_GUARDED_BY(mu_);
-  std::unique_ptr<SqliteStatement> rollback_ ABSL_GUARDED_BY(mu_);
+  sqlite3* const db_;  // the connection; used under mu()
+  std::unique_ptr<SqlStatement> begin_ ABSL_GUARDED_BY(mu());
+  std::unique_ptr<SqlStatement> commit_ ABSL_GUARDED_BY(mu());
+  std::unique_ptr<SqlStatement> rollback_ ABSL_GUARDED_BY(mu());
 };
 
 }  // namespace kvbench::controller

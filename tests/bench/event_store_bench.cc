@@ -1,4 +1,4 @@
-// The controller's durable event log on its own: SqliteStore::AppendEvents (PRAGMA synchronous =
+// The controller's durable event log on its own: SqlStore::AppendEvents (PRAGMA synchronous =
 // FULL, one fsync per transaction) at batch sizes 1 (one commit, so one fsync, per event) up to
 // 1,000 (group commit, as the controller's ingest batches what arrived while it was busy). Prints,
 // per batch size, events/s and the mean time per commit. The file lives in --dir (default
@@ -16,12 +16,12 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
 #include "kvbench/v1/event.pb.h"
 
 namespace {
 
-using kvbench::controller::SqliteStore;
+using kvbench::controller::SqlStore;
 
 struct Options {
   int events = 2000;  // per batch size; at ~1 ms per fsync, batch size 1 takes a few seconds
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   for (const int batch : options.batches) {
     // A fresh file per batch size, so no size's figure carries another's pages.
     ::unlink(path.c_str());
-    auto store = SqliteStore::Open(path);
+    auto store = SqlStore::OpenSqlite(path);
     if (!store.ok()) {
       std::fprintf(stderr, "cannot open %s: %s\n", path.c_str(), store.status().ToString().c_str());
       return 1;

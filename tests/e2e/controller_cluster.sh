@@ -4,13 +4,22 @@
 # scenarios run on the simulators behind real Caddy and spread over both agents; then kvctl
 # results prints, for every scenario, the numbers the agent computed in its result.json (the
 # file `kvctl run`'s table is printed from, through the same table code).
+# With KV_E2E_STORE=postgresql (e2e.controller_cluster_postgresql) the controller keeps its store
+# on a real PostgreSQL server the test starts, and the same checks hold; the request rows are then
+# counted in PostgreSQL against the agents' requests.jsonl.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
+store_engine="${KV_E2E_STORE:-sqlite}"
 
 # --- the controller, on a port it picks
+store_json=""
+if [ "$store_engine" = postgresql ]; then
+  start_postgres
+  store_json=", \"store\": {\"postgresql\": {\"dsn_file\": \"$WORK/pg.dsn\"}}"
+fi
 cat > "$WORK/controller.json" <<JSON
 {"listen_address": "127.0.0.1:0", "data_dir": "$WORK/controller", "insecure": true,
- "metrics_listen": "127.0.0.1:0", "heartbeat_timeout_s": 15}
+ "metrics_listen": "127.0.0.1:0", "heartbeat_timeout_s": 15$store_json}
 JSON
 "$KV_BIN/kv-controller" --config "$WORK/controller.json" 2>"$WORK/controller.log" &
 PIDS+=($!)
@@ -95,6 +104,19 @@ done
 csv="$("$kvctl" results "$job" --output csv)"
 [ "$(echo "$csv" | wc -l)" -eq 7 ] || fail "csv is not a header and 6 rows: $csv"
 expect_contains "$("$kvctl" results "$job" --output json)" '"ttft_p50_s"'
+
+# --- where the store is: PostgreSQL holds every request row the agents recorded, once; no
+# SQLite file was made beside it.
+if [ "$store_engine" = postgresql ]; then
+  [ ! -e "$WORK/controller/controller.db" ] || fail "a PostgreSQL-backed controller wrote controller.db"
+  psql_bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql"
+  in_postgres="$(PGAPPNAME=e2e "$psql_bin" "$pg_dsn" -Atc "SELECT COUNT(*) FROM requests WHERE job_id = '$job'")"
+  [ "$in_postgres" -gt 0 ] || fail "no request chunks in PostgreSQL for $job"
+  rows_in_files="$(cat "$WORK"/agent-*/scenarios/"$job"/*/requests.jsonl | grep -c .)"
+  rows_listed="$("$kvctl" results "$job" --requests --output jsonl 2>/dev/null | grep -c . || true)"
+  [ "$rows_listed" = "$rows_in_files" ] ||
+    fail "kvctl results --requests lists $rows_listed rows, the agents' requests.jsonl hold $rows_in_files"
+fi
 
 # --- a job that cannot be found, and a controller that is gone
 set +e

@@ -172,3 +172,34 @@ pooled_ttft_p95() {
     | ($x | length) as $n | (($n - 1) * 0.95) as $h | ($h | floor) as $f
     | if $f + 1 < $n then $x[$f] + ($h - $f) * ($x[$f + 1] - $x[$f]) else $x[$f] end'
 }
+
+# start_postgres: a real PostgreSQL server for this test (Debian's, deploy/setup.sh): initdb in
+# $WORK/pg, listening on a Unix socket there only (no TCP), trust authentication for user kvbench.
+# The server refuses root, so under root it runs as the `postgres` system user (else nobody);
+# setpriv --pdeathsig makes it quit with this script. Sets $pg_dsn, $pg_pid and writes the DSN to
+# $WORK/pg.dsn (mode 0600, as the controller demands of a file that may hold a password).
+start_postgres() {
+  local bin user port
+  bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  [ -x "$bin/initdb" ] || fail "no PostgreSQL server: install postgresql (deploy/setup.sh)"
+  local run_as=()
+  if [ "$(id -u)" = 0 ]; then
+    user=postgres; id "$user" >/dev/null 2>&1 || user=nobody
+    run_as=(setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --init-groups)
+  fi
+  mkdir -p "$WORK/pg"
+  # The server user passes through $WORK (mode 0700 from mktemp) to its own folder: traverse only.
+  [ "$(id -u)" = 0 ] && chmod o+x "$WORK" && chown "$user" "$WORK/pg"
+  chmod 0700 "$WORK/pg"
+  "${run_as[@]}" "$bin/initdb" -D "$WORK/pg/data" -U kvbench --auth=trust -E UTF8 --no-locale \
+    >"$WORK/pg/initdb.log" 2>&1 || fail "initdb failed: $(tail -5 "$WORK/pg/initdb.log")"
+  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  "${run_as[@]}" --pdeathsig SIGQUIT "$bin/postgres" -D "$WORK/pg/data" -k "$WORK/pg" \
+    -c listen_addresses= -p "$port" >"$WORK/pg/postgres.log" 2>&1 &
+  pg_pid=$!
+  PIDS+=("$pg_pid")
+  pg_dsn="host=$WORK/pg port=$port user=kvbench dbname=postgres"
+  pg_ready() { "$bin/pg_isready" -q -h "$WORK/pg" -p "$port"; }
+  wait_until 30 pg_ready || fail "PostgreSQL not ready in 30 s: $(tail -5 "$WORK/pg/postgres.log")"
+  (umask 077 && echo "$pg_dsn" > "$WORK/pg.dsn")
+}

@@ -28,7 +28,7 @@ cd "$root"
 allowed=(
   "common/prometheus/|kvbench::prometheus_text|kvbench::prometheus would hide prometheus-cpp's ::prometheus inside namespace kvbench"
   "agent/sampler/metric_catalog.h|kvbench::sampler::keys|a scope for the catalog's metric-key constants (sampler::keys::kX), not a module"
-  "controller/store/sqlite_schema.h|kvbench::controller::sql|a scope for the store's SQL statement constants (sql::kInsertJob), not a module"
+  "controller/store/|kvbench::controller::sql|a scope for the store's SQL constants, schemas and statements alike (sql::kInsertJob), not a module"
 )
 
 mapfile -t files < <(find agent controller common -type f \( -name '*.h' -o -name '*.cc' \) | sort)

@@ -32,7 +32,7 @@
 #include "controller/kvctl/print/run_progress.h"
 #include "controller/results/comparison.h"
 #include "controller/results/scenario_run.h"
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
 
 namespace kvbench::kvctl {
 namespace {
@@ -61,7 +61,7 @@ absl::StatusOr<v1::Job> SubmitAndFollow(const client::JobPlan& plan,
                                         const agent::LocalRunOptions& options,
                                         const std::string& job_id, agent::Agent* local,
                                         EmbeddedController* embedded,
-                                        std::unique_ptr<controller::SqliteStore>* store,
+                                        std::unique_ptr<controller::SqlStore>* store,
                                         HeldLogSink* held, RunProgress* progress) {
   const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);
   std::error_code error;
@@ -75,7 +75,7 @@ absl::StatusOr<v1::Job> SubmitAndFollow(const client::JobPlan& plan,
   held->HandTo(log.get());
   SetLogSink(log);
   KV_ASSIGN_OR_RETURN(*store,
-                      controller::SqliteStore::Open(absl::StrCat(job_dir, "/", kStoreFileName)));
+                      controller::SqlStore::OpenSqlite(absl::StrCat(job_dir, "/", kStoreFileName)));
   controller::JobManagerOptions manager_options;
   manager_options.only_job_id = job_id;
   local->Start();  // its first stream opens on the loop, once the controller runs it
@@ -94,7 +94,7 @@ absl::StatusOr<v1::Job> RunNamedJob(const client::JobPlan& plan,
                                     const std::string& job_id, RunWorld* world, HeldLogSink* held,
                                     RunProgress* progress) {
   const std::string job_dir = absl::StrCat(options.out_dir, "/", job_id);
-  std::unique_ptr<controller::SqliteStore> store;  // outlives the controller that uses it
+  std::unique_ptr<controller::SqlStore> store;  // outlives the controller that uses it
   std::unique_ptr<EmbeddedController> embedded = EmbeddedController::Create(&world->clock);
   agent::AgentSeams seams = agent::LocalRunConfig::Seams(options, job_id);
   seams.clock = &world->clock;

@@ -21,7 +21,7 @@
 #include "common/http/curl_http_client.h"
 #include "common/time/clock.h"
 #include "controller/store/regression_store.h"
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_http_server.h"
 #include "tests/support/wait_for.h"
@@ -152,7 +152,7 @@ class PassCountingStore : public RegressionStore {
 
 struct Fixture {
   Fixture() {
-    auto opened = SqliteStore::Open(dir.path() + "/controller.db");
+    auto opened = SqlStore::OpenSqlite(dir.path() + "/controller.db");
     REQUIRE(opened.ok());
     store = *std::move(opened);
     auto made = TestHttpServer::Create();
@@ -172,7 +172,7 @@ struct Fixture {
 
   testing::TempDir dir;
   Received received;  // outlives the server's threads
-  std::unique_ptr<SqliteStore> store;
+  std::unique_ptr<SqlStore> store;
   std::unique_ptr<TestHttpServer> server;
   std::unique_ptr<CurlHttpClient> http;
   WebhookKey key = *WebhookKey::FromSecret(kDispatcherSecret);

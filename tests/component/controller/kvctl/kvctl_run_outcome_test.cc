@@ -23,7 +23,7 @@
 #include "controller/kvctl/embedded/embedded_controller.h"
 #include "controller/kvctl/local_job_record.h"
 #include "controller/placement/placement.h"
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
 #include "tests/fakes/fake_scenario_worker.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/wait_for.h"
@@ -69,7 +69,7 @@ struct Embedded {
   RealClock clock;
   std::string job_id;
   std::string store_path;
-  std::unique_ptr<controller::SqliteStore> store;
+  std::unique_ptr<controller::SqlStore> store;
   std::unique_ptr<kvctl::EmbeddedController> controller;
   std::unique_ptr<agent::EventSpool> spool;
   std::unique_ptr<agent::ControllerLink> link;
@@ -80,8 +80,8 @@ struct Embedded {
     const std::string job_dir = out_dir + "/" + job_id;
     std::filesystem::create_directories(job_dir);
     store_path = job_dir + "/job.db";
-    absl::StatusOr<std::unique_ptr<controller::SqliteStore>> opened =
-        controller::SqliteStore::Open(store_path);
+    absl::StatusOr<std::unique_ptr<controller::SqlStore>> opened =
+        controller::SqlStore::OpenSqlite(store_path);
     REQUIRE(opened.ok());
     store = *std::move(opened);
     controller = kvctl::EmbeddedController::Create(&clock);
@@ -215,8 +215,8 @@ TEST_CASE("kvctl run ends a job as the controller does, with its store in the ru
 TEST_CASE("kvctl run's in-process link holds the agent to Register first", "[kvctl_run]") {
   TempDir out;
   RealClock clock;
-  absl::StatusOr<std::unique_ptr<controller::SqliteStore>> store =
-      controller::SqliteStore::Open(out.path() + "/job.db");
+  absl::StatusOr<std::unique_ptr<controller::SqlStore>> store =
+      controller::SqlStore::OpenSqlite(out.path() + "/job.db");
   REQUIRE(store.ok());
   std::unique_ptr<kvctl::EmbeddedController> embedded = kvctl::EmbeddedController::Create(&clock);
   REQUIRE(embedded->Start(store->get()).ok());

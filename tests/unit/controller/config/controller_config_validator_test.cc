@@ -35,5 +35,19 @@ TEST_CASE("Controller config ranges") {
         "listen_address|heartbeat_timeout_s|max_scenario_attempts|");
 }
 
+TEST_CASE("A PostgreSQL store needs its connection string file, by absolute path") {
+  auto config = Parse<v1::ControllerConfig>(R"({
+      "listen_address": "127.0.0.1:7070", "insecure": true, "data_dir": "/var/lib/kvbench",
+      "store": {"postgresql": {}}})");
+  CHECK(Fields(controller::ValidateControllerConfig(config)) == "store.postgresql.dsn_file|");
+  config.mutable_store()->mutable_postgresql()->set_dsn_file("pg.dsn");
+  CHECK(Fields(controller::ValidateControllerConfig(config)) == "store.postgresql.dsn_file|");
+  config.mutable_store()->mutable_postgresql()->set_dsn_file("/etc/kvbench/pg.dsn");
+  CHECK(controller::ValidateControllerConfig(config).empty());
+  // SQLite, named or by default, needs nothing more than data_dir.
+  config.mutable_store()->mutable_sqlite();
+  CHECK(controller::ValidateControllerConfig(config).empty());
+}
+
 }  // namespace
 }  // namespace kvbench

@@ -10,7 +10,7 @@
 #include "controller/core/agent_registry.h"
 #include "controller/core/job_state_machine.h"
 #include "controller/core/scenario_dispatcher.h"
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/support/temp_dir.h"
 #include "tests/unit/controller/core/fake_agent_channel.h"
@@ -45,7 +45,7 @@ struct Fleet {
   }
 
   kvbench::testing::TempDir dir;
-  std::unique_ptr<SqliteStore> store = *SqliteStore::Open(dir.path() + "/controller.db");
+  std::unique_ptr<SqlStore> store = *SqlStore::OpenSqlite(dir.path() + "/controller.db");
   kvbench::testing::FakeClock clock;
   AgentRegistry agents;
   JobStateMachine jobs{

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "controller/core/job_manager.h"
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_executor.h"
 #include "tests/support/sim_job_spec.h"
@@ -70,7 +70,7 @@ struct JobManagerHarness {
   JobManagerHarness() { Open(); }
 
   void Open() {
-    store = *SqliteStore::Open(dir.path() + "/controller.db");
+    store = *SqlStore::OpenSqlite(dir.path() + "/controller.db");
     JobManagerOptions options;
     options.heartbeat_interval = absl::Seconds(1);
     options.heartbeat_timeout = absl::Seconds(3);
@@ -127,7 +127,7 @@ struct JobManagerHarness {
   kvbench::testing::TempDir dir;
   kvbench::testing::FakeClock clock;
   kvbench::testing::FakeExecutor loop{&clock};
-  std::unique_ptr<SqliteStore> store;
+  std::unique_ptr<SqlStore> store;
   std::unique_ptr<JobManager> manager;
 };
 

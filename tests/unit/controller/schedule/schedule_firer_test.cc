@@ -12,7 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "controller/schedule/schedule_spec_validator.h"
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/support/sim_job_spec.h"
 #include "tests/support/temp_dir.h"
@@ -104,13 +104,13 @@ v1::ScheduleSpec Spec(const std::string& name, const std::string& cron) {
 // A controller: a runner over the store file, loaded as at start.
 struct Controller {
   Controller(const std::string& path, RecordingJobs* jobs, FakeClock* clock) {
-    absl::StatusOr<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path);
+    absl::StatusOr<std::unique_ptr<SqlStore>> opened = SqlStore::OpenSqlite(path);
     REQUIRE(opened.ok());
     store = *std::move(opened);
     runner = std::make_unique<ScheduleFirer>(&store->Schedules(), jobs, clock);
     REQUIRE(runner->Load().ok());
   }
-  std::unique_ptr<SqliteStore> store;
+  std::unique_ptr<SqlStore> store;
   std::unique_ptr<ScheduleFirer> runner;
 };
 

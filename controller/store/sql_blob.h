@@ -1,6 +1,6 @@
 #pragma once
 
-// How the SQLite tables read back the protos they store serialized in BLOB columns.
+// How the tables read back the protos they store serialized in BLOB (PostgreSQL: BYTEA) columns.
 
 #include <string>
 

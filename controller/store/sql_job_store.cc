@@ -1,12 +1,12 @@
-#include "controller/store/sqlite_job_store.h"
+#include "controller/store/sql_job_store.h"
 
 #include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/status/status_macros.h"
-#include "controller/store/sqlite_blob.h"
-#include "controller/store/sqlite_schema.h"
+#include "controller/store/sql_blob.h"
+#include "controller/store/sql_statements.h"
 
 namespace kvbench::controller {
 namespace {
@@ -23,14 +23,14 @@ int64_t UnixMsOrZero(absl::Time time) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<SqliteJobStore>> SqliteJobStore::Create(SqliteDatabase* db) {
-  std::unique_ptr<SqliteJobStore> store(new SqliteJobStore(db));
+absl::StatusOr<std::unique_ptr<SqlJobStore>> SqlJobStore::Create(SqlDatabase* db) {
+  std::unique_ptr<SqlJobStore> store(new SqlJobStore(db));
   absl::MutexLock lock(&db->mu());
   KV_RETURN_IF_ERROR(store->PrepareStatements());
   return store;
 }
 
-absl::Status SqliteJobStore::PrepareStatements() {
+absl::Status SqlJobStore::PrepareStatements() {
   KV_RETURN_IF_ERROR(db_.Prepare(insert_job_, sql::kInsertJob));
   KV_RETURN_IF_ERROR(db_.Prepare(insert_scenario_, sql::kInsertScenario));
   KV_RETURN_IF_ERROR(
@@ -45,9 +45,9 @@ absl::Status SqliteJobStore::PrepareStatements() {
   return db_.Prepare(select_results_, sql::kSelectResults);
 }
 
-absl::Status SqliteJobStore::PutJob(const std::string& job_id, const v1::JobSpec& spec,
-                                    const std::vector<v1::Scenario>& scenarios, int32_t priority,
-                                    absl::Time submit_time, const std::string& request_id) {
+absl::Status SqlJobStore::PutJob(const std::string& job_id, const v1::JobSpec& spec,
+                                 const std::vector<v1::Scenario>& scenarios, int32_t priority,
+                                 absl::Time submit_time, const std::string& request_id) {
   if (job_id.empty()) return absl::InvalidArgumentError("PutJob: empty job id");
   for (const v1::Scenario& scenario : scenarios) {
     if (scenario.scenario_id().empty()) {
@@ -75,8 +75,8 @@ absl::Status SqliteJobStore::PutJob(const std::string& job_id, const v1::JobSpec
   });
 }
 
-absl::Status SqliteJobStore::InsertScenarios(const std::string& job_id,
-                                             const std::vector<v1::Scenario>& scenarios) {
+absl::Status SqlJobStore::InsertScenarios(const std::string& job_id,
+                                          const std::vector<v1::Scenario>& scenarios) {
   for (const v1::Scenario& scenario : scenarios) {
     ScopedStatement row(*insert_scenario_);
     row->BindText(1, job_id);
@@ -94,8 +94,8 @@ absl::Status SqliteJobStore::InsertScenarios(const std::string& job_id,
   return absl::OkStatus();
 }
 
-absl::Status SqliteJobStore::AddScenarios(const std::string& job_id,
-                                          const std::vector<v1::Scenario>& scenarios) {
+absl::Status SqlJobStore::AddScenarios(const std::string& job_id,
+                                       const std::vector<v1::Scenario>& scenarios) {
   for (const v1::Scenario& scenario : scenarios) {
     if (scenario.scenario_id().empty()) {
       return absl::InvalidArgumentError(
@@ -114,8 +114,7 @@ absl::Status SqliteJobStore::AddScenarios(const std::string& job_id,
   });
 }
 
-absl::StatusOr<JobRecord> SqliteJobStore::ReadJobRow(SqliteStatement& statement,
-                                                     int64_t* position) {
+absl::StatusOr<JobRecord> SqlJobStore::ReadJobRow(SqlStatement& statement, int64_t* position) {
   JobRecord job;
   *position = statement.ColumnInt(0);
   job.job_id = statement.ColumnText(1);
@@ -130,7 +129,7 @@ absl::StatusOr<JobRecord> SqliteJobStore::ReadJobRow(SqliteStatement& statement,
   return job;
 }
 
-absl::Status SqliteJobStore::ReadScenarios(JobRecord& job) {
+absl::Status SqlJobStore::ReadScenarios(JobRecord& job) {
   ScopedStatement select(*select_scenarios_);
   select->BindText(1, job.job_id);
   while (true) {
@@ -147,7 +146,7 @@ absl::Status SqliteJobStore::ReadScenarios(JobRecord& job) {
   }
 }
 
-absl::StatusOr<JobRecord> SqliteJobStore::GetJob(const std::string& job_id) {
+absl::StatusOr<JobRecord> SqlJobStore::GetJob(const std::string& job_id) {
   absl::MutexLock lock(&db_.mu());
   JobRecord job;
   {
@@ -162,8 +161,8 @@ absl::StatusOr<JobRecord> SqliteJobStore::GetJob(const std::string& job_id) {
   return job;
 }
 
-absl::StatusOr<JobPage> SqliteJobStore::ListJobs(const JobFilter& filter, int page_size,
-                                                 const std::string& page_token) {
+absl::StatusOr<JobPage> SqlJobStore::ListJobs(const JobFilter& filter, int page_size,
+                                              const std::string& page_token) {
   if (page_size < 0) {
     return absl::InvalidArgumentError(absl::StrCat("ListJobs: negative page size ", page_size));
   }
@@ -200,7 +199,7 @@ absl::StatusOr<JobPage> SqliteJobStore::ListJobs(const JobFilter& filter, int pa
   return page;
 }
 
-absl::Status SqliteJobStore::SetJobState(const std::string& job_id, v1::JobState state) {
+absl::Status SqlJobStore::SetJobState(const std::string& job_id, v1::JobState state) {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement update(*update_job_state_);
   update->BindText(1, job_id);
@@ -210,7 +209,7 @@ absl::Status SqliteJobStore::SetJobState(const std::string& job_id, v1::JobState
   return absl::OkStatus();
 }
 
-absl::Status SqliteJobStore::UpdateJob(const std::string& job_id, const JobStatusUpdate& update) {
+absl::Status SqlJobStore::UpdateJob(const std::string& job_id, const JobStatusUpdate& update) {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement statement(*update_job_);
   statement->BindText(1, job_id);
@@ -223,7 +222,7 @@ absl::Status SqliteJobStore::UpdateJob(const std::string& job_id, const JobStatu
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> SqliteJobStore::JobIdForRequest(const std::string& request_id) {
+absl::StatusOr<std::string> SqlJobStore::JobIdForRequest(const std::string& request_id) {
   if (request_id.empty()) return std::string();
   absl::MutexLock lock(&db_.mu());
   ScopedStatement select(*select_job_by_request_);
@@ -232,10 +231,10 @@ absl::StatusOr<std::string> SqliteJobStore::JobIdForRequest(const std::string& r
   return has_row ? select->ColumnText(0) : std::string();
 }
 
-absl::Status SqliteJobStore::SetScenarioState(const std::string& job_id,
-                                              const std::string& scenario_id,
-                                              v1::ScenarioState state, const std::string& reason,
-                                              int32_t attempt, const std::string& agent_id) {
+absl::Status SqlJobStore::SetScenarioState(const std::string& job_id,
+                                           const std::string& scenario_id, v1::ScenarioState state,
+                                           const std::string& reason, int32_t attempt,
+                                           const std::string& agent_id) {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement update(*update_scenario_);
   update->BindText(1, job_id);
@@ -252,8 +251,8 @@ absl::Status SqliteJobStore::SetScenarioState(const std::string& job_id,
   return absl::OkStatus();
 }
 
-absl::Status SqliteJobStore::PutResult(const std::string& job_id, const std::string& scenario_id,
-                                       const v1::ScenarioResult& result) {
+absl::Status SqlJobStore::PutResult(const std::string& job_id, const std::string& scenario_id,
+                                    const v1::ScenarioResult& result) {
   if (job_id.empty() || scenario_id.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("PutResult: empty job id \"", job_id,
                                                    "\" or scenario id \"", scenario_id, "\""));
@@ -266,7 +265,7 @@ absl::Status SqliteJobStore::PutResult(const std::string& job_id, const std::str
   return upsert->Run();
 }
 
-absl::StatusOr<std::vector<StoredResult>> SqliteJobStore::GetResults(const std::string& job_id) {
+absl::StatusOr<std::vector<StoredResult>> SqlJobStore::GetResults(const std::string& job_id) {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement select(*select_results_);
   select->BindText(1, job_id);

@@ -1,6 +1,6 @@
 #pragma once
 
-// ScheduleStore on the tables schedules and schedule_fires of a SqliteDatabase.
+// ScheduleStore on the tables schedules and schedule_fires of a SqlDatabase.
 
 #include <memory>
 #include <string>
@@ -8,15 +8,15 @@
 
 #include "absl/base/thread_annotations.h"
 #include "controller/store/schedule_store.h"
-#include "controller/store/sqlite_database.h"
-#include "controller/store/sqlite_statement.h"
+#include "controller/store/sql_database.h"
+#include "controller/store/sql_statement.h"
 
 namespace kvbench::controller {
 
-class SqliteScheduleStore : public ScheduleStore {
+class SqlScheduleStore : public ScheduleStore {
  public:
   // Prepares the statements on `db`, which must outlive the store.
-  static absl::StatusOr<std::unique_ptr<SqliteScheduleStore>> Create(SqliteDatabase* db);
+  static absl::StatusOr<std::unique_ptr<SqlScheduleStore>> Create(SqlDatabase* db);
 
   absl::Status CreateSchedule(const v1::Schedule& schedule) override;
   absl::Status UpdateSchedule(const v1::Schedule& schedule) override;
@@ -28,15 +28,15 @@ class SqliteScheduleStore : public ScheduleStore {
                                                             int limit) override;
 
  private:
-  explicit SqliteScheduleStore(SqliteDatabase* db) : db_(*db) {}
+  explicit SqlScheduleStore(SqlDatabase* db) : db_(*db) {}
 
   absl::Status PrepareStatements() ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu());
   absl::Status UpdateScheduleLocked(const v1::Schedule& schedule)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu());
 
-  SqliteDatabase& db_;
+  SqlDatabase& db_;
   // Prepared once, used under db_.mu().
-  std::unique_ptr<SqliteStatement> insert_schedule_, update_schedule_, select_schedules_,
+  std::unique_ptr<SqlStatement> insert_schedule_, update_schedule_, select_schedules_,
       delete_schedule_, delete_schedule_fires_, insert_schedule_fire_, select_schedule_fires_;
 };
 

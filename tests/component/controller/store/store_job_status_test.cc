@@ -1,13 +1,13 @@
-// SqliteStore: what the controller adds on top of the job rows (idempotent submits, job times and
+// SqlStore: what the controller adds on top of the job rows (idempotent submits, job times and
 // errors, where a reconnecting agent resumes), on a real file, across a reopen.
 
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 
-#include "controller/store/sqlite_store.h"
+#include "controller/store/sql_store.h"
+#include "tests/component/controller/store/open_store.h"
 #include "tests/support/temp_dir.h"
-#include "tests/unit/controller/store/open_store.h"
 
 namespace kvbench::controller {
 namespace {
@@ -28,10 +28,9 @@ v1::JobSpec Named(const std::string& name) {
 }
 
 TEST_CASE("a request id names one job, and a second job with it is refused", "[store]") {
-  testing::TempDir dir;
-  const std::string path = dir.path() + "/controller.db";
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
   {
-    auto store = OpenStore(path);
+    auto store = at.Open();
     REQUIRE(store->Jobs()
                 .PutJob("job-1", Named("a"), OneScenario("job-1"), 0, absl::Now(), "req-7")
                 .ok());
@@ -44,7 +43,7 @@ TEST_CASE("a request id names one job, and a second job with it is refused", "[s
     CHECK(absl::IsAlreadyExists(again));
     CHECK(absl::IsNotFound(store->Jobs().GetJob("job-4").status()));
   }
-  auto reopened = OpenStore(path);
+  auto reopened = at.Open();
   CHECK(*reopened->Jobs().JobIdForRequest("req-7") == "job-1");
   CHECK(reopened->Jobs().JobIdForRequest("req-8")->empty());
   CHECK(reopened->Jobs().JobIdForRequest("")->empty());
@@ -52,12 +51,11 @@ TEST_CASE("a request id names one job, and a second job with it is refused", "[s
 }
 
 TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
-  testing::TempDir dir;
-  const std::string path = dir.path() + "/controller.db";
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
   const absl::Time start = absl::FromUnixMillis(1700000001000);
   const absl::Time end = absl::FromUnixMillis(1700000009500);
   {
-    auto store = OpenStore(path);
+    auto store = at.Open();
     REQUIRE(
         store->Jobs().PutJob("job-1", Named("a"), OneScenario("job-1"), 0, absl::Now(), "").ok());
     JobRecord fresh = *store->Jobs().GetJob("job-1");
@@ -71,7 +69,7 @@ TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
     REQUIRE(store->Jobs().UpdateJob("job-1", update).ok());
     CHECK(absl::IsNotFound(store->Jobs().UpdateJob("nope", update)));
   }
-  JobRecord job = *OpenStore(path)->Jobs().GetJob("job-1");
+  JobRecord job = *at.Open()->Jobs().GetJob("job-1");
   CHECK(job.state == v1::JOB_STATE_FAILED);
   CHECK(job.start_time == start);
   CHECK(job.end_time == end);
@@ -79,8 +77,8 @@ TEST_CASE("a job's state, times and error survive a reopen", "[store]") {
 }
 
 TEST_CASE("MaxEventSeq is the highest seq stored per agent", "[store]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.path() + "/controller.db");
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   CHECK(*store->Events().MaxEventSeq("agent-a") == 0);
   for (int64_t seq : {1, 2, 5, 3}) {
     v1::Event event;
@@ -100,8 +98,7 @@ TEST_CASE("MaxEventSeq is the highest seq stored per agent", "[store]") {
 }
 
 TEST_CASE("AppendEvents commits a batch at once, flags repeats, and is all or nothing", "[store]") {
-  testing::TempDir dir;
-  const std::string path = dir.path() + "/controller.db";
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
   auto event = [](int64_t seq, const std::string& job) {
     v1::Event e;
     e.set_seq(seq);
@@ -111,7 +108,7 @@ TEST_CASE("AppendEvents commits a batch at once, flags repeats, and is all or no
     return e;
   };
   {
-    auto store = OpenStore(path);
+    auto store = at.Open();
     REQUIRE(*store->Events().AppendEvent(event(1, "job-1")));
     absl::StatusOr<std::vector<bool>> stored =
         store->Events().AppendEvents({event(1, "job-1"), event(2, "job-1"), event(3, "job-1")});
@@ -122,7 +119,7 @@ TEST_CASE("AppendEvents commits a batch at once, flags repeats, and is all or no
         store->Events().AppendEvents({event(4, "job-1"), event(5, "")});
     CHECK(absl::IsInvalidArgument(refused.status()));
   }
-  auto reopened = OpenStore(path);
+  auto reopened = at.Open();
   CHECK(*reopened->Events().MaxEventSeq("agent-a") == 3);
   CHECK(reopened->Events().EventsForJob("job-1", 0, 100)->size() == 3);
 }

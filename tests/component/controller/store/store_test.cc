@@ -1,6 +1,4 @@
-// SqliteStore on a real file in a temp dir.
-
-#include "controller/store/sqlite_store.h"
+// SqlStore on both engines: a real SQLite file in a temp dir and a real PostgreSQL server.
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -11,9 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "controller/store/sql_store.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "tests/component/controller/store/open_store.h"
 #include "tests/support/temp_dir.h"
-#include "tests/unit/controller/store/open_store.h"
 
 namespace kvbench::controller {
 namespace {
@@ -118,9 +117,9 @@ void CheckEverything(Store& store) {
   CHECK((*agents)[0].capabilities.cpu_cores() == 16);
 }
 
-TEST_CASE("SqliteStore round-trips a job with its scenarios", "[store]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.File("kv.db"));
+TEST_CASE("SqlStore round-trips a job with its scenarios", "[store]") {
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   std::vector<v1::Scenario> scenarios = Scenarios("job-1", 3);
   REQUIRE(store->Jobs().PutJob("job-1", Spec("nightly"), scenarios, 7, kSubmitTime, "").ok());
 
@@ -154,9 +153,9 @@ TEST_CASE("SqliteStore round-trips a job with its scenarios", "[store]") {
   CHECK(job->scenarios[0].state == v1::SCENARIO_STATE_PENDING);
 }
 
-TEST_CASE("SqliteStore reports missing and duplicate jobs with canonical codes", "[store]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.File("kv.db"));
+TEST_CASE("SqlStore reports missing and duplicate jobs with canonical codes", "[store]") {
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   REQUIRE(store->Jobs().PutJob("job-1", Spec("a"), Scenarios("job-1", 1), 0, kSubmitTime, "").ok());
 
   absl::Status again =
@@ -183,9 +182,9 @@ TEST_CASE("SqliteStore reports missing and duplicate jobs with canonical codes",
       store->Jobs().SetScenarioState("job-1", "nope", v1::SCENARIO_STATE_RUNNING, "", 1, "a")));
 }
 
-TEST_CASE("SqliteStore stores each (agent, scenario, seq) event once", "[store]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.File("kv.db"));
+TEST_CASE("SqlStore stores each (agent, scenario, seq) event once", "[store]") {
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   v1::Event event = MakeEvent("agent-a", "job-1", "job-1-s0", 1);
   absl::StatusOr<bool> first = store->Events().AppendEvent(event);
   REQUIRE(first.ok());
@@ -205,9 +204,9 @@ TEST_CASE("SqliteStore stores each (agent, scenario, seq) event once", "[store]"
   CHECK(absl::IsInvalidArgument(store->Events().AppendEvent(MakeEvent("a", "", "s", 1)).status()));
 }
 
-TEST_CASE("SqliteStore lets a watcher resume events by position", "[store]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.File("kv.db"));
+TEST_CASE("SqlStore lets a watcher resume events by position", "[store]") {
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   for (int64_t seq = 1; seq <= 5; ++seq) {
     REQUIRE(*store->Events().AppendEvent(MakeEvent("agent-a", "job-1", "s0", seq)));
     REQUIRE(*store->Events().AppendEvent(MakeEvent("agent-a", "job-2", "t0", seq)));  // interleaved
@@ -238,9 +237,9 @@ TEST_CASE("SqliteStore lets a watcher resume events by position", "[store]") {
   CHECK(absl::IsInvalidArgument(store->Events().EventsForJob("job-1", 0, 0).status()));
 }
 
-TEST_CASE("SqliteStore pages and filters jobs", "[store]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.File("kv.db"));
+TEST_CASE("SqlStore pages and filters jobs", "[store]") {
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   for (int i = 0; i < 7; ++i) {
     std::string id = "job-" + std::to_string(i);
     REQUIRE(store->Jobs()
@@ -286,9 +285,9 @@ TEST_CASE("SqliteStore pages and filters jobs", "[store]") {
   CHECK(absl::IsInvalidArgument(store->Jobs().ListJobs({}, -1, "").status()));
 }
 
-TEST_CASE("SqliteStore keeps the latest result and lists agents", "[store]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.File("kv.db"));
+TEST_CASE("SqlStore keeps the latest result and lists agents", "[store]") {
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   REQUIRE(store->Jobs().PutResult("job-1", "s1", Result("s1", 0.5)).ok());
   REQUIRE(store->Jobs().PutResult("job-1", "s0", Result("s0", 0.1)).ok());
   REQUIRE(store->Jobs().PutResult("job-1", "s1", Result("s1", 0.3)).ok());
@@ -315,13 +314,13 @@ TEST_CASE("SqliteStore keeps the latest result and lists agents", "[store]") {
   CHECK(absl::IsInvalidArgument(store->Agents().UpsertAgent(v1::AgentCapabilities(), kSubmitTime)));
 }
 
-TEST_CASE("SqliteStore finds everything again after a reopen", "[store]") {
-  testing::TempDir dir;
+TEST_CASE("SqlStore finds everything again after a reopen", "[store]") {
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
   {
-    auto store = OpenStore(dir.File("kv.db"));
+    auto store = at.Open();
     WriteEverything(*store);
   }
-  auto reopened = OpenStore(dir.File("kv.db"));
+  auto reopened = at.Open();
   CheckEverything(*reopened);
   // Stored-once holds across the reopen too.
   CHECK_FALSE(*reopened->Events().AppendEvent(MakeEvent("agent-a", "job-1", "job-1-s0", 2)));
@@ -329,14 +328,13 @@ TEST_CASE("SqliteStore finds everything again after a reopen", "[store]") {
 
 // A child writes and then dies without closing the store; the parent must find every write that
 // returned OK. SIGKILL is the "kill -9" of the controller; _exit skips every destructor.
-TEST_CASE("SqliteStore keeps acknowledged writes when the process dies", "[store]") {
+TEST_CASE("SqlStore keeps acknowledged writes when the process dies", "[store]") {
   const bool use_sigkill = GENERATE(true, false);
-  testing::TempDir dir;
-  const std::string path = dir.File("kv.db");
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
   pid_t child = fork();
   REQUIRE(child >= 0);
   if (child == 0) {
-    absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+    absl::StatusOr<std::unique_ptr<SqlStore>> store = at.TryOpen();
     if (!store.ok()) _exit(2);
     Store& s = **store;
     bool ok =
@@ -364,25 +362,25 @@ TEST_CASE("SqliteStore keeps acknowledged writes when the process dies", "[store
     REQUIRE(WIFEXITED(wstatus));
     REQUIRE(WEXITSTATUS(wstatus) == 0);
   }
-  auto reopened = OpenStore(path);
+  auto reopened = at.Open();
   CheckEverything(*reopened);
 }
 
-TEST_CASE("SqliteStore refuses a file that is not an SQLite database", "[store]") {
+TEST_CASE("SqlStore refuses a file that is not an SQLite database", "[store]") {
   testing::TempDir dir;
   std::string garbage(4096, 'x');
   const std::string path = dir.WriteFile("not-a-db", "this is not a database\n" + garbage);
-  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  absl::StatusOr<std::unique_ptr<SqlStore>> store = SqlStore::OpenSqlite(path);
   REQUIRE_FALSE(store.ok());
   CHECK(absl::IsDataLoss(store.status()));
   CHECK_THAT(std::string(store.status().message()), Catch::Contains(path));
   CHECK_THAT(std::string(store.status().message()), Catch::Contains("not a database"));
 }
 
-TEST_CASE("SqliteStore names the path it cannot open", "[store]") {
+TEST_CASE("SqlStore names the path it cannot open", "[store]") {
   testing::TempDir dir;
   const std::string path = dir.File("missing-dir/kv.db");
-  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  absl::StatusOr<std::unique_ptr<SqlStore>> store = SqlStore::OpenSqlite(path);
   REQUIRE_FALSE(store.ok());
   CHECK(absl::IsFailedPrecondition(store.status()));
   CHECK_THAT(std::string(store.status().message()), Catch::Contains(path));

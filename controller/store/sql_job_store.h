@@ -1,6 +1,6 @@
 #pragma once
 
-// JobStore on the tables jobs, scenarios and results of a SqliteDatabase.
+// JobStore on the tables jobs, scenarios and results of a SqlDatabase (either engine).
 
 #include <memory>
 #include <string>
@@ -8,15 +8,15 @@
 
 #include "absl/base/thread_annotations.h"
 #include "controller/store/job_store.h"
-#include "controller/store/sqlite_database.h"
-#include "controller/store/sqlite_statement.h"
+#include "controller/store/sql_database.h"
+#include "controller/store/sql_statement.h"
 
 namespace kvbench::controller {
 
-class SqliteJobStore : public JobStore {
+class SqlJobStore : public JobStore {
  public:
   // Prepares the statements on `db`, which must outlive the store.
-  static absl::StatusOr<std::unique_ptr<SqliteJobStore>> Create(SqliteDatabase* db);
+  static absl::StatusOr<std::unique_ptr<SqlJobStore>> Create(SqlDatabase* db);
 
   absl::Status PutJob(const std::string& job_id, const v1::JobSpec& spec,
                       const std::vector<v1::Scenario>& scenarios, int32_t priority,
@@ -37,12 +37,12 @@ class SqliteJobStore : public JobStore {
   absl::StatusOr<std::vector<StoredResult>> GetResults(const std::string& job_id) override;
 
  private:
-  explicit SqliteJobStore(SqliteDatabase* db) : db_(*db) {}
+  explicit SqlJobStore(SqlDatabase* db) : db_(*db) {}
 
   absl::Status PrepareStatements() ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu());
   // Reads the job row the statement is positioned on (position, job_id, spec, state, priority,
   // submit_unix_ms, ...) and sets *position; the scenarios are read apart (ReadScenarios).
-  absl::StatusOr<JobRecord> ReadJobRow(SqliteStatement& statement, int64_t* position)
+  absl::StatusOr<JobRecord> ReadJobRow(SqlStatement& statement, int64_t* position)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu());
   absl::Status ReadScenarios(JobRecord& job) ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu());
   // Inserts the job's scenarios PENDING; call within a transaction.
@@ -50,9 +50,9 @@ class SqliteJobStore : public JobStore {
                                const std::vector<v1::Scenario>& scenarios)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu());
 
-  SqliteDatabase& db_;
+  SqlDatabase& db_;
   // Prepared once, used under db_.mu().
-  std::unique_ptr<SqliteStatement> insert_job_, insert_scenario_, select_job_, list_jobs_,
+  std::unique_ptr<SqlStatement> insert_job_, insert_scenario_, select_job_, list_jobs_,
       select_scenarios_, update_job_state_, update_job_, update_scenario_, select_job_by_request_,
       upsert_result_, select_results_;
 };

@@ -1,6 +1,6 @@
 #pragma once
 
-// EventLog on the tables events and requests of a SqliteDatabase.
+// EventLog on the tables events and requests of a SqlDatabase.
 
 #include <memory>
 #include <string>
@@ -8,15 +8,15 @@
 
 #include "absl/base/thread_annotations.h"
 #include "controller/store/event_log.h"
-#include "controller/store/sqlite_database.h"
-#include "controller/store/sqlite_statement.h"
+#include "controller/store/sql_database.h"
+#include "controller/store/sql_statement.h"
 
 namespace kvbench::controller {
 
-class SqliteEventLog : public EventLog {
+class SqlEventLog : public EventLog {
  public:
   // Prepares the statements on `db`, which must outlive the log.
-  static absl::StatusOr<std::unique_ptr<SqliteEventLog>> Create(SqliteDatabase* db);
+  static absl::StatusOr<std::unique_ptr<SqlEventLog>> Create(SqlDatabase* db);
 
   absl::StatusOr<bool> AppendEvent(const v1::Event& event) override;
   absl::StatusOr<std::vector<bool>> AppendEvents(const std::vector<v1::Event>& events) override;
@@ -31,15 +31,15 @@ class SqliteEventLog : public EventLog {
   absl::StatusOr<int64_t> PruneRequests(absl::Time before) override;
 
  private:
-  explicit SqliteEventLog(SqliteDatabase* db) : db_(*db) {}
+  explicit SqlEventLog(SqlDatabase* db) : db_(*db) {}
 
   absl::Status PrepareStatements() ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu());
   // Inserts one event unless stored before; true if inserted now.
   absl::StatusOr<bool> InsertEvent(const v1::Event& event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu());
 
-  SqliteDatabase& db_;
+  SqlDatabase& db_;
   // Prepared once, used under db_.mu().
-  std::unique_ptr<SqliteStatement> insert_event_, select_events_, max_event_seq_, insert_requests_,
+  std::unique_ptr<SqlStatement> insert_event_, select_events_, max_event_seq_, insert_requests_,
       select_requests_, delete_requests_before_;
 };
 

@@ -1,25 +1,24 @@
-#include "controller/store/sqlite_schedule_store.h"
+#include "controller/store/sql_schedule_store.h"
 
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "common/status/status_macros.h"
-#include "controller/store/sqlite_blob.h"
-#include "controller/store/sqlite_schema.h"
+#include "controller/store/sql_blob.h"
+#include "controller/store/sql_statements.h"
 
 namespace kvbench::controller {
 
 using store_internal::ParseBlob;
 
-absl::StatusOr<std::unique_ptr<SqliteScheduleStore>> SqliteScheduleStore::Create(
-    SqliteDatabase* db) {
-  std::unique_ptr<SqliteScheduleStore> store(new SqliteScheduleStore(db));
+absl::StatusOr<std::unique_ptr<SqlScheduleStore>> SqlScheduleStore::Create(SqlDatabase* db) {
+  std::unique_ptr<SqlScheduleStore> store(new SqlScheduleStore(db));
   absl::MutexLock lock(&db->mu());
   KV_RETURN_IF_ERROR(store->PrepareStatements());
   return store;
 }
 
-absl::Status SqliteScheduleStore::PrepareStatements() {
+absl::Status SqlScheduleStore::PrepareStatements() {
   KV_RETURN_IF_ERROR(db_.Prepare(insert_schedule_, sql::kInsertSchedule));
   KV_RETURN_IF_ERROR(db_.Prepare(update_schedule_, sql::kUpdateSchedule));
   KV_RETURN_IF_ERROR(db_.Prepare(select_schedules_, sql::kSelectSchedules));
@@ -44,7 +43,7 @@ std::string ScheduleBlob(const v1::Schedule& schedule) {
 
 }  // namespace
 
-absl::Status SqliteScheduleStore::CreateSchedule(const v1::Schedule& schedule) {
+absl::Status SqlScheduleStore::CreateSchedule(const v1::Schedule& schedule) {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement insert(*insert_schedule_);
   insert->BindText(1, schedule.spec().name());
@@ -57,7 +56,7 @@ absl::Status SqliteScheduleStore::CreateSchedule(const v1::Schedule& schedule) {
   return status;
 }
 
-absl::Status SqliteScheduleStore::UpdateScheduleLocked(const v1::Schedule& schedule) {
+absl::Status SqlScheduleStore::UpdateScheduleLocked(const v1::Schedule& schedule) {
   ScopedStatement update(*update_schedule_);
   update->BindText(1, schedule.spec().name());
   update->BindBlob(2, ScheduleBlob(schedule));
@@ -68,12 +67,12 @@ absl::Status SqliteScheduleStore::UpdateScheduleLocked(const v1::Schedule& sched
   return absl::OkStatus();
 }
 
-absl::Status SqliteScheduleStore::UpdateSchedule(const v1::Schedule& schedule) {
+absl::Status SqlScheduleStore::UpdateSchedule(const v1::Schedule& schedule) {
   absl::MutexLock lock(&db_.mu());
   return UpdateScheduleLocked(schedule);
 }
 
-absl::StatusOr<std::vector<v1::Schedule>> SqliteScheduleStore::ListSchedules() {
+absl::StatusOr<std::vector<v1::Schedule>> SqlScheduleStore::ListSchedules() {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement select(*select_schedules_);
   std::vector<v1::Schedule> schedules;
@@ -87,7 +86,7 @@ absl::StatusOr<std::vector<v1::Schedule>> SqliteScheduleStore::ListSchedules() {
   return schedules;
 }
 
-absl::Status SqliteScheduleStore::DeleteSchedule(const std::string& name) {
+absl::Status SqlScheduleStore::DeleteSchedule(const std::string& name) {
   absl::MutexLock lock(&db_.mu());
   return db_.InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu()) -> absl::Status {
     ScopedStatement remove(*delete_schedule_);
@@ -102,8 +101,8 @@ absl::Status SqliteScheduleStore::DeleteSchedule(const std::string& name) {
   });
 }
 
-absl::StatusOr<bool> SqliteScheduleStore::RecordFire(const v1::Schedule& schedule,
-                                                     const v1::ScheduleFire& fire) {
+absl::StatusOr<bool> SqlScheduleStore::RecordFire(const v1::Schedule& schedule,
+                                                  const v1::ScheduleFire& fire) {
   absl::MutexLock lock(&db_.mu());
   bool inserted = false;
   absl::Status recorded =
@@ -121,8 +120,8 @@ absl::StatusOr<bool> SqliteScheduleStore::RecordFire(const v1::Schedule& schedul
   return inserted;
 }
 
-absl::StatusOr<std::vector<v1::ScheduleFire>> SqliteScheduleStore::RecentFires(
-    const std::string& name, int limit) {
+absl::StatusOr<std::vector<v1::ScheduleFire>> SqlScheduleStore::RecentFires(const std::string& name,
+                                                                            int limit) {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement select(*select_schedule_fires_);
   select->BindText(1, name);

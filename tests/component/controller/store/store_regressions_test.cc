@@ -1,4 +1,4 @@
-// SqliteStore, what the regression analysis needs: a run's analysis stored once with its change
+// SqlStore, what the regression analysis needs: a run's analysis stored once with its change
 // points, alerts and a pending delivery per alert and webhook in one transaction (a second record
 // of the same job writes nothing, also after a reopen); deliveries due by time, updated, counted,
 // made due again on request; pinned baselines; and a version 2 file upgraded in place.
@@ -10,10 +10,10 @@
 #include <memory>
 #include <string>
 
+#include "controller/store/sql_store.h"
 #include "controller/store/sqlite_schema.h"
-#include "controller/store/sqlite_store.h"
+#include "tests/component/controller/store/open_store.h"
 #include "tests/support/temp_dir.h"
-#include "tests/unit/controller/store/open_store.h"
 
 namespace kvbench::controller {
 namespace {
@@ -41,11 +41,10 @@ v1::RunAnalysis AnalysisWithAlerts(const std::string& job_id, int alerts) {
 }
 
 TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store]") {
-  testing::TempDir dir;
-  const std::string path = dir.path() + "/controller.db";
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
   const absl::Time now = absl::FromUnixMillis(5000);
   {
-    auto store = OpenStore(path);
+    auto store = at.Open();
     CHECK_FALSE(store->Regressions().GetAnalysis("job-1")->has_value());
     REQUIRE(
         *store->Regressions().RecordAnalysis(AnalysisWithAlerts("job-1", 2), {"ops", "chat"}, now));
@@ -53,7 +52,7 @@ TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store
     CHECK_FALSE(
         *store->Regressions().RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"}, now));
   }
-  auto store = OpenStore(path);
+  auto store = at.Open();
   REQUIRE(store->Regressions().GetAnalysis("job-1")->has_value());
   CHECK((*store->Regressions().GetAnalysis("job-1"))->alerts_size() == 2);
   CHECK(store->Regressions().ListChangePoints("nightly")->size() == 1);
@@ -91,8 +90,8 @@ TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store
 
 TEST_CASE("Redelivery makes undelivered deliveries due now and never touches delivered ones",
           "[store]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.path() + "/controller.db");
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   const absl::Time raised = absl::FromUnixMillis(5000);
   REQUIRE(*store->Regressions().RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"},
                                                raised));
@@ -149,8 +148,8 @@ TEST_CASE("Redelivery makes undelivered deliveries due now and never touches del
 }
 
 TEST_CASE("A baseline is pinned and unpinned", "[store]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.path() + "/controller.db");
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   CHECK(store->Regressions().GetBaseline("nightly")->job_id().empty());
   v1::Baseline baseline;
   baseline.set_schedule("nightly");

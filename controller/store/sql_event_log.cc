@@ -1,24 +1,24 @@
-#include "controller/store/sqlite_event_log.h"
+#include "controller/store/sql_event_log.h"
 
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "common/status/status_macros.h"
-#include "controller/store/sqlite_blob.h"
-#include "controller/store/sqlite_schema.h"
+#include "controller/store/sql_blob.h"
+#include "controller/store/sql_statements.h"
 
 namespace kvbench::controller {
 
 using store_internal::ParseBlob;
 
-absl::StatusOr<std::unique_ptr<SqliteEventLog>> SqliteEventLog::Create(SqliteDatabase* db) {
-  std::unique_ptr<SqliteEventLog> log(new SqliteEventLog(db));
+absl::StatusOr<std::unique_ptr<SqlEventLog>> SqlEventLog::Create(SqlDatabase* db) {
+  std::unique_ptr<SqlEventLog> log(new SqlEventLog(db));
   absl::MutexLock lock(&db->mu());
   KV_RETURN_IF_ERROR(log->PrepareStatements());
   return log;
 }
 
-absl::Status SqliteEventLog::PrepareStatements() {
+absl::Status SqlEventLog::PrepareStatements() {
   KV_RETURN_IF_ERROR(db_.Prepare(max_event_seq_, sql::kMaxEventSeq));
   KV_RETURN_IF_ERROR(db_.Prepare(insert_event_, sql::kInsertEvent));
   KV_RETURN_IF_ERROR(db_.Prepare(select_events_, sql::kSelectEvents));
@@ -27,7 +27,7 @@ absl::Status SqliteEventLog::PrepareStatements() {
   return db_.Prepare(delete_requests_before_, sql::kDeleteRequestsBefore);
 }
 
-absl::StatusOr<int64_t> SqliteEventLog::MaxEventSeq(const std::string& agent_id) {
+absl::StatusOr<int64_t> SqlEventLog::MaxEventSeq(const std::string& agent_id) {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement select(*max_event_seq_);
   select->BindText(1, agent_id);
@@ -48,7 +48,7 @@ absl::Status CheckEvent(const v1::Event& event) {
 
 }  // namespace
 
-absl::StatusOr<bool> SqliteEventLog::InsertEvent(const v1::Event& event) {
+absl::StatusOr<bool> SqlEventLog::InsertEvent(const v1::Event& event) {
   ScopedStatement insert(*insert_event_);
   insert->BindText(1, event.agent_id());
   insert->BindText(2, event.scenario_id());
@@ -76,7 +76,7 @@ absl::StatusOr<bool> SqliteEventLog::InsertEvent(const v1::Event& event) {
   return inserted;
 }
 
-absl::StatusOr<std::vector<v1::RequestRecords>> SqliteEventLog::ListRequests(
+absl::StatusOr<std::vector<v1::RequestRecords>> SqlEventLog::ListRequests(
     const std::string& job_id, const std::string& scenario_id, int32_t attempt,
     int64_t after_first_index, int limit_chunks) {
   absl::MutexLock lock(&db_.mu());
@@ -97,7 +97,7 @@ absl::StatusOr<std::vector<v1::RequestRecords>> SqliteEventLog::ListRequests(
   return chunks;
 }
 
-absl::StatusOr<int64_t> SqliteEventLog::PruneRequests(absl::Time before) {
+absl::StatusOr<int64_t> SqlEventLog::PruneRequests(absl::Time before) {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement remove(*delete_requests_before_);
   remove->BindInt(1, absl::ToUnixMillis(before));
@@ -105,14 +105,13 @@ absl::StatusOr<int64_t> SqliteEventLog::PruneRequests(absl::Time before) {
   return static_cast<int64_t>(db_.Changes());
 }
 
-absl::StatusOr<bool> SqliteEventLog::AppendEvent(const v1::Event& event) {
+absl::StatusOr<bool> SqlEventLog::AppendEvent(const v1::Event& event) {
   KV_RETURN_IF_ERROR(CheckEvent(event));
   absl::MutexLock lock(&db_.mu());
   return InsertEvent(event);
 }
 
-absl::StatusOr<std::vector<bool>> SqliteEventLog::AppendEvents(
-    const std::vector<v1::Event>& events) {
+absl::StatusOr<std::vector<bool>> SqlEventLog::AppendEvents(const std::vector<v1::Event>& events) {
   for (const v1::Event& event : events) KV_RETURN_IF_ERROR(CheckEvent(event));
   std::vector<bool> stored;
   stored.reserve(events.size());
@@ -128,9 +127,9 @@ absl::StatusOr<std::vector<bool>> SqliteEventLog::AppendEvents(
   return stored;
 }
 
-absl::StatusOr<std::vector<StoredEvent>> SqliteEventLog::EventsForJob(const std::string& job_id,
-                                                                      int64_t after_position,
-                                                                      int limit) {
+absl::StatusOr<std::vector<StoredEvent>> SqlEventLog::EventsForJob(const std::string& job_id,
+                                                                   int64_t after_position,
+                                                                   int limit) {
   if (limit <= 0) {
     return absl::InvalidArgumentError(absl::StrCat("EventsForJob: limit ", limit, " is not > 0"));
   }

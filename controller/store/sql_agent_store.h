@@ -1,32 +1,32 @@
 #pragma once
 
-// AgentStore on the table agents of a SqliteDatabase.
+// AgentStore on the table agents of a SqlDatabase.
 
 #include <memory>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "controller/store/agent_store.h"
-#include "controller/store/sqlite_database.h"
-#include "controller/store/sqlite_statement.h"
+#include "controller/store/sql_database.h"
+#include "controller/store/sql_statement.h"
 
 namespace kvbench::controller {
 
-class SqliteAgentStore : public AgentStore {
+class SqlAgentStore : public AgentStore {
  public:
   // Prepares the statements on `db`, which must outlive the store.
-  static absl::StatusOr<std::unique_ptr<SqliteAgentStore>> Create(SqliteDatabase* db);
+  static absl::StatusOr<std::unique_ptr<SqlAgentStore>> Create(SqlDatabase* db);
 
   absl::Status UpsertAgent(const v1::AgentCapabilities& capabilities,
                            absl::Time last_seen) override;
   absl::StatusOr<std::vector<AgentRecord>> ListAgents() override;
 
  private:
-  explicit SqliteAgentStore(SqliteDatabase* db) : db_(*db) {}
+  explicit SqlAgentStore(SqlDatabase* db) : db_(*db) {}
 
-  SqliteDatabase& db_;
+  SqlDatabase& db_;
   // Prepared once, used under db_.mu().
-  std::unique_ptr<SqliteStatement> upsert_agent_, select_agents_;
+  std::unique_ptr<SqlStatement> upsert_agent_, select_agents_;
 };
 
 }  // namespace kvbench::controller

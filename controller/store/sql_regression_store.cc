@@ -1,4 +1,4 @@
-#include "controller/store/sqlite_regression_store.h"
+#include "controller/store/sql_regression_store.h"
 
 #include <algorithm>
 #include <memory>
@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status/status_macros.h"
-#include "controller/store/sqlite_blob.h"
+#include "controller/store/sql_blob.h"
 
 namespace kvbench::controller {
 
@@ -50,7 +50,7 @@ constexpr char kSelectUndelivered[] =
     "?3)";
 constexpr char kCountDeliveries[] = "SELECT state, COUNT(*) FROM deliveries GROUP BY state";
 
-void BindDelivery(SqliteStatement& statement, const v1::AlertDelivery& delivery) {
+void BindDelivery(SqlStatement& statement, const v1::AlertDelivery& delivery) {
   statement.BindText(1, delivery.alert_id());
   statement.BindText(2, delivery.webhook());
   statement.BindInt(3, delivery.state());
@@ -60,62 +60,59 @@ void BindDelivery(SqliteStatement& statement, const v1::AlertDelivery& delivery)
 
 }  // namespace
 
-absl::StatusOr<bool> SqliteRegressionStore::RecordAnalysis(const v1::RunAnalysis& analysis,
-                                                           const std::vector<std::string>& webhooks,
-                                                           absl::Time now) {
+absl::StatusOr<bool> SqlRegressionStore::RecordAnalysis(const v1::RunAnalysis& analysis,
+                                                        const std::vector<std::string>& webhooks,
+                                                        absl::Time now) {
   absl::MutexLock lock(&db_.mu());
   bool recorded = false;
-  const absl::Status written =
-      db_.InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_.mu()) -> absl::Status {
-        KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> insert,
-                            db_.PrepareOnce(kInsertAnalysis));
-        insert->BindText(1, analysis.job_id());
-        insert->BindText(2, analysis.schedule());
-        insert->BindBlob(3, analysis.SerializeAsString());
-        insert->BindInt(4, analysis.analyzed_unix_ms());
-        KV_RETURN_IF_ERROR(insert->Run());
-        if (db_.Changes() == 0) return absl::OkStatus();  // analyzed before
-        recorded = true;
-        KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> point,
-                            db_.PrepareOnce(kInsertChangePoint));
-        for (const v1::ChangePoint& change_point : analysis.new_change_points()) {
-          point->Reset();
-          point->BindText(1, change_point.schedule());
-          point->BindText(2, change_point.job_id());
-          point->BindBlob(3, change_point.SerializeAsString());
-          KV_RETURN_IF_ERROR(point->Run());
-        }
-        KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> alert, db_.PrepareOnce(kInsertAlert));
-        KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> delivery,
-                            db_.PrepareOnce(kUpsertDelivery));
-        for (const v1::RegressionAlert& each : analysis.alerts()) {
-          alert->Reset();
-          alert->BindText(1, each.alert_id());
-          alert->BindText(2, each.schedule());
-          alert->BindText(3, each.job_id());
-          alert->BindBlob(4, each.SerializeAsString());
-          KV_RETURN_IF_ERROR(alert->Run());
-          for (const std::string& webhook : webhooks) {
-            v1::AlertDelivery pending;
-            pending.set_alert_id(each.alert_id());
-            pending.set_webhook(webhook);
-            pending.set_state(v1::DELIVERY_PENDING);
-            pending.set_next_attempt_unix_ms(absl::ToUnixMillis(now));
-            delivery->Reset();
-            BindDelivery(*delivery, pending);
-            KV_RETURN_IF_ERROR(delivery->Run());
-          }
-        }
-        return absl::OkStatus();
-      });
+  const absl::Status written = db_.InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(
+                                                     db_.mu()) -> absl::Status {
+    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> insert, db_.PrepareOnce(kInsertAnalysis));
+    insert->BindText(1, analysis.job_id());
+    insert->BindText(2, analysis.schedule());
+    insert->BindBlob(3, analysis.SerializeAsString());
+    insert->BindInt(4, analysis.analyzed_unix_ms());
+    KV_RETURN_IF_ERROR(insert->Run());
+    if (db_.Changes() == 0) return absl::OkStatus();  // analyzed before
+    recorded = true;
+    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> point, db_.PrepareOnce(kInsertChangePoint));
+    for (const v1::ChangePoint& change_point : analysis.new_change_points()) {
+      point->Reset();
+      point->BindText(1, change_point.schedule());
+      point->BindText(2, change_point.job_id());
+      point->BindBlob(3, change_point.SerializeAsString());
+      KV_RETURN_IF_ERROR(point->Run());
+    }
+    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> alert, db_.PrepareOnce(kInsertAlert));
+    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> delivery, db_.PrepareOnce(kUpsertDelivery));
+    for (const v1::RegressionAlert& each : analysis.alerts()) {
+      alert->Reset();
+      alert->BindText(1, each.alert_id());
+      alert->BindText(2, each.schedule());
+      alert->BindText(3, each.job_id());
+      alert->BindBlob(4, each.SerializeAsString());
+      KV_RETURN_IF_ERROR(alert->Run());
+      for (const std::string& webhook : webhooks) {
+        v1::AlertDelivery pending;
+        pending.set_alert_id(each.alert_id());
+        pending.set_webhook(webhook);
+        pending.set_state(v1::DELIVERY_PENDING);
+        pending.set_next_attempt_unix_ms(absl::ToUnixMillis(now));
+        delivery->Reset();
+        BindDelivery(*delivery, pending);
+        KV_RETURN_IF_ERROR(delivery->Run());
+      }
+    }
+    return absl::OkStatus();
+  });
   if (!written.ok()) return written;
   return recorded;
 }
 
-absl::StatusOr<std::optional<v1::RunAnalysis>> SqliteRegressionStore::GetAnalysis(
+absl::StatusOr<std::optional<v1::RunAnalysis>> SqlRegressionStore::GetAnalysis(
     const std::string& job_id) {
   absl::MutexLock lock(&db_.mu());
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select, db_.PrepareOnce(kSelectAnalysis));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kSelectAnalysis));
   select->BindText(1, job_id);
   KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
   if (!has_row) return std::optional<v1::RunAnalysis>();
@@ -124,11 +121,10 @@ absl::StatusOr<std::optional<v1::RunAnalysis>> SqliteRegressionStore::GetAnalysi
   return std::optional<v1::RunAnalysis>(std::move(analysis));
 }
 
-absl::StatusOr<std::vector<v1::ChangePoint>> SqliteRegressionStore::ListChangePoints(
+absl::StatusOr<std::vector<v1::ChangePoint>> SqlRegressionStore::ListChangePoints(
     const std::string& schedule) {
   absl::MutexLock lock(&db_.mu());
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select,
-                      db_.PrepareOnce(kSelectChangePoints));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kSelectChangePoints));
   select->BindText(1, schedule);
   std::vector<v1::ChangePoint> points;
   while (true) {
@@ -140,22 +136,22 @@ absl::StatusOr<std::vector<v1::ChangePoint>> SqliteRegressionStore::ListChangePo
   return points;
 }
 
-absl::Status SqliteRegressionStore::SetBaseline(const v1::Baseline& baseline) {
+absl::Status SqlRegressionStore::SetBaseline(const v1::Baseline& baseline) {
   absl::MutexLock lock(&db_.mu());
   if (baseline.job_id().empty()) {
-    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> remove, db_.PrepareOnce(kDeleteBaseline));
+    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> remove, db_.PrepareOnce(kDeleteBaseline));
     remove->BindText(1, baseline.schedule());
     return remove->Run();
   }
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> upsert, db_.PrepareOnce(kUpsertBaseline));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> upsert, db_.PrepareOnce(kUpsertBaseline));
   upsert->BindText(1, baseline.schedule());
   upsert->BindBlob(2, baseline.SerializeAsString());
   return upsert->Run();
 }
 
-absl::StatusOr<v1::Baseline> SqliteRegressionStore::GetBaseline(const std::string& schedule) {
+absl::StatusOr<v1::Baseline> SqlRegressionStore::GetBaseline(const std::string& schedule) {
   absl::MutexLock lock(&db_.mu());
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select, db_.PrepareOnce(kSelectBaseline));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kSelectBaseline));
   select->BindText(1, schedule);
   v1::Baseline baseline;
   baseline.set_schedule(schedule);
@@ -165,11 +161,11 @@ absl::StatusOr<v1::Baseline> SqliteRegressionStore::GetBaseline(const std::strin
   return baseline;
 }
 
-absl::StatusOr<std::vector<v1::AlertWithDeliveries>> SqliteRegressionStore::ListAlerts(
+absl::StatusOr<std::vector<v1::AlertWithDeliveries>> SqlRegressionStore::ListAlerts(
     const std::string& schedule, const std::string& job_id, int limit) {
   absl::MutexLock lock(&db_.mu());
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select, db_.PrepareOnce(kSelectAlerts));
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> deliveries,
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kSelectAlerts));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> deliveries,
                       db_.PrepareOnce(kSelectDeliveriesOfAlert));
   select->BindText(1, schedule);
   select->BindText(2, job_id);
@@ -193,11 +189,10 @@ absl::StatusOr<std::vector<v1::AlertWithDeliveries>> SqliteRegressionStore::List
   return alerts;
 }
 
-absl::StatusOr<std::vector<DueDelivery>> SqliteRegressionStore::DueDeliveries(absl::Time now,
-                                                                              int limit) {
+absl::StatusOr<std::vector<DueDelivery>> SqlRegressionStore::DueDeliveries(absl::Time now,
+                                                                           int limit) {
   absl::MutexLock lock(&db_.mu());
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select,
-                      db_.PrepareOnce(kSelectDueDeliveries));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kSelectDueDeliveries));
   select->BindInt(1, v1::DELIVERY_PENDING);
   select->BindInt(2, absl::ToUnixMillis(now));
   select->BindInt(3, std::max(1, limit));
@@ -212,31 +207,29 @@ absl::StatusOr<std::vector<DueDelivery>> SqliteRegressionStore::DueDeliveries(ab
   return due;
 }
 
-absl::StatusOr<std::optional<absl::Time>> SqliteRegressionStore::NextDeliveryTime() {
+absl::StatusOr<std::optional<absl::Time>> SqlRegressionStore::NextDeliveryTime() {
   absl::MutexLock lock(&db_.mu());
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select,
-                      db_.PrepareOnce(kSelectNextDelivery));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kSelectNextDelivery));
   select->BindInt(1, v1::DELIVERY_PENDING);
   KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
   if (!has_row || select->ColumnIsNull(0)) return std::optional<absl::Time>();
   return std::optional<absl::Time>(absl::FromUnixMillis(select->ColumnInt(0)));
 }
 
-absl::Status SqliteRegressionStore::UpdateDelivery(const v1::AlertDelivery& delivery) {
+absl::Status SqlRegressionStore::UpdateDelivery(const v1::AlertDelivery& delivery) {
   absl::MutexLock lock(&db_.mu());
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> upsert, db_.PrepareOnce(kUpsertDelivery));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> upsert, db_.PrepareOnce(kUpsertDelivery));
   BindDelivery(*upsert, delivery);
   return upsert->Run();
 }
 
-absl::StatusOr<int> SqliteRegressionStore::RedeliverNow(const std::string& webhook,
-                                                        bool include_failed, absl::Time now) {
+absl::StatusOr<int> SqlRegressionStore::RedeliverNow(const std::string& webhook,
+                                                     bool include_failed, absl::Time now) {
   absl::MutexLock lock(&db_.mu());
   int redelivered = 0;
   const absl::Status written = db_.InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(
                                                      db_.mu()) -> absl::Status {
-    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select,
-                        db_.PrepareOnce(kSelectUndelivered));
+    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kSelectUndelivered));
     select->BindText(1, webhook);
     select->BindInt(2, v1::DELIVERY_PENDING);
     select->BindInt(3, include_failed ? v1::DELIVERY_FAILED : v1::DELIVERY_PENDING);
@@ -247,7 +240,7 @@ absl::StatusOr<int> SqliteRegressionStore::RedeliverNow(const std::string& webho
       KV_RETURN_IF_ERROR(
           ParseBlob(select->ColumnBlob(0), undelivered.emplace_back(), db_.Where("deliveries")));
     }
-    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> upsert, db_.PrepareOnce(kUpsertDelivery));
+    KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> upsert, db_.PrepareOnce(kUpsertDelivery));
     for (v1::AlertDelivery& delivery : undelivered) {
       if (delivery.state() == v1::DELIVERY_FAILED) {
         delivery.set_state(v1::DELIVERY_PENDING);
@@ -266,9 +259,9 @@ absl::StatusOr<int> SqliteRegressionStore::RedeliverNow(const std::string& webho
   return redelivered;
 }
 
-absl::StatusOr<std::map<v1::DeliveryState, int64_t>> SqliteRegressionStore::CountDeliveries() {
+absl::StatusOr<std::map<v1::DeliveryState, int64_t>> SqlRegressionStore::CountDeliveries() {
   absl::MutexLock lock(&db_.mu());
-  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select, db_.PrepareOnce(kCountDeliveries));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kCountDeliveries));
   std::map<v1::DeliveryState, int64_t> counts;
   while (true) {
     KV_ASSIGN_OR_RETURN(bool has_row, select->Step());

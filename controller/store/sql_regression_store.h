@@ -1,7 +1,7 @@
 #pragma once
 
 // RegressionStore on the tables analyses, change_points, baselines, alerts and deliveries of a
-// SqliteDatabase. They are read and written rarely (once per scheduled run, once per delivery
+// SqlDatabase. They are read and written rarely (once per scheduled run, once per delivery
 // attempt), so each call prepares the statements it runs.
 
 #include <map>
@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "controller/store/regression_store.h"
-#include "controller/store/sqlite_database.h"
+#include "controller/store/sql_database.h"
 
 namespace kvbench::controller {
 
-class SqliteRegressionStore : public RegressionStore {
+class SqlRegressionStore : public RegressionStore {
  public:
   // `db` must outlive the store.
-  explicit SqliteRegressionStore(SqliteDatabase* db) : db_(*db) {}
+  explicit SqlRegressionStore(SqlDatabase* db) : db_(*db) {}
 
   absl::StatusOr<bool> RecordAnalysis(const v1::RunAnalysis& analysis,
                                       const std::vector<std::string>& webhooks,
@@ -38,7 +38,7 @@ class SqliteRegressionStore : public RegressionStore {
   absl::StatusOr<std::map<v1::DeliveryState, int64_t>> CountDeliveries() override;
 
  private:
-  SqliteDatabase& db_;
+  SqlDatabase& db_;
 };
 
 }  // namespace kvbench::controller

@@ -1,4 +1,4 @@
-// SqliteStore, what request exports and schedules need: per-request records kept apart from the
+// SqlStore, what request exports and schedules need: per-request records kept apart from the
 // event log (per scenario attempt, stored once however often an agent resends), pruned by age;
 // schedules and their fires keyed by fire time; and a version 1 file (kvbench before schedules)
 // upgraded in place with its jobs.
@@ -9,10 +9,11 @@
 #include <memory>
 #include <string>
 
+#include "controller/store/sql_store.h"
+#include "controller/store/sqlite_database.h"
 #include "controller/store/sqlite_schema.h"
-#include "controller/store/sqlite_store.h"
+#include "tests/component/controller/store/open_store.h"
 #include "tests/support/temp_dir.h"
-#include "tests/unit/controller/store/open_store.h"
 
 namespace kvbench::controller {
 namespace {
@@ -39,8 +40,8 @@ v1::Event RequestsEvent(int64_t seq, int attempt, int first_index, int rows, int
 }
 
 TEST_CASE("request records are kept per attempt apart from the event log", "[store][requests]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.path() + "/controller.db");
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   absl::StatusOr<std::vector<bool>> stored = store->Events().AppendEvents(
       {RequestsEvent(1, 1, 0, 2, 3), RequestsEvent(2, 1, 2, 1, 3), RequestsEvent(3, 2, 0, 1, 1)});
   REQUIRE(stored.ok());
@@ -74,8 +75,8 @@ TEST_CASE("request records are kept per attempt apart from the event log", "[sto
 }
 
 TEST_CASE("a fire is recorded once per schedule and fire time", "[store][schedules]") {
-  testing::TempDir dir;
-  auto store = OpenStore(dir.path() + "/controller.db");
+  testing::TestStoreLocation at(GENERATE(kStoreEngines));
+  auto store = at.Open();
   v1::Schedule schedule;
   schedule.mutable_spec()->set_name("nightly");
   schedule.mutable_spec()->set_cron("0 2 * * *");

@@ -1,25 +1,25 @@
-#include "controller/store/sqlite_agent_store.h"
+#include "controller/store/sql_agent_store.h"
 
 #include <utility>
 
 #include "common/status/status_macros.h"
-#include "controller/store/sqlite_blob.h"
-#include "controller/store/sqlite_schema.h"
+#include "controller/store/sql_blob.h"
+#include "controller/store/sql_statements.h"
 
 namespace kvbench::controller {
 
 using store_internal::ParseBlob;
 
-absl::StatusOr<std::unique_ptr<SqliteAgentStore>> SqliteAgentStore::Create(SqliteDatabase* db) {
-  std::unique_ptr<SqliteAgentStore> store(new SqliteAgentStore(db));
+absl::StatusOr<std::unique_ptr<SqlAgentStore>> SqlAgentStore::Create(SqlDatabase* db) {
+  std::unique_ptr<SqlAgentStore> store(new SqlAgentStore(db));
   absl::MutexLock lock(&db->mu());
   KV_RETURN_IF_ERROR(db->Prepare(store->upsert_agent_, sql::kUpsertAgent));
   KV_RETURN_IF_ERROR(db->Prepare(store->select_agents_, sql::kSelectAgents));
   return store;
 }
 
-absl::Status SqliteAgentStore::UpsertAgent(const v1::AgentCapabilities& capabilities,
-                                           absl::Time last_seen) {
+absl::Status SqlAgentStore::UpsertAgent(const v1::AgentCapabilities& capabilities,
+                                        absl::Time last_seen) {
   if (capabilities.agent_id().empty()) {
     return absl::InvalidArgumentError("UpsertAgent: capabilities have no agent id");
   }
@@ -31,7 +31,7 @@ absl::Status SqliteAgentStore::UpsertAgent(const v1::AgentCapabilities& capabili
   return upsert->Run();
 }
 
-absl::StatusOr<std::vector<AgentRecord>> SqliteAgentStore::ListAgents() {
+absl::StatusOr<std::vector<AgentRecord>> SqlAgentStore::ListAgents() {
   absl::MutexLock lock(&db_.mu());
   ScopedStatement select(*select_agents_);
   std::vector<AgentRecord> agents;
