@@ -1,9 +1,13 @@
 #include "controller/controller.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/daemon/private_files.h"
 #include "common/files/private_file.h"
@@ -11,6 +15,7 @@
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/metrics/daemon_info_metrics.h"
+#include "common/status/exit_code.h"
 #include "common/status/status_macros.h"
 #include "controller/alerts/alert_text.h"
 #include "controller/config/controller_config_validator.h"
@@ -35,12 +40,36 @@ absl::StatusOr<std::unique_ptr<SqlStore>> OpenStore(const v1::ControllerConfig& 
   return SqlStore::OpenPostgres(dsn);
 }
 
+// The lease settings of a shared store: who this process is, where it serves, how long a lease.
+ControllerLeaseOptions LeaseOptions(const v1::ControllerConfig& config) {
+  char host[256] = {};
+  ::gethostname(host, sizeof(host) - 1);
+  ControllerLeaseOptions options;
+  options.holder = absl::StrCat("kv-controller pid ", ::getpid(), " on ", host);
+  // Named from the start when the config fixes it; a port 0 is named once bound (Start).
+  options.address = config.store().postgresql().advertise_address();
+  if (options.address.empty() && !absl::EndsWith(config.listen_address(), ":0")) {
+    options.address = config.listen_address();
+  }
+  const double lease_s = config.store().postgresql().lease_s();
+  options.lease = absl::Seconds(lease_s > 0 ? lease_s : kDefaultLeaseSeconds);
+  return options;
+}
+
+// A controller whose lease another took over stops at once: its writes are fenced already, and
+// what it holds in memory is the old term's. Exit 5 (FAILED_PRECONDITION): a supervisor restarts
+// it, as a standby.
+void ExitOnLostLeadership(const absl::Status& lost) {
+  KV_LOG(ERROR) << "exiting: " << lost.message();
+  std::_Exit(ExitCodeForStatus(lost));
+}
+
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerConfig config,
-                                                               Clock* clock, Executor* executor,
-                                                               prometheus::Registry* registry,
-                                                               HttpClient* http_client) {
+absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(
+    v1::ControllerConfig config, Clock* clock, Executor* executor, prometheus::Registry* registry,
+    HttpClient* http_client, Sleeper* sleeper,
+    std::function<void(const absl::Status&)> on_lost_leadership) {
   KV_ASSIGN_OR_RETURN(AnalysisSettings analysis, AnalysisSettingsFromConfig(config.regression()));
   KV_ASSIGN_OR_RETURN(std::vector<WebhookTarget> webhooks, LoadWebhookTargets(config.webhooks()));
   if (!webhooks.empty() && http_client == nullptr) {
@@ -55,6 +84,14 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
   // The job store holds every spec and result: its folder is this user's alone.
   KV_RETURN_IF_ERROR(MakeFolderPrivate(config.data_dir()));
   KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStore> store, OpenStore(config));
+  std::unique_ptr<ControllerLease> lease;
+  if (Leadership* leadership = store->leadership(); leadership != nullptr) {
+    if (sleeper == nullptr) {
+      return absl::FailedPreconditionError("a shared store needs a sleeper to wait for its lease");
+    }
+    KV_ASSIGN_OR_RETURN(lease, ControllerLease::Acquire(leadership, LeaseOptions(config), sleeper));
+  }
+  if (!on_lost_leadership) on_lost_leadership = ExitOnLostLeadership;
   JobManagerOptions options;
   options.heartbeat_timeout =
       absl::Seconds(config.heartbeat_timeout_s() > 0 ? config.heartbeat_timeout_s()
@@ -66,16 +103,18 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(v1::ControllerCon
   KV_ASSIGN_OR_RETURN(std::unique_ptr<JobManager> manager,
                       JobManager::Create(store.get(), clock, executor, options));
   RegisterDaemonInfoMetrics(registry, "controller", clock->Now());
-  return std::unique_ptr<Controller>(new Controller(
-      std::move(config), clock, executor, registry, *std::move(lock), std::move(store),
-      std::move(manager), std::move(analysis), std::move(webhooks), http_client));
+  return std::unique_ptr<Controller>(
+      new Controller(std::move(config), clock, executor, registry, *std::move(lock),
+                     std::move(store), std::move(lease), std::move(on_lost_leadership),
+                     std::move(manager), std::move(analysis), std::move(webhooks), http_client));
 }
 
 Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
                        prometheus::Registry* registry, FolderLock data_dir_lock,
-                       std::unique_ptr<SqlStore> store, std::unique_ptr<JobManager> manager,
-                       AnalysisSettings analysis, std::vector<WebhookTarget> webhooks,
-                       HttpClient* http_client)
+                       std::unique_ptr<SqlStore> store, std::unique_ptr<ControllerLease> lease,
+                       std::function<void(const absl::Status&)> on_lost_leadership,
+                       std::unique_ptr<JobManager> manager, AnalysisSettings analysis,
+                       std::vector<WebhookTarget> webhooks, HttpClient* http_client)
     : config_(std::move(config)),
       clock_(clock),
       executor_(executor),
@@ -92,6 +131,8 @@ Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* exec
                        .Register(*registry)),
       data_dir_lock_(std::move(data_dir_lock)),
       store_(std::move(store)),
+      lease_(std::move(lease)),
+      on_lost_leadership_(std::move(on_lost_leadership)),
       manager_(std::move(manager)),
       manager_jobs_(manager_.get()),
       schedules_(std::make_unique<ScheduleFirer>(&store_->Schedules(), &manager_jobs_, clock)),
@@ -119,6 +160,7 @@ absl::Status Controller::Start() {
   KV_RETURN_IF_ERROR(schedules_->Load());
   KV_ASSIGN_OR_RETURN(server_, GrpcServerService::Start(config_, manager_.get(), schedules_.get(),
                                                         executor_, &regression_queries_));
+  if (lease_ != nullptr) lease_->StartRenewing(executor_, server_->address(), on_lost_leadership_);
   // The config holds only token hashes, never tokens, so logging it whole is safe.
   KV_LOG(INFO) << "controller started listen=" << server_->address()
                << " data_dir=" << config_.data_dir() << " config=" << ProtoToJson(config_);
@@ -151,18 +193,22 @@ void Controller::Shutdown(std::function<void()> done) {
   housekeeping_task_ = TaskId{};
   executor_->Cancel(schedule_task_);
   schedule_task_ = TaskId{};
+  if (lease_ != nullptr) lease_->StopRenewing();
   manager_->Shutdown();
   GrpcServerService* server = server_.get();
   Executor* executor = executor_;
   RegressionAnalyst* analyst = analyst_.get();
   AlertDispatcher* alerts = alerts_.get();
+  ControllerLease* lease = lease_.get();
   shutdown_thread_ =
-      std::thread([server, executor, analyst, alerts, done = std::move(done)]() mutable {
+      std::thread([server, executor, analyst, alerts, lease, done = std::move(done)]() mutable {
         // The analysis and the delivery in flight finish (a delivery within its webhook's timeout);
         // what is queued stays in the store for the next start.
         analyst->Stop();
         if (alerts != nullptr) alerts->Stop();
         if (server != nullptr) server->Shutdown(kShutdownGrace);
+        // A standby takes over at once rather than a lease later.
+        if (lease != nullptr) lease->StepDown();
         KV_LOG(INFO) << "controller stopped";
         if (done) executor->Post("controller.stopped", std::move(done));
       });

@@ -14,11 +14,13 @@
 #include "common/http/http_client.h"
 #include "common/loop/executor.h"
 #include "common/time/clock.h"
+#include "common/time/sleeper.h"
 #include "controller/alerts/alert_dispatcher.h"
 #include "controller/analysis/regression_analyst.h"
 #include "controller/analysis/regression_gauges.h"
 #include "controller/analysis/regression_queries.h"
 #include "controller/core/job_manager.h"
+#include "controller/lease/controller_lease.h"
 #include "controller/schedule/schedule_firer.h"
 #include "controller/schedule/scheduled_jobs.h"
 #include "controller/service/grpc_server_service.h"
@@ -29,6 +31,8 @@ namespace kvbench::controller {
 
 // The store's file under the data dir.
 inline constexpr char kStoreFileName[] = "controller.db";
+// The leader lease of a shared store when the config does not say.
+inline constexpr double kDefaultLeaseSeconds = 10;
 
 // The control plane's owner: the store (SQLite under the data dir), the job manager (jobs,
 // agents, scheduling), the schedules (fired every second on the loop), the judgement of scheduled
@@ -44,10 +48,16 @@ class Controller {
   // delivers regression alerts to the config's webhooks (may be null when there are none).
   // FAILED_PRECONDITION when the data dir cannot be created; the store's error when its file
   // cannot be opened; INVALID_ARGUMENT / NOT_FOUND for bad regression settings or webhooks.
-  static absl::StatusOr<std::unique_ptr<Controller>> Create(v1::ControllerConfig config,
-                                                            Clock* clock, Executor* executor,
-                                                            prometheus::Registry* registry,
-                                                            HttpClient* http_client = nullptr);
+  //
+  // With a store shared by several controllers (PostgreSQL), Create waits as a standby until this
+  // one leads (ControllerLease, polling with `sleeper`, which must then be given), before the job
+  // manager reads the store; the lease is renewed from Start on, and `on_lost_leadership` runs
+  // on the loop if another controller took it over (default: log and exit 5 at once: the fence
+  // has kept this one from writing since).
+  static absl::StatusOr<std::unique_ptr<Controller>> Create(
+      v1::ControllerConfig config, Clock* clock, Executor* executor, prometheus::Registry* registry,
+      HttpClient* http_client = nullptr, Sleeper* sleeper = nullptr,
+      std::function<void(const absl::Status&)> on_lost_leadership = nullptr);
   ~Controller();
 
   // Starts serving; UNAVAILABLE when the listen address cannot be bound.
@@ -90,9 +100,10 @@ class Controller {
 
   Controller(v1::ControllerConfig config, Clock* clock, Executor* executor,
              prometheus::Registry* registry, FolderLock data_dir_lock,
-             std::unique_ptr<SqlStore> store, std::unique_ptr<JobManager> manager,
-             AnalysisSettings analysis, std::vector<WebhookTarget> webhooks,
-             HttpClient* http_client);
+             std::unique_ptr<SqlStore> store, std::unique_ptr<ControllerLease> lease,
+             std::function<void(const absl::Status&)> on_lost_leadership,
+             std::unique_ptr<JobManager> manager, AnalysisSettings analysis,
+             std::vector<WebhookTarget> webhooks, HttpClient* http_client);
   void Housekeeping();
   // A scheduled run's analysis was stored (`fresh`) or found at start: /metrics, and for a fresh
   // one its alerts in the log, the job's events and the webhooks' queue.
@@ -108,6 +119,8 @@ class Controller {
   prometheus::Family<prometheus::Gauge>& link_gauges_;
   FolderLock data_dir_lock_;  // one controller per data_dir, for as long as this one lives
   std::unique_ptr<SqlStore> store_;
+  std::unique_ptr<ControllerLease> lease_;  // null on SQLite (one controller per file)
+  std::function<void(const absl::Status&)> on_lost_leadership_;
   std::unique_ptr<JobManager> manager_;
   ManagerJobs manager_jobs_;
   std::unique_ptr<ScheduleFirer> schedules_;

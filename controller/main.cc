@@ -16,6 +16,7 @@
 #include "common/metrics/metrics_server.h"
 #include "common/status/exit_code.h"
 #include "common/time/clock.h"
+#include "common/time/sleeper.h"
 #include "common/version/version.h"
 #include "controller/config/controller_config_validator.h"
 #include "controller/controller.h"
@@ -62,9 +63,10 @@ int main(int argc, char** argv) {
   // Regression alerts go to the config's webhooks through libcurl (controller/alerts).
   absl::StatusOr<std::unique_ptr<CurlHttpClient>> http_client = CurlHttpClient::Create();
   if (!http_client.ok()) return Fail(http_client.status());
+  RealSleeper sleeper;  // a standby's wait for the lease of a shared store
   absl::StatusOr<std::unique_ptr<controller::Controller>> controller =
       controller::Controller::Create(*config, &clock, &loop, &(*metrics)->registry(),
-                                     http_client->get());
+                                     http_client->get(), &sleeper);
   if (!controller.ok()) return Fail(controller.status());
   KV_LOG(INFO) << "metrics url=" << (*metrics)->url();
   if (absl::Status started = (*controller)->Start(); !started.ok()) return Fail(started);

@@ -74,6 +74,13 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
   if (config.store().has_postgresql()) {
     CheckAbsolutePath(&errors, "store.postgresql.dsn_file", config.store().postgresql().dsn_file(),
                       /*required=*/true);
+    if (config.store().postgresql().lease_s() != 0) {
+      CheckSeconds(&errors, "store.postgresql.lease_s", config.store().postgresql().lease_s(), 600);
+    }
+    if (!config.store().postgresql().advertise_address().empty()) {
+      CheckHostPort(&errors, "store.postgresql.advertise_address",
+                    config.store().postgresql().advertise_address(), /*allow_port_zero=*/false);
+    }
   }
   ValidateSecurity(config, &errors);
   if (!config.metrics_listen().empty()) {

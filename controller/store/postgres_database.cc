@@ -16,10 +16,6 @@ namespace {
 // Defaults a DSN may override: a connect that never answers must not hang the controller's
 // start or a call after the server went away.
 constexpr char kConnectTimeoutSeconds[] = "10";
-// The writer lock: pg_advisory_lock(int4, int4) keys, scoped to the database.
-constexpr int kWriterLockClass = 0x6b766263;  // "kvbc"
-constexpr int kWriterLockObject = 1;
-
 // What pg_stat_activity shows of this session: who holds the writer lock, for the one refused.
 std::string ApplicationName() {
   char host[256] = {};
@@ -76,7 +72,6 @@ absl::StatusOr<std::unique_ptr<PostgresDatabase>> PostgresDatabase::Open(const s
   absl::MutexLock lock(&database->mu());
   KV_RETURN_IF_ERROR(database->SetUpSession());
   KV_RETURN_IF_ERROR(database->CreateSchemaIfMissing());
-  KV_RETURN_IF_ERROR(database->TakeWriterLock());
   return database;
 }
 
@@ -99,6 +94,11 @@ absl::Status PostgresDatabase::Exec(const char* sql) {
 absl::Status PostgresDatabase::SetUpSession() {
   // Notices ("relation ... already exists, skipping") are not the controller's log's business.
   KV_RETURN_IF_ERROR(Exec("SET client_min_messages = warning"));
+  // The store never leaves a transaction idle: one that is belongs to a process stopped mid-way
+  // (SIGSTOP, a frozen VM), and its row locks would hold off a standby's takeover of the lease.
+  KV_RETURN_IF_ERROR(Exec(absl::StrCat("SET idle_in_transaction_session_timeout = ",
+                                       absl::ToInt64Milliseconds(kIdleTransactionTimeout))
+                              .c_str()));
   return Exec("SET synchronous_commit = on");
 }
 
@@ -109,6 +109,7 @@ absl::Status PostgresDatabase::CreateSchemaIfMissing() {
     KV_RETURN_IF_ERROR(Exec(
         absl::StrCat("SELECT pg_advisory_xact_lock(", sql::kPostgresSchemaLockKey, ")").c_str()));
     KV_RETURN_IF_ERROR(Exec(sql::kPostgresSchemaVersionTable));
+    KV_RETURN_IF_ERROR(Exec(sql::kPostgresLeaseTable));
     KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> version,
                         PrepareOnce("SELECT COALESCE(MAX(version), 0) FROM kvbench_schema"));
     KV_ASSIGN_OR_RETURN(bool has_row, version->Step());
@@ -127,35 +128,7 @@ absl::Status PostgresDatabase::CreateSchemaIfMissing() {
   });
 }
 
-absl::Status PostgresDatabase::TakeWriterLock() {
-  KV_RETURN_IF_ERROR(Exec(
-      absl::StrCat("SET lock_timeout = ", absl::ToInt64Milliseconds(kWriterLockWait)).c_str()));
-  absl::Status locked =
-      Exec(absl::StrCat("SELECT pg_advisory_lock(", kWriterLockClass, ", ", kWriterLockObject, ")")
-               .c_str());
-  KV_RETURN_IF_ERROR(Exec("SET lock_timeout = 0"));
-  if (locked.ok()) return absl::OkStatus();
-  if (!absl::IsUnavailable(locked) || PQstatus(conn_) != CONNECTION_OK) return locked;
-  return absl::FailedPreconditionError(
-      Where(absl::StrCat("another controller writes to this database (", WriterLockHolder(),
-                         "): one controller per database")));
-}
-
-std::string PostgresDatabase::WriterLockHolder() {
-  absl::StatusOr<std::unique_ptr<SqlStatement>> select = PrepareOnce(absl::StrCat(
-      "SELECT a.application_name, COALESCE(host(a.client_addr), 'a local socket'), "
-      "to_char(a.backend_start, 'YYYY-MM-DD HH24:MI:SS TZ') FROM pg_locks l JOIN "
-      "pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND "
-      "l.classid = ",
-      kWriterLockClass, " AND l.objid = ", kWriterLockObject,
-      " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"));
-  if (!select.ok() || !(*select)->Step().value_or(false)) return "a session that has since ended";
-  return absl::StrCat((*select)->ColumnText(0), " from ", (*select)->ColumnText(1), " since ",
-                      (*select)->ColumnText(2));
-}
-
 absl::StatusOr<PGconn*> PostgresDatabase::Connection() {
-  KV_RETURN_IF_ERROR(writer_lock_lost_);
   if (PQstatus(conn_) == CONNECTION_OK) return conn_;
   if (in_transaction_) {
     return absl::UnavailableError(Where("the connection was lost inside a transaction"));
@@ -167,9 +140,6 @@ absl::StatusOr<PGconn*> PostgresDatabase::Connection() {
   }
   ++generation_;
   KV_RETURN_IF_ERROR(SetUpSession());
-  absl::Status relocked = TakeWriterLock();
-  if (absl::IsFailedPrecondition(relocked)) writer_lock_lost_ = relocked;
-  KV_RETURN_IF_ERROR(relocked);
   return conn_;
 }
 
@@ -186,11 +156,103 @@ absl::Status PostgresDatabase::InTransaction(absl::FunctionRef<absl::Status()> b
   KV_RETURN_IF_ERROR(Connection().status());
   KV_RETURN_IF_ERROR(Exec("BEGIN"));
   in_transaction_ = true;
-  absl::Status status = body();
+  absl::Status status = term_.load() != 0 ? CheckFence() : absl::OkStatus();
+  if (status.ok()) status = body();
   if (status.ok()) status = Exec("COMMIT");
   if (!status.ok()) Exec("ROLLBACK").IgnoreError();
   in_transaction_ = false;
   return status;
+}
+
+}  // namespace kvbench::controller
+
+namespace kvbench::controller {
+
+absl::StatusOr<LeaderRecord> PostgresDatabase::ReadLease(bool lock) {
+  KV_ASSIGN_OR_RETURN(
+      std::unique_ptr<SqlStatement> select,
+      PrepareOnce(absl::StrCat("SELECT term, holder, address, "
+                               "(EXTRACT(EPOCH FROM expires_at) * 1000)::BIGINT, "
+                               "(expires_at <= now())::INT FROM kvbench_leader WHERE id = 1",
+                               lock ? " FOR SHARE" : "")));
+  LeaderRecord record;
+  KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
+  if (!has_row) return record;
+  record.term = select->ColumnInt(0);
+  record.holder = select->ColumnText(1);
+  record.address = select->ColumnText(2);
+  record.expires = absl::FromUnixMillis(select->ColumnInt(3));
+  record.expired = select->ColumnInt(4) != 0;
+  return record;
+}
+
+absl::Status PostgresDatabase::CheckFence() {
+  KV_ASSIGN_OR_RETURN(LeaderRecord lease, ReadLease(/*lock=*/true));
+  if (lease.term == term_.load()) return absl::OkStatus();
+  return absl::FailedPreconditionError(Where(absl::StrCat(
+      "this controller's lease (term ", term_.load(), ") was taken over: the leader is now ",
+      lease.holder, " at ", lease.address, " (term ", lease.term, "); nothing written")));
+}
+
+absl::StatusOr<bool> PostgresDatabase::TryLead(const std::string& holder,
+                                               const std::string& address, absl::Duration lease,
+                                               LeaderRecord* current) {
+  absl::MutexLock lock(&mu());
+  bool led = false;
+  LeaderRecord record;
+  const int64_t lease_ms = absl::ToInt64Milliseconds(lease);
+  absl::Status taken = InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu()) -> absl::Status {
+    // The row exists from the first try on: a takeover is then one UPDATE, which waits for the
+    // old leader's fenced writes in flight (they hold the row FOR SHARE).
+    KV_RETURN_IF_ERROR(
+        Exec("INSERT INTO kvbench_leader (id, term, holder, address, expires_at) "
+             "VALUES (1, 0, '', '', now()) ON CONFLICT (id) DO NOTHING"));
+    KV_ASSIGN_OR_RETURN(
+        std::unique_ptr<SqlStatement> take,
+        PrepareOnce("UPDATE kvbench_leader SET term = term + 1, holder = ?1, address = ?2, "
+                    "expires_at = now() + ?3 * INTERVAL '1 millisecond' "
+                    "WHERE id = 1 AND expires_at <= now()"));
+    take->BindText(1, holder);
+    take->BindText(2, address);
+    take->BindInt(3, lease_ms);
+    KV_RETURN_IF_ERROR(take->Run());
+    led = Changes() == 1;
+    KV_ASSIGN_OR_RETURN(record, ReadLease(/*lock=*/false));
+    return absl::OkStatus();
+  });
+  KV_RETURN_IF_ERROR(taken);
+  if (led) term_.store(record.term);
+  if (current != nullptr) *current = record;
+  return led;
+}
+
+absl::Status PostgresDatabase::Renew(absl::Duration lease, const std::string& address) {
+  absl::MutexLock lock(&mu());
+  if (term_.load() == 0)
+    return absl::FailedPreconditionError(Where("not leading: nothing to renew"));
+  KV_ASSIGN_OR_RETURN(
+      std::unique_ptr<SqlStatement> renew,
+      PrepareOnce(
+          "UPDATE kvbench_leader SET expires_at = now() + ?2 * INTERVAL '1 millisecond', "
+          "address = CASE WHEN ?3 = '' THEN address ELSE ?3 END WHERE id = 1 AND term = ?1"));
+  renew->BindInt(1, term_.load());
+  renew->BindInt(2, absl::ToInt64Milliseconds(lease));
+  renew->BindText(3, address);
+  // Fenced like any write: a term that moved on fails here, naming the new leader.
+  return InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu()) { return renew->Run(); });
+}
+
+absl::Status PostgresDatabase::StepDown() {
+  absl::MutexLock lock(&mu());
+  if (term_.load() == 0) return absl::OkStatus();
+  KV_ASSIGN_OR_RETURN(
+      std::unique_ptr<SqlStatement> end,
+      PrepareOnce("UPDATE kvbench_leader SET expires_at = now() WHERE id = 1 AND term = ?1"));
+  end->BindInt(1, term_.load());
+  absl::Status ended =
+      InTransaction([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu()) { return end->Run(); });
+  term_.store(0);
+  return ended;
 }
 
 }  // namespace kvbench::controller

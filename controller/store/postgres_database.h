@@ -2,7 +2,8 @@
 
 // The store's database on a PostgreSQL server (the SqlDatabase of sql_database.h), through libpq:
 // one connection, the schema (postgres_schema.h) created or checked at open, transactions and
-// statements (postgres_statement.h).
+// statements (postgres_statement.h), and the leader lease of controllers that share it
+// (leadership.h).
 //
 // Durability: every session runs with synchronous_commit = on, so a transaction that committed
 // (and an event the controller then acknowledged) has reached the server's WAL on disk, as
@@ -14,16 +15,17 @@
 // controller retries is keyed (events by agent and seq, jobs by request id, fires by key), so a
 // retry stores it once.
 //
-// One writer per database: the connection holds a session advisory lock for its whole life, taken
-// at open (waiting up to kWriterLockWait for a predecessor's session to end, as after a kill -9)
-// and again after each reconnect. A second controller on the same database is refused, naming
-// the first; a controller that lost the lock across a reconnect (another took it meanwhile)
-// writes nothing more: every call fails with FAILED_PRECONDITION.
+// Fencing: once TryLead took the lease, every write runs in a transaction that first reads the
+// lease row FOR SHARE and checks its term is still this one's. A takeover (an UPDATE of that
+// row) waits for such a transaction to end, so no write of an old leader commits after a new
+// leader took over; after it, every write fails with FAILED_PRECONDITION naming the new leader.
+// Without TryLead (tests, benchmarks) writes are not fenced.
 //
 // Thread-safety: one connection guarded by SqlDatabase::mu(); calls are serialized.
 
 #include <libpq-fe.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -33,14 +35,16 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "controller/store/leadership.h"
 #include "controller/store/sql_database.h"
 
 namespace kvbench::controller {
 
-// How long Open and a reconnect wait for the writer lock another session holds.
-inline constexpr absl::Duration kWriterLockWait = absl::Seconds(5);
+// How long the server lets a session of ours sit idle inside a transaction before it ends the
+// session (releasing its locks): the store runs a transaction's statements back to back.
+inline constexpr absl::Duration kIdleTransactionTimeout = absl::Seconds(5);
 
-class PostgresDatabase : public SqlDatabase {
+class PostgresDatabase : public SqlDatabase, public Leadership {
  public:
   // Connects with the libpq connection string `dsn` ("host=... port=... dbname=... user=...", or
   // a postgresql:// URI; libpq's environment variables and ~/.pgpass apply) and creates the
@@ -54,15 +58,24 @@ class PostgresDatabase : public SqlDatabase {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
   absl::StatusOr<std::unique_ptr<SqlStatement>> PrepareOnce(absl::string_view sql) override
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
+  // With a lease held, checks its term first (fencing).
   absl::Status InTransaction(absl::FunctionRef<absl::Status()> body) override
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
   int64_t Changes() override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu()) { return changes_; }
+
+  absl::StatusOr<bool> TryLead(const std::string& holder, const std::string& address,
+                               absl::Duration lease, LeaderRecord* current) override;
+  absl::Status Renew(absl::Duration lease, const std::string& address = "") override;
+  absl::Status StepDown() override;
+  int64_t term() const override { return term_.load(); }
 
   // For statements: the connection, reconnected first if it broke outside a transaction (each
   // reconnect starts a new generation: named statements must be prepared again).
   absl::StatusOr<PGconn*> Connection() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
   int64_t generation() const { return generation_; }
   void set_changes(int64_t changes) { changes_ = changes; }
+  // Whether a write outside a transaction must be wrapped in one for its fence.
+  bool NeedsFence() const { return term_.load() != 0 && !in_transaction_; }
 
  private:
   PostgresDatabase(std::string name, PGconn* conn);
@@ -72,18 +85,17 @@ class PostgresDatabase : public SqlDatabase {
   // What every new session sets.
   absl::Status SetUpSession() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
   absl::Status CreateSchemaIfMissing() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
-  // Takes the writer lock, waiting up to kWriterLockWait; FAILED_PRECONDITION naming the
-  // session that holds it.
-  absl::Status TakeWriterLock() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
-  // "application_name from address since time" of the session holding the writer lock.
-  std::string WriterLockHolder() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
+  // The lease row as it stands (FOR SHARE inside a transaction when `lock`).
+  absl::StatusOr<LeaderRecord> ReadLease(bool lock) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
+  // OK while the lease row still carries term_; FAILED_PRECONDITION naming the new leader.
+  absl::Status CheckFence() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu());
 
   PGconn* const conn_;
   int64_t generation_ = 0;
   int64_t changes_ = 0;
   int64_t next_statement_ = 0;
   bool in_transaction_ = false;
-  absl::Status writer_lock_lost_;  // once not OK, every call fails with it
+  std::atomic<int64_t> term_{0};  // the lease's term while leading, else 0
 };
 
 // "postgresql://USER@HOST:PORT/DBNAME" from a libpq connection string, for messages: never the

@@ -18,6 +18,13 @@ inline constexpr long long kPostgresSchemaLockKey = 0x6b7662656e6368;  // "kvben
 inline constexpr char kPostgresSchemaVersionTable[] =
     "CREATE TABLE IF NOT EXISTS kvbench_schema (version BIGINT NOT NULL)";
 
+// The leader lease of controllers sharing the database (leadership.h): one row, id 1. Beside the
+// versioned tables, as kvbench_schema is: it is the engine's, not a store table.
+inline constexpr char kPostgresLeaseTable[] =
+    "CREATE TABLE IF NOT EXISTS kvbench_leader (id INT PRIMARY KEY CHECK (id = 1), "
+    "term BIGINT NOT NULL, holder TEXT NOT NULL, address TEXT NOT NULL, "
+    "expires_at TIMESTAMPTZ NOT NULL)";
+
 inline constexpr char kPostgresSchemaV3[] = R"sql(
 CREATE TABLE jobs (
   position BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -41,6 +41,14 @@ absl::StatusCode CodeForSqlState(absl::string_view state) {
   return absl::StatusCode::kInternal;
 }
 
+// Whether `sql` changes rows (its first word), so that it must run behind the fence.
+bool IsWrite(absl::string_view sql) {
+  absl::string_view word = absl::StripLeadingAsciiWhitespace(sql);
+  word = word.substr(0, word.find_first_of(" \t\n("));
+  return absl::EqualsIgnoreCase(word, "INSERT") || absl::EqualsIgnoreCase(word, "UPDATE") ||
+         absl::EqualsIgnoreCase(word, "DELETE");
+}
+
 }  // namespace
 
 absl::Status PostgresError(PGconn* conn, const PGresult* result, absl::string_view what) {
@@ -70,7 +78,7 @@ std::string PostgresParameters(absl::string_view sql) {
 }
 
 PostgresStatement::PostgresStatement(PostgresDatabase* db, std::string name, absl::string_view sql)
-    : db_(*db), name_(std::move(name)), sql_(PostgresParameters(sql)) {}
+    : db_(*db), name_(std::move(name)), sql_(PostgresParameters(sql)), writes_(IsWrite(sql)) {}
 
 PostgresStatement::~PostgresStatement() { Reset(); }
 
@@ -135,15 +143,20 @@ absl::Status PostgresStatement::Execute() {
   return error;
 }
 
+absl::Status PostgresStatement::ExecuteFenced() {
+  if (!writes_ || !db_.NeedsFence()) return Execute();
+  return db_.InTransaction([this] { return Execute(); });
+}
+
 absl::StatusOr<bool> PostgresStatement::Step() {
-  if (!executed_) KV_RETURN_IF_ERROR(Execute());
+  if (!executed_) KV_RETURN_IF_ERROR(ExecuteFenced());
   if (result_ == nullptr || PQresultStatus(result_) != PGRES_TUPLES_OK) return false;
   ++row_;
   return row_ < PQntuples(result_);
 }
 
 absl::Status PostgresStatement::Run() {
-  absl::Status status = executed_ ? absl::OkStatus() : Execute();
+  absl::Status status = executed_ ? absl::OkStatus() : ExecuteFenced();
   Reset();
   return status;
 }

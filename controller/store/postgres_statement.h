@@ -4,8 +4,9 @@
 // of PostgreSQL's SQLSTATE codes to absl::Status. Parameters go as text, blobs as binary (bytea);
 // results come back binary, so protos and integers need no parsing. A statement prepared once is
 // a named server-side prepared statement, prepared again after a reconnect (a new session has
-// none); a one-use statement runs unnamed. Not thread-safe: the store uses it under
-// SqlDatabase::mu().
+// none); a one-use statement runs unnamed. A write outside a transaction on a database that
+// leads runs in one, behind the lease's fence (postgres_database.h). Not thread-safe: the store
+// uses it under SqlDatabase::mu().
 
 #include <libpq-fe.h>
 
@@ -56,10 +57,13 @@ class PostgresStatement : public SqlStatement {
   void Bind(int index, std::string value, int format);
   // Sends the statement with its parameters and keeps the result (rows, or the changed count).
   absl::Status Execute();
+  // Execute, inside a fenced transaction when it writes outside one while the database leads.
+  absl::Status ExecuteFenced();
 
   PostgresDatabase& db_;
   const std::string name_;
   const std::string sql_;             // with $N parameters
+  const bool writes_;                 // INSERT, UPDATE or DELETE
   int64_t prepared_generation_ = -1;  // the connection generation it was prepared on
   std::vector<std::string> values_;
   std::vector<int> formats_;  // 0 text, 1 binary

@@ -15,7 +15,10 @@ absl::StatusOr<std::unique_ptr<SqlStore>> SqlStore::OpenSqlite(const std::string
 
 absl::StatusOr<std::unique_ptr<SqlStore>> SqlStore::OpenPostgres(const std::string& dsn) {
   KV_ASSIGN_OR_RETURN(std::unique_ptr<PostgresDatabase> db, PostgresDatabase::Open(dsn));
-  return OnDatabase(std::move(db));
+  Leadership* leadership = db.get();
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStore> store, OnDatabase(std::move(db)));
+  store->leadership_ = leadership;
+  return store;
 }
 
 absl::StatusOr<std::unique_ptr<SqlStore>> SqlStore::OnDatabase(std::unique_ptr<SqlDatabase> db) {

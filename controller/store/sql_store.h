@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "controller/store/leadership.h"
 #include "controller/store/sql_agent_store.h"
 #include "controller/store/sql_database.h"
 #include "controller/store/sql_event_log.h"
@@ -36,6 +37,9 @@ class SqlStore : public Store {
   AgentStore& Agents() override { return *agents_; }
   ScheduleStore& Schedules() override { return *schedules_; }
   RegressionStore& Regressions() override { return *regressions_; }
+  // The leader lease of controllers sharing the database (PostgreSQL); null on SQLite, whose
+  // file one controller holds alone (data_dir/.lock).
+  Leadership* leadership() { return leadership_; }
 
  private:
   SqlStore() = default;
@@ -48,6 +52,7 @@ class SqlStore : public Store {
   std::unique_ptr<SqlAgentStore> agents_;
   std::unique_ptr<SqlScheduleStore> schedules_;
   std::unique_ptr<SqlRegressionStore> regressions_;
+  Leadership* leadership_ = nullptr;  // db_'s, on PostgreSQL
 };
 
 }  // namespace kvbench::controller

@@ -23,6 +23,7 @@
 #include "kvbench/v1/controller_service.grpc.pb.h"
 #include "tests/bench/controller_scale_controller.h"
 #include "tests/bench/controller_scale_fleet.h"
+#include "tests/support/postgres_server.h"
 
 namespace {
 
@@ -53,6 +54,7 @@ struct Options {
   std::vector<int> agents = kDefaultAgents;
   int heartbeats = kDefaultHeartbeats;
   int events = kDefaultEvents;
+  bool postgresql = false;  // --store postgresql
 };
 
 struct Row {
@@ -278,9 +280,14 @@ class Level {
   double duplicate_round_s_ = 0;
 };
 
-absl::StatusOr<Column> RunLevel(const Options& options, int agents) {
+absl::StatusOr<Column> RunLevel(const Options& options, int agents,
+                                kvbench::testing::PostgresServer* postgres) {
+  std::string dsn;
+  if (postgres != nullptr) {
+    KV_ASSIGN_OR_RETURN(dsn, postgres->CreateDatabase());
+  }
   absl::StatusOr<std::unique_ptr<ScaleController>> controller =
-      ScaleController::Start(options.controller, kReadyTimeout);
+      ScaleController::Start(options.controller, kReadyTimeout, dsn);
   if (!controller.ok()) return controller.status();
   // The fleet is declared after the controller, so its streams are cancelled first.
   ScaleFleet fleet((*controller)->address(), agents);
@@ -324,6 +331,9 @@ bool ParseFlags(int argc, char** argv, Options* options) {
       }
     } else if (flag == "--heartbeats-per-agent") {
       if (!absl::SimpleAtoi(value, &options->heartbeats) || options->heartbeats < 0) return false;
+    } else if (flag == "--store") {
+      if (value != "sqlite" && value != "postgresql") return false;
+      options->postgresql = value == "postgresql";
     } else if (flag == "--events-per-agent") {
       if (!absl::SimpleAtoi(value, &options->events) || options->events <= 0) return false;
     } else {
@@ -349,18 +359,31 @@ int main(int argc, char** argv) {
   if (!ParseFlags(argc, argv, &options)) {
     std::fprintf(stderr,
                  "usage: %s [--agents 100,1000,10000] [--heartbeats-per-agent K] "
-                 "[--events-per-agent E] [--controller PATH]\n",
+                 "[--events-per-agent E] [--controller PATH] [--store sqlite|postgresql]\n",
                  argv[0]);
     return 2;
   }
   RaiseFileLimit();
-  std::printf("controller scale: %d heartbeats/agent, %d events/agent, %zu-scenario SIM job\n",
-              options.heartbeats, options.events, 3 * kConcurrency.size());
+  std::unique_ptr<kvbench::testing::PostgresServer> postgres;
+  if (options.postgresql) {
+    kvbench::testing::PostgresServerOptions server_options;
+    server_options.fsync = true;  // durable commits, as a production server runs
+    auto started = kvbench::testing::PostgresServer::Start(server_options);
+    if (!started.ok()) {
+      std::fprintf(stderr, "%s\n", started.status().ToString().c_str());
+      return 1;
+    }
+    postgres = *std::move(started);
+  }
+  std::printf(
+      "controller scale: %d heartbeats/agent, %d events/agent, %zu-scenario SIM job, store %s\n",
+      options.heartbeats, options.events, 3 * kConcurrency.size(),
+      options.postgresql ? "PostgreSQL (fsync on)" : "SQLite");
   std::vector<absl::StatusOr<Column>> runs;
   bool failed = false;
   for (int agents : options.agents) {
     std::fprintf(stderr, "running N=%d ...\n", agents);
-    runs.push_back(RunLevel(options, agents));
+    runs.push_back(RunLevel(options, agents, postgres.get()));
     if (!runs.back().ok()) {
       failed = true;
       std::fprintf(stderr, "N=%d failed: %s\n", agents,

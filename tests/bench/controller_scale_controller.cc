@@ -18,11 +18,15 @@ namespace {
 constexpr char kReadyMarker[] = "controller started listen=";
 constexpr int kErrorLogLines = 30;
 
-std::string ConfigJson(const std::string& data_dir) {
+std::string ConfigJson(const std::string& data_dir, const std::string& dsn_file) {
+  const std::string store =
+      dsn_file.empty()
+          ? ""
+          : absl::StrCat(",\"store\":{\"postgresql\":{\"dsn_file\":\"", dsn_file, "\"}}");
   return absl::StrCat("{\"listen_address\":\"127.0.0.1:0\",\"data_dir\":\"", data_dir,
                       "\",\"insecure\":true,\"metrics_listen\":\"127.0.0.1:0\","
                       "\"heartbeat_timeout_s\":",
-                      ScaleController::kHeartbeatTimeoutS, "}");
+                      ScaleController::kHeartbeatTimeoutS, store, "}");
 }
 
 }  // namespace
@@ -34,13 +38,20 @@ ScaleController::ScaleController(std::unique_ptr<testing::TempDir> dir, std::str
 }
 
 absl::StatusOr<std::unique_ptr<ScaleController>> ScaleController::Start(
-    const std::string& binary, absl::Duration ready_timeout) {
+    const std::string& binary, absl::Duration ready_timeout, const std::string& postgres_dsn) {
   auto dir = std::make_unique<testing::TempDir>();
   const std::string data_dir = dir->File("data");
   if (::mkdir(data_dir.c_str(), 0755) != 0) {
     return absl::InternalError(absl::StrCat("cannot create ", data_dir));
   }
-  const std::string config = dir->WriteFile("controller.json", ConfigJson(data_dir));
+  std::string dsn_file;
+  if (!postgres_dsn.empty()) {
+    dsn_file = dir->WriteFile("controller.dsn", postgres_dsn);
+    if (::chmod(dsn_file.c_str(), 0600) != 0) {
+      return absl::InternalError(absl::StrCat("cannot chmod ", dsn_file));
+    }
+  }
+  const std::string config = dir->WriteFile("controller.json", ConfigJson(data_dir, dsn_file));
   auto process = std::make_unique<testing::SimProcess>(
       "kv-controller", std::vector<std::string>{binary, "--config", config}, kReadyMarker);
   if (!process->Start(ready_timeout)) {

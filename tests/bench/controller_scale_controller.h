@@ -25,9 +25,12 @@ class ScaleController {
   // it is far above the longest phase (the validator's maximum is 3600 s).
   static constexpr double kHeartbeatTimeoutS = 1800;
 
-  // Starts it; on failure the Status carries the tail of its log.
-  static absl::StatusOr<std::unique_ptr<ScaleController>> Start(const std::string& binary,
-                                                                absl::Duration ready_timeout);
+  // Starts it, its store the SQLite file in its data dir, or with `postgres_dsn` the PostgreSQL
+  // database it names (through a dsn_file of mode 0600); on failure the Status carries the tail
+  // of its log.
+  static absl::StatusOr<std::unique_ptr<ScaleController>> Start(
+      const std::string& binary, absl::Duration ready_timeout,
+      const std::string& postgres_dsn = "");
 
   // "127.0.0.1:PORT".
   const std::string& address() const { return address_; }

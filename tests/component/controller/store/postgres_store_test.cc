@@ -1,5 +1,6 @@
-// What only the PostgreSQL store has to get right: a server that restarts under it, one writer
-// per database, and errors that name the server without its password.
+// What only the PostgreSQL store has to get right: a server that restarts under it, the leader
+// lease of controllers sharing it and the fencing of a leader that lost it, and errors that name
+// the server without its password.
 
 #include <catch2/catch.hpp>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "controller/store/sql_store.h"
 #include "tests/component/controller/store/open_store.h"
 #include "tests/support/postgres_server.h"
+#include "tests/support/wait_for.h"
 
 namespace kvbench::controller {
 namespace {
@@ -51,19 +53,76 @@ TEST_CASE("A PostgreSQL restart fails the call in flight, and the next call carr
   CHECK(events->size() == 2);
 }
 
-TEST_CASE("A second store on one PostgreSQL database is refused, naming the first",
+v1::AgentCapabilities Agent(const std::string& id) {
+  v1::AgentCapabilities agent;
+  agent.set_agent_id(id);
+  return agent;
+}
+
+std::vector<std::string> AgentIds(SqlStore& store) {
+  absl::StatusOr<std::vector<AgentRecord>> agents = store.Agents().ListAgents();
+  INFO(agents.status().ToString());
+  REQUIRE(agents.ok());
+  std::vector<std::string> ids;
+  for (const AgentRecord& agent : *agents) ids.push_back(agent.capabilities.agent_id());
+  return ids;
+}
+
+TEST_CASE("One controller leads at a time, and a takeover fences the old leader's writes",
           "[store][postgresql]") {
   testing::TestStoreLocation at(testing::StoreEngine::kPostgres);
-  auto first = at.Open();
-  absl::StatusOr<std::unique_ptr<SqlStore>> second = at.TryOpen();
-  REQUIRE_FALSE(second.ok());
-  CHECK(absl::IsFailedPrecondition(second.status()));
-  const std::string message(second.status().message());
-  CHECK_THAT(message, Catch::Contains("another controller writes to this database"));
-  CHECK_THAT(message, Catch::Contains(absl::StrCat("kvbench pid ", getpid())));
-  // Once the first closes, the database is free.
-  first.reset();
-  at.Open();
+  auto a = at.Open();
+  auto b = at.Open();
+  Leadership& lead_a = *a->leadership();
+  Leadership& lead_b = *b->leadership();
+  LeaderRecord seen;
+  REQUIRE(*lead_a.TryLead("controller a", "10.0.0.1:7070", absl::Seconds(60), &seen));
+  CHECK(seen.term == 1);
+  CHECK(lead_a.term() == 1);
+  REQUIRE_FALSE(*lead_b.TryLead("controller b", "10.0.0.2:7070", absl::Seconds(60), &seen));
+  CHECK(seen.holder == "controller a");
+  CHECK(seen.address == "10.0.0.1:7070");
+  CHECK_FALSE(seen.expired);
+  CHECK(lead_b.term() == 0);
+  REQUIRE(a->Agents().UpsertAgent(Agent("before"), absl::Now()).ok());
+  REQUIRE(lead_a.Renew(absl::Seconds(60)).ok());
+
+  // a's lease runs out (as when it is paused past it): b takes over with the next term.
+  REQUIRE(lead_a.Renew(absl::Milliseconds(1)).ok());
+  REQUIRE(testing::WaitFor([&] {
+    return lead_b.TryLead("controller b", "10.0.0.2:7070", absl::Seconds(60), &seen)
+        .value_or(false);
+  }));
+  CHECK(seen.term == 2);
+  CHECK(lead_b.term() == 2);
+
+  // a wakes: every write it tries is refused, naming the new leader, and nothing lands.
+  absl::Status upsert = a->Agents().UpsertAgent(Agent("after"), absl::Now());
+  CHECK(absl::IsFailedPrecondition(upsert));
+  CHECK_THAT(std::string(upsert.message()),
+             Catch::Contains("controller b at 10.0.0.2:7070 (term 2)"));
+  CHECK(absl::IsFailedPrecondition(a->Events().AppendEvent(Progress(1)).status()));
+  CHECK(absl::IsFailedPrecondition(lead_a.Renew(absl::Seconds(60))));
+  CHECK(AgentIds(*b) == std::vector<std::string>{"before"});
+  // The new leader writes.
+  REQUIRE(b->Agents().UpsertAgent(Agent("by b"), absl::Now()).ok());
+  REQUIRE(*b->Events().AppendEvent(Progress(1)));
+  CHECK(AgentIds(*b) == std::vector<std::string>{"before", "by b"});
+}
+
+TEST_CASE("A leader that steps down hands over at once", "[store][postgresql]") {
+  testing::TestStoreLocation at(testing::StoreEngine::kPostgres);
+  auto a = at.Open();
+  auto b = at.Open();
+  REQUIRE(*a->leadership()->TryLead("a", "a:1", absl::Seconds(60), nullptr));
+  REQUIRE(a->leadership()->StepDown().ok());
+  CHECK(a->leadership()->term() == 0);
+  LeaderRecord seen;
+  REQUIRE(*b->leadership()->TryLead("b", "b:1", absl::Seconds(60), &seen));
+  CHECK(seen.term == 2);
+  // The SQLite store has no lease: its file is one controller's alone (data_dir/.lock).
+  testing::TestStoreLocation file(testing::StoreEngine::kSqlite);
+  CHECK(file.Open()->leadership() == nullptr);
 }
 
 TEST_CASE("An unreachable PostgreSQL is UNAVAILABLE and named without its password",

@@ -44,6 +44,13 @@ TEST_CASE("A PostgreSQL store needs its connection string file, by absolute path
   CHECK(Fields(controller::ValidateControllerConfig(config)) == "store.postgresql.dsn_file|");
   config.mutable_store()->mutable_postgresql()->set_dsn_file("/etc/kvbench/pg.dsn");
   CHECK(controller::ValidateControllerConfig(config).empty());
+  config.mutable_store()->mutable_postgresql()->set_lease_s(-1);
+  config.mutable_store()->mutable_postgresql()->set_advertise_address("node-a");
+  CHECK(Fields(controller::ValidateControllerConfig(config)) ==
+        "store.postgresql.lease_s|store.postgresql.advertise_address|");
+  config.mutable_store()->mutable_postgresql()->set_lease_s(10);
+  config.mutable_store()->mutable_postgresql()->set_advertise_address("node-a:7070");
+  CHECK(controller::ValidateControllerConfig(config).empty());
   // SQLite, named or by default, needs nothing more than data_dir.
   config.mutable_store()->mutable_sqlite();
   CHECK(controller::ValidateControllerConfig(config).empty());
