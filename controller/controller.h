@@ -34,7 +34,8 @@ inline constexpr char kStoreFileName[] = "controller.db";
 // The leader lease of a shared store when the config does not say.
 inline constexpr double kDefaultLeaseSeconds = 10;
 
-// The control plane's owner: the store (SQLite under the data dir), the job manager (jobs,
+// The control plane's owner: the store (SQLite under the data dir, or a PostgreSQL database it
+// shares with standby controllers under a leader lease), the job manager (jobs,
 // agents, scheduling), the schedules (fired every second on the loop), the judgement of scheduled
 // runs (RegressionAnalyst, on a worker thread) with its alerts' delivery (AlertDispatcher, on
 // another) and the gRPC server (Controller + AgentLink + health + reflection). Mutable state is

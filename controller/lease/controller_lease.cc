@@ -32,7 +32,10 @@ absl::StatusOr<std::unique_ptr<ControllerLease>> ControllerLease::Acquire(
   }
 }
 
-ControllerLease::~ControllerLease() { StepDown(); }
+ControllerLease::~ControllerLease() {
+  StopRenewing();  // no renewal left on the loop pointing here
+  StepDown();
+}
 
 void ControllerLease::StartRenewing(Executor* executor, const std::string& address,
                                     std::function<void(const absl::Status&)> on_lost) {

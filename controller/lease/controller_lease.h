@@ -35,7 +35,7 @@ class ControllerLease {
   static absl::StatusOr<std::unique_ptr<ControllerLease>> Acquire(Leadership* leadership,
                                                                   ControllerLeaseOptions options,
                                                                   Sleeper* sleeper);
-  // Steps down if still leading.
+  // Stops renewing and steps down if still leading.
   ~ControllerLease();
 
   // Renews on `executor` every third of the lease, naming `address` (the bound one) as the
