@@ -57,10 +57,8 @@ absl::StatusOr<std::unique_ptr<PostgresDatabase>> PostgresDatabase::Open(const s
   if (conn == nullptr)
     return absl::ResourceExhaustedError(absl::StrCat("store ", name, ": no memory"));
   if (PQstatus(conn) != CONNECTION_OK) {
-    std::string message = PQerrorMessage(conn);
+    const std::string message(absl::StripTrailingAsciiWhitespace(PQerrorMessage(conn)));
     PQfinish(conn);
-    while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
-      message.pop_back();
     // A refused password or an unknown database will not fix itself; an unreachable server may.
     const bool refused = message.find("authentication") != std::string::npos ||
                          message.find("does not exist") != std::string::npos ||
