@@ -7,7 +7,6 @@
 #include <set>
 #include <thread>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/daemon/private_files.h"
 #include "common/files/private_file.h"
@@ -46,15 +45,17 @@ ControllerLeaseOptions LeaseOptions(const v1::ControllerConfig& config) {
   ::gethostname(host, sizeof(host) - 1);
   ControllerLeaseOptions options;
   options.holder = absl::StrCat("kv-controller pid ", ::getpid(), " on ", host);
-  // Named from the start when the config fixes it; a port 0 is named once bound (Start).
+  // advertise_address when the listen address is not one clients can dial (0.0.0.0:7070);
+  // listen_address is the bound one by now (the standby's server has bound it).
   options.address = config.store().postgresql().advertise_address();
-  if (options.address.empty() && !absl::EndsWith(config.listen_address(), ":0")) {
-    options.address = config.listen_address();
-  }
+  if (options.address.empty()) options.address = config.listen_address();
   const double lease_s = config.store().postgresql().lease_s();
   options.lease = absl::Seconds(lease_s > 0 ? lease_s : kDefaultLeaseSeconds);
   return options;
 }
+
+// Calls a standby's server still answers when its controller starts leading: reads of the store.
+constexpr absl::Duration kStandbyShutdownGrace = absl::Seconds(1);
 
 // A controller whose lease another took over stops at once: its writes are fenced already, and
 // what it holds in memory is the old term's. Exit 5 (FAILED_PRECONDITION): a supervisor restarts
@@ -89,7 +90,17 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(
     if (sleeper == nullptr) {
       return absl::FailedPreconditionError("a shared store needs a sleeper to wait for its lease");
     }
-    KV_ASSIGN_OR_RETURN(lease, ControllerLease::Acquire(leadership, LeaseOptions(config), sleeper));
+    // A standby serves from the start: reads from the store, and everything else refused naming
+    // the leader, so clients and agents given every controller's address find the leader.
+    LeaderView leader;
+    KV_ASSIGN_OR_RETURN(std::unique_ptr<GrpcServerService> standby,
+                        GrpcServerService::StartStandby(config, store.get(), clock, &leader));
+    // The leader's server takes over the standby's address, the port it was given included.
+    config.set_listen_address(standby->address());
+    KV_LOG(INFO) << "standby serving reads listen=" << standby->address();
+    KV_ASSIGN_OR_RETURN(
+        lease, ControllerLease::Acquire(leadership, LeaseOptions(config), sleeper, &leader));
+    standby->Shutdown(kStandbyShutdownGrace);
   }
   if (!on_lost_leadership) on_lost_leadership = ExitOnLostLeadership;
   JobManagerOptions options;

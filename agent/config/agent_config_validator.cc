@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/config/config_checks.h"
+#include "common/grpc/controller_addresses.h"
 #include "common/json/validated_json.h"
 #include "common/status/status_macros.h"
 
@@ -14,8 +15,16 @@ namespace {
 
 void ValidateControllerLink(const v1::AgentConfig& config, FieldErrors* errors) {
   if (config.controller_address().empty()) return;  // standalone: kvctl run only
-  CheckHostPort(errors, "controller_address", config.controller_address(),
-                /*allow_port_zero=*/false);
+  // One controller, or several sharing a PostgreSQL store ("a:7070,b:7070"): each a host:port.
+  absl::StatusOr<ControllerAddresses> addresses =
+      ControllerAddresses::Parse(config.controller_address());
+  if (!addresses.ok()) {
+    errors->Add("controller_address", std::string(addresses.status().message()));
+  } else {
+    for (const std::string& address : addresses->all()) {
+      CheckHostPort(errors, "controller_address", address, /*allow_port_zero=*/false);
+    }
+  }
   if (config.insecure()) return;
   const v1::TlsConfig& tls = config.tls();
   const bool any_tls =

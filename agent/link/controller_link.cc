@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "agent/link/failover_link_transport.h"
 #include "agent/link/grpc_link_transport.h"
 #include "agent/link/reconnect_backoff.h"
 #include "common/log/logging.h"
@@ -48,9 +49,14 @@ absl::StatusOr<std::unique_ptr<ControllerLink>> ControllerLink::Create(
   if (options.controller_address.empty()) {
     return absl::InvalidArgumentError("controller_address is empty");
   }
-  KV_ASSIGN_OR_RETURN(
-      std::unique_ptr<LinkTransport> transport,
-      CreateGrpcLinkTransport(options.controller_address, options.tls, options.insecure));
+  KV_ASSIGN_OR_RETURN(ControllerAddresses addresses,
+                      ControllerAddresses::Parse(options.controller_address));
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<LinkTransport> transport,
+                      FailoverLinkTransport::Create(
+                          std::move(addresses), [tls = options.tls, insecure = options.insecure](
+                                                    const std::string& address) {
+                            return CreateGrpcLinkTransport(address, tls, insecure);
+                          }));
   return CreateWithTransport(std::move(options), std::move(capabilities), spool, worker, clock,
                              executor, std::move(transport));
 }
@@ -139,6 +145,8 @@ void ControllerLink::Connect() {
     PostGuarded("link.stream_done",
                 [this, id, status = std::move(status)] { OnStreamDone(id, status); });
   };
+  stream_address_ = transport_->address();
+  if (stream_address_.empty()) stream_address_ = stream_address_;
   stream_ = transport_->Open(std::move(callbacks));
   stream_->Write(MakeRegister());
   register_timeout_ = executor_->RunAfter("link.register_timeout", kRegisterTimeout,
@@ -148,8 +156,7 @@ void ControllerLink::Connect() {
 void ControllerLink::OnRegisterTimeout(uint64_t stream_id) {
   register_timeout_ = TaskId{};
   if (stream_id != stream_id_ || registered_ || stream_ == nullptr) return;
-  KV_LOG(WARNING) << "controller did not answer Register in time controller="
-                  << options_.controller_address;
+  KV_LOG(WARNING) << "controller did not answer Register in time controller=" << stream_address_;
   stream_->Cancel();  // on_done follows
 }
 
@@ -238,7 +245,7 @@ void ControllerLink::OnRegistered(const v1::Registered& registered) {
   ++connects_;
   registered_at_ = clock_->Monotonic();
   last_auth_error_.clear();
-  KV_LOG(INFO) << "registered with controller controller=" << options_.controller_address
+  KV_LOG(INFO) << "registered with controller controller=" << stream_address_
                << " acked_seq=" << registered.acked_seq() << " replayed=" << replayed
                << " heartbeat_interval_s=" << registered.heartbeat_interval_s();
 }
@@ -336,24 +343,23 @@ void ControllerLink::LogStreamEnd(const absl::Status& status, bool was_registere
   if (IsAuthError(status)) {
     const std::string text = status.ToString();
     if (text != last_auth_error_) {
-      KV_LOG(ERROR) << "the controller refused this agent controller="
-                    << options_.controller_address << " status=" << text
-                    << " (check the agent's certificate; retrying every "
+      KV_LOG(ERROR) << "the controller refused this agent controller=" << stream_address_
+                    << " status=" << text << " (check the agent's certificate; retrying every "
                     << absl::FormatDuration(options_.backoff_max) << ")";
       last_auth_error_ = text;
     }
     return;
   }
   if (was_registered) {
-    KV_LOG(WARNING) << "controller link lost controller=" << options_.controller_address
+    KV_LOG(WARNING) << "controller link lost controller=" << stream_address_
                     << " status=" << status;
     return;
   }
   if (const std::string hint = TlsFailureHint(status, options_.insecure); !hint.empty()) {
     const std::string text = status.ToString();
     if (text != last_auth_error_) {
-      KV_LOG(ERROR) << "cannot connect to the controller controller=" << options_.controller_address
-                    << ": " << hint
+      KV_LOG(ERROR) << "cannot connect to the controller controller=" << stream_address_ << ": "
+                    << hint
                     << "; this will not succeed until the certificates or the config change "
                        "(retrying every "
                     << absl::FormatDuration(options_.backoff_max) << ") status=" << text;
@@ -361,8 +367,8 @@ void ControllerLink::LogStreamEnd(const absl::Status& status, bool was_registere
     }
     return;
   }
-  KV_LOG_EVERY_N_SEC(WARNING, 30) << "cannot reach the controller controller="
-                                  << options_.controller_address << " status=" << status;
+  KV_LOG_EVERY_N_SEC(WARNING, 30) << "cannot reach the controller controller=" << stream_address_
+                                  << " status=" << status;
 }
 
 }  // namespace kvbench::agent

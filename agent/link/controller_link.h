@@ -34,7 +34,9 @@ inline constexpr absl::Duration kRegisterTimeout = absl::Seconds(10);
 
 struct ControllerLinkOptions {
   std::string agent_id;
-  std::string controller_address;  // host:port
+  // host:port, or several comma-separated (controllers sharing a store: the link finds the
+  // leader, FailoverLinkTransport).
+  std::string controller_address;
   v1::TlsConfig tls;
   bool insecure = false;
   absl::Duration heartbeat_interval = kDefaultHeartbeatInterval;  // until Registered says otherwise
@@ -144,6 +146,7 @@ class ControllerLink {
   // Executor tasks only (or Stop, under life_->mu).
   std::unique_ptr<LinkStream> stream_;  // the stream being run, registered or not
   uint64_t stream_id_ = 0;              // the current stream's tag
+  std::string stream_address_;          // the controller the current stream went to, for logs
   int64_t sent_seq_ = 0;                // highest event seq written on the registered stream
   absl::Duration heartbeat_interval_;
   TaskId register_timeout_;

@@ -7,6 +7,7 @@
 
 #include "common/grpc/grpc_credentials.h"
 #include "common/grpc/grpc_status.h"
+#include "common/grpc/leader_hint.h"
 #include "common/grpc/stream_write_queue.h"
 #include "common/status/status_macros.h"
 #include "kvbench/v1/agent_link.grpc.pb.h"
@@ -64,7 +65,7 @@ class GrpcLinkStream : public LinkStream,
   }
 
   void OnDone(const grpc::Status& status) override {
-    callbacks_.on_done(FromGrpcStatus(status));
+    callbacks_.on_done(WithLeaderHint(FromGrpcStatus(status), context_));
     std::lock_guard<std::mutex> lock(mu_);
     done_ = true;
     done_cv_.notify_all();

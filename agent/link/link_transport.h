@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "absl/status/status.h"
 #include "kvbench/v1/agent_link.pb.h"
@@ -33,6 +34,8 @@ class LinkTransport {
   virtual ~LinkTransport() = default;
   // Starts a stream; failures to connect arrive through callbacks.on_done.
   virtual std::unique_ptr<LinkStream> Open(LinkStreamCallbacks callbacks) = 0;
+  // The controller the next stream goes to, for logs; "" when there is nothing to name.
+  virtual std::string address() const { return ""; }
 };
 
 }  // namespace kvbench::agent

@@ -3,13 +3,24 @@
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/grpc/grpc_credentials.h"
 #include "common/grpc/grpc_status.h"
+#include "common/grpc/leader_hint.h"
+#include "common/status/status_macros.h"
 #include "common/sync/stop_callback.h"
 
 namespace kvbench::client {
+
+namespace {
+
+// A whole round of the addresses without a leader: one is being chosen (within a lease).
+constexpr absl::Duration kLeaderlessPause = absl::Milliseconds(250);
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<GrpcControllerClient>> GrpcControllerClient::Create(
     const ControllerConnection& connection) {
@@ -19,87 +30,98 @@ absl::StatusOr<std::unique_ptr<GrpcControllerClient>> GrpcControllerClient::Crea
   if (connection.deadline <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("the call deadline must be positive");
   }
-  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
-      MakeClientChannelCredentials(connection.ca_cert_path, connection.insecure);
-  if (!credentials.ok()) return credentials.status();
-  std::shared_ptr<grpc::Channel> channel = grpc::CreateChannel(connection.address, *credentials);
+  KV_ASSIGN_OR_RETURN(ControllerAddresses addresses,
+                      ControllerAddresses::Parse(connection.address));
+  KV_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ChannelCredentials> credentials,
+                      MakeClientChannelCredentials(connection.ca_cert_path, connection.insecure));
   return std::unique_ptr<GrpcControllerClient>(
-      new GrpcControllerClient(connection, v1::Controller::NewStub(channel)));
+      new GrpcControllerClient(connection, std::move(addresses), std::move(credentials)));
 }
 
 GrpcControllerClient::GrpcControllerClient(ControllerConnection connection,
-                                           std::unique_ptr<v1::Controller::Stub> stub)
-    : connection_(std::move(connection)), stub_(std::move(stub)) {}
+                                           ControllerAddresses addresses,
+                                           std::shared_ptr<grpc::ChannelCredentials> credentials)
+    : connection_(std::move(connection)),
+      addresses_(std::move(addresses)),
+      credentials_(std::move(credentials)) {}
 
-void GrpcControllerClient::Prepare(grpc::ClientContext* context, bool unary) const {
+GrpcControllerClient::~GrpcControllerClient() = default;
+
+v1::Controller::Stub& GrpcControllerClient::Stub() {
+  std::unique_ptr<v1::Controller::Stub>& stub = stubs_[addresses_.current()];
+  if (stub == nullptr) {
+    stub = v1::Controller::NewStub(grpc::CreateChannel(addresses_.current(), credentials_));
+  }
+  return *stub;
+}
+
+void GrpcControllerClient::Prepare(grpc::ClientContext* context, absl::Time deadline) const {
   // Metadata, not CallCredentials: gRPC refuses call credentials on insecure channels.
   if (!connection_.token.empty()) {
     context->AddMetadata("authorization", absl::StrCat("Bearer ", connection_.token));
   }
-  if (unary) context->set_deadline(absl::ToChronoTime(absl::Now() + connection_.deadline));
+  if (deadline != absl::InfiniteFuture()) context->set_deadline(absl::ToChronoTime(deadline));
 }
 
-absl::StatusOr<v1::SubmitJobResponse> GrpcControllerClient::SubmitJob(
-    const v1::SubmitJobRequest& request) {
-  grpc::ClientContext context;
-  Prepare(&context, /*unary=*/true);
-  v1::SubmitJobResponse response;
-  grpc::Status status = stub_->SubmitJob(&context, request, &response);
-  if (!status.ok()) return FromGrpcStatus(status);
-  return response;
-}
-
-absl::StatusOr<v1::Job> GrpcControllerClient::GetJob(const std::string& job_id) {
-  grpc::ClientContext context;
-  Prepare(&context, /*unary=*/true);
-  v1::GetJobRequest request;
-  request.set_job_id(job_id);
-  v1::Job response;
-  grpc::Status status = stub_->GetJob(&context, request, &response);
-  if (!status.ok()) return FromGrpcStatus(status);
-  return response;
-}
-
-absl::StatusOr<v1::ListJobsResponse> GrpcControllerClient::ListJobs(
-    const v1::ListJobsRequest& request) {
-  grpc::ClientContext context;
-  Prepare(&context, /*unary=*/true);
-  v1::ListJobsResponse response;
-  grpc::Status status = stub_->ListJobs(&context, request, &response);
-  if (!status.ok()) return FromGrpcStatus(status);
-  return response;
-}
-
-absl::StatusOr<v1::Job> GrpcControllerClient::CancelJob(const std::string& job_id,
-                                                        const std::string& reason) {
-  grpc::ClientContext context;
-  Prepare(&context, /*unary=*/true);
-  v1::CancelJobRequest request;
-  request.set_job_id(job_id);
-  request.set_reason(reason);
-  v1::Job response;
-  grpc::Status status = stub_->CancelJob(&context, request, &response);
-  if (!status.ok()) return FromGrpcStatus(status);
-  return response;
-}
-
-absl::StatusOr<v1::ListAgentsResponse> GrpcControllerClient::ListAgents() {
-  grpc::ClientContext context;
-  Prepare(&context, /*unary=*/true);
-  v1::ListAgentsResponse response;
-  grpc::Status status = stub_->ListAgents(&context, v1::ListAgentsRequest(), &response);
-  if (!status.ok()) return FromGrpcStatus(status);
-  return response;
+bool GrpcControllerClient::MoveOn(const absl::Status& failure, absl::Time give_up) {
+  if (!absl::IsUnavailable(failure)) return false;
+  // One controller and no leader named: nothing else to try (as before controllers shared a
+  // store).
+  if (addresses_.size() == 1 && LeaderHint(failure).empty()) return false;
+  if (absl::Now() >= give_up) return false;
+  if (addresses_.MoveOn(failure)) {
+    absl::SleepFor(std::min(kLeaderlessPause, give_up - absl::Now()));
+  }
+  return absl::Now() < give_up;
 }
 
 template <typename Response, typename Request, typename Method>
 absl::StatusOr<Response> GrpcControllerClient::Unary(Method method, const Request& request) {
-  grpc::ClientContext context;
-  Prepare(&context, /*unary=*/true);
-  Response response;
-  grpc::Status status = (stub_.get()->*method)(&context, request, &response);
-  if (!status.ok()) return FromGrpcStatus(status);
-  return response;
+  // The deadline spans the whole call: the controllers tried, a standby's redirect followed,
+  // the pauses while none leads. A standby refuses before doing anything, and a controller that
+  // cannot be reached never saw the call, so trying the next is safe (SubmitJob also carries its
+  // idempotency key).
+  const absl::Time give_up = absl::Now() + connection_.deadline;
+  while (true) {
+    grpc::ClientContext context;
+    Prepare(&context, give_up);
+    Response response;
+    grpc::Status status = (Stub().*method)(&context, request, &response);
+    if (status.ok()) {
+      addresses_.Succeeded();
+      return response;
+    }
+    absl::Status failed = WithLeaderHint(FromGrpcStatus(status), context);
+    if (!MoveOn(failed, give_up)) return failed;
+  }
+}
+
+absl::StatusOr<v1::SubmitJobResponse> GrpcControllerClient::SubmitJob(
+    const v1::SubmitJobRequest& request) {
+  return Unary<v1::SubmitJobResponse>(&v1::Controller::Stub::SubmitJob, request);
+}
+
+absl::StatusOr<v1::Job> GrpcControllerClient::GetJob(const std::string& job_id) {
+  v1::GetJobRequest request;
+  request.set_job_id(job_id);
+  return Unary<v1::Job>(&v1::Controller::Stub::GetJob, request);
+}
+
+absl::StatusOr<v1::ListJobsResponse> GrpcControllerClient::ListJobs(
+    const v1::ListJobsRequest& request) {
+  return Unary<v1::ListJobsResponse>(&v1::Controller::Stub::ListJobs, request);
+}
+
+absl::StatusOr<v1::Job> GrpcControllerClient::CancelJob(const std::string& job_id,
+                                                        const std::string& reason) {
+  v1::CancelJobRequest request;
+  request.set_job_id(job_id);
+  request.set_reason(reason);
+  return Unary<v1::Job>(&v1::Controller::Stub::CancelJob, request);
+}
+
+absl::StatusOr<v1::ListAgentsResponse> GrpcControllerClient::ListAgents() {
+  return Unary<v1::ListAgentsResponse>(&v1::Controller::Stub::ListAgents, v1::ListAgentsRequest());
 }
 
 absl::StatusOr<v1::ListRequestsResponse> GrpcControllerClient::ListRequests(
@@ -177,28 +199,47 @@ absl::StatusOr<v1::RedeliverAlertsResponse> GrpcControllerClient::RedeliverAlert
 absl::Status GrpcControllerClient::WatchJob(
     const v1::WatchJobRequest& request,
     const std::function<bool(const v1::WatchJobResponse&)>& on_event, StopSource* cancel) {
-  // A watch lasts as long as the job: no deadline, only the bearer token.
-  grpc::ClientContext context;
-  Prepare(&context, /*unary=*/false);
-  std::unique_ptr<grpc::ClientReader<v1::WatchJobResponse>> reader =
-      stub_->WatchJob(&context, request);
-  // Read() blocks; a requested stop cancels the call (TryCancel, from any thread), which ends it.
-  StopCallback cancel_call(cancel, [&context] { context.TryCancel(); });
-  v1::WatchJobResponse response;
-  bool stopped = false;
-  while (reader->Read(&response)) {
-    if (!on_event(response)) {
-      stopped = true;
-      context.TryCancel();
-      while (reader->Read(&response)) {
+  // A watch lasts as long as the job: no deadline, only the bearer token. Standbys do not
+  // stream: their refusal names the leader, where the watch goes at once (nothing was read).
+  const absl::Time give_up = absl::Now() + connection_.deadline;
+  while (true) {
+    grpc::ClientContext context;
+    Prepare(&context, absl::InfiniteFuture());
+    std::unique_ptr<grpc::ClientReader<v1::WatchJobResponse>> reader =
+        Stub().WatchJob(&context, request);
+    // Read() blocks; a requested stop cancels the call (TryCancel, from any thread), which ends
+    // it.
+    StopCallback cancel_call(cancel, [&context] { context.TryCancel(); });
+    v1::WatchJobResponse response;
+    bool stopped = false;
+    bool read_any = false;
+    while (reader->Read(&response)) {
+      read_any = true;
+      if (!on_event(response)) {
+        stopped = true;
+        context.TryCancel();
+        while (reader->Read(&response)) {
+        }
+        break;
       }
-      break;
     }
+    grpc::Status status = reader->Finish();
+    if (stopped) return absl::OkStatus();
+    if (cancel != nullptr && cancel->stop_requested()) {
+      return absl::CancelledError("watch cancelled");
+    }
+    if (status.ok()) {
+      addresses_.Succeeded();
+      return absl::OkStatus();
+    }
+    absl::Status failed = WithLeaderHint(FromGrpcStatus(status), context);
+    // After events, the caller resumes from the last one it saw (on the next address).
+    if (read_any) {
+      if (absl::IsUnavailable(failed)) addresses_.MoveOn(failed);
+      return failed;
+    }
+    if (!MoveOn(failed, give_up)) return failed;
   }
-  grpc::Status status = reader->Finish();
-  if (stopped) return absl::OkStatus();
-  if (cancel != nullptr && cancel->stop_requested()) return absl::CancelledError("watch cancelled");
-  return FromGrpcStatus(status);
 }
 
 }  // namespace kvbench::client

@@ -2,12 +2,16 @@
 
 // ControllerClient over gRPC: the one file of the client library that speaks gRPC.
 
+#include <map>
 #include <memory>
+#include <string>
 
+#include "common/grpc/controller_addresses.h"
 #include "controller/client/controller_client.h"
 #include "kvbench/v1/controller_service.grpc.pb.h"
 
 namespace grpc {
+class ChannelCredentials;
 class ClientContext;
 }  // namespace grpc
 
@@ -15,8 +19,12 @@ namespace kvbench::client {
 
 class GrpcControllerClient : public ControllerClient {
  public:
+  // connection.address: one controller, or several comma-separated (controllers sharing a
+  // PostgreSQL store): each call goes to the leader, following a standby's redirect.
+  // INVALID_ARGUMENT for an empty entry.
   static absl::StatusOr<std::unique_ptr<GrpcControllerClient>> Create(
       const ControllerConnection& connection);
+  ~GrpcControllerClient() override;
 
   absl::StatusOr<v1::SubmitJobResponse> SubmitJob(const v1::SubmitJobRequest& request) override;
   absl::StatusOr<v1::Job> GetJob(const std::string& job_id) override;
@@ -43,16 +51,25 @@ class GrpcControllerClient : public ControllerClient {
                         StopSource* cancel) override;
 
  private:
-  GrpcControllerClient(ControllerConnection connection, std::unique_ptr<v1::Controller::Stub> stub);
+  GrpcControllerClient(ControllerConnection connection, ControllerAddresses addresses,
+                       std::shared_ptr<grpc::ChannelCredentials> credentials);
 
-  // Bearer token, and the unary deadline when `unary`.
-  void Prepare(grpc::ClientContext* context, bool unary) const;
-  // One unary call of the stub's `method`.
+  // The stub of the current address, its channel made on first use.
+  v1::Controller::Stub& Stub();
+  // The bearer token, and `deadline` unless infinite.
+  void Prepare(grpc::ClientContext* context, absl::Time deadline) const;
+  // After `failure` of a call to the current address: true when the call should be tried again
+  // (UNAVAILABLE, another address to go to or a leader named, time left before `give_up`), the
+  // current address moved on; pauses after a whole round without a leader.
+  bool MoveOn(const absl::Status& failure, absl::Time give_up);
+  // One unary call of the stub's `method`, on whichever controller leads.
   template <typename Response, typename Request, typename Method>
   absl::StatusOr<Response> Unary(Method method, const Request& request);
 
   const ControllerConnection connection_;
-  const std::unique_ptr<v1::Controller::Stub> stub_;
+  ControllerAddresses addresses_;
+  const std::shared_ptr<grpc::ChannelCredentials> credentials_;
+  std::map<std::string, std::unique_ptr<v1::Controller::Stub>> stubs_;  // by address
 };
 
 }  // namespace kvbench::client

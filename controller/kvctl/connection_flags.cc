@@ -22,7 +22,8 @@ bool EnvTrue(const char* variable, const KvctlContext& context) {
 
 void AddConnectionFlags(CLI::App* command, ConnectionFlags* flags) {
   command->add_option("--controller", flags->controller,
-                      "Controller address host:port (default: $KV_CONTROLLER)");
+                      "Controller address host:port, or several comma-separated (controllers "
+                      "sharing a store; default: $KV_CONTROLLER)");
   command->add_option("--token", flags->token, "Bearer token (default: $KV_TOKEN)");
   command->add_option("--ca-cert", flags->ca_cert,
                       "CA certificate (PEM) the controller's is signed by (default: $KV_CA_CERT, "

@@ -8,7 +8,8 @@
 namespace kvbench::controller {
 
 absl::StatusOr<std::unique_ptr<ControllerLease>> ControllerLease::Acquire(
-    Leadership* leadership, ControllerLeaseOptions options, Sleeper* sleeper) {
+    Leadership* leadership, ControllerLeaseOptions options, Sleeper* sleeper,
+    LeaderView* leader_view) {
   std::string last_seen;
   while (true) {
     LeaderRecord current;
@@ -20,6 +21,7 @@ absl::StatusOr<std::unique_ptr<ControllerLease>> ControllerLease::Acquire(
       return std::unique_ptr<ControllerLease>(new ControllerLease(leadership, std::move(options)));
     }
     if (!led.ok() && !absl::IsUnavailable(led.status())) return led.status();
+    if (led.ok() && leader_view != nullptr) leader_view->Set(current);
     const std::string seen = led.ok() ? absl::StrCat(current.holder, " at ", current.address,
                                                      " (term ", current.term, ")")
                                       : std::string(led.status().message());

@@ -17,6 +17,7 @@
 #include "absl/time/time.h"
 #include "common/loop/executor.h"
 #include "common/time/sleeper.h"
+#include "controller/lease/leader_view.h"
 #include "controller/store/leadership.h"
 
 namespace kvbench::controller {
@@ -32,9 +33,11 @@ class ControllerLease {
   // Blocks until this process leads, trying every quarter of the lease and logging who leads
   // meanwhile (once per leader). A database that cannot be reached is logged and tried again;
   // only a store error that retrying cannot fix (a refused login) is returned.
-  static absl::StatusOr<std::unique_ptr<ControllerLease>> Acquire(Leadership* leadership,
-                                                                  ControllerLeaseOptions options,
-                                                                  Sleeper* sleeper);
+  // Each read of the lease is published to `leader_view` (when not null): a standby's services tell
+  // clients where the leader is.
+  static absl::StatusOr<std::unique_ptr<ControllerLease>> Acquire(
+      Leadership* leadership, ControllerLeaseOptions options, Sleeper* sleeper,
+      LeaderView* leader_view = nullptr);
   // Stops renewing and steps down if still leading.
   ~ControllerLease();
 

@@ -40,6 +40,9 @@ ScheduleFirer::ScheduleFirer(ScheduleStore* store, ScheduledJobs* jobs, Clock* c
 
 absl::Status ScheduleFirer::Load() {
   KV_ASSIGN_OR_RETURN(std::vector<v1::Schedule> schedules, store_->ListSchedules());
+  const size_t before = entries_.size();
+  const bool first = !loaded_;
+  loaded_ = true;
   entries_.clear();
   for (v1::Schedule& schedule : schedules) {
     Entry entry;
@@ -47,7 +50,7 @@ absl::Status ScheduleFirer::Load() {
         CronExpression::Parse(schedule.spec().cron(), schedule.spec().time_zone());
     if (cron.ok()) {
       entry.cron = *std::move(cron);
-    } else {
+    } else if (first) {
       KV_LOG(ERROR) << "schedule will not fire: " << cron.status()
                     << " schedule=" << schedule.spec().name();
     }
@@ -56,7 +59,9 @@ absl::Status ScheduleFirer::Load() {
     const std::string name = entry.schedule.spec().name();
     entries_.emplace(name, std::move(entry));
   }
-  KV_LOG(INFO) << "schedules loaded count=" << entries_.size();
+  if (first || entries_.size() != before) {
+    KV_LOG(INFO) << "schedules loaded count=" << entries_.size();
+  }
   return absl::OkStatus();
 }
 

@@ -41,8 +41,8 @@ class ScheduleFirer {
  public:
   ScheduleFirer(ScheduleStore* store, ScheduledJobs* jobs, Clock* clock);
 
-  // Reads the stored schedules; a stored one that no longer parses (a tzdata without its zone)
-  // is kept but never fires, with an ERROR line.
+  // Reads the stored schedules (again: a standby's views reload on each call); a stored one that
+  // no longer parses (a tzdata without its zone) is kept but never fires, with an ERROR line.
   absl::Status Load();
 
   // INVALID_ARGUMENT listing every problem (ValidateScheduleSpec); ALREADY_EXISTS for a taken
@@ -88,6 +88,7 @@ class ScheduleFirer {
   ScheduledJobs* const jobs_;
   Clock* const clock_;
   std::map<std::string, Entry> entries_;
+  bool loaded_ = false;  // Load logs the first time, then when the count changes
 };
 
 }  // namespace kvbench::controller

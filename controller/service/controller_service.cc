@@ -6,6 +6,8 @@
 #include "common/grpc/grpc_status.h"
 #include "common/grpc/stream_write_queue.h"
 #include "common/log/logging.h"
+#include "controller/service/call_authentication.h"
+#include "controller/service/fill_response.h"
 
 namespace kvbench::controller {
 namespace {
@@ -133,26 +135,11 @@ ControllerService::ControllerService(JobManager* manager, ScheduleFirer* schedul
       tokens_(std::move(tokens)),
       regressions_(regressions) {}
 
-absl::Status ControllerService::Authenticate(grpc::CallbackServerContext* context,
-                                             const char* method) const {
-  if (!tokens_.has_value()) return absl::OkStatus();
-  const auto& metadata = context->client_metadata();
-  auto it = metadata.find("authorization");
-  absl::string_view authorization;
-  if (it != metadata.end()) authorization = absl::string_view(it->second.data(), it->second.size());
-  absl::Status status = tokens_->Check(authorization);
-  if (!status.ok()) {
-    KV_LOG(WARNING) << "refused a call method=" << method << " peer=" << context->peer()
-                    << " reason=\"" << status.message() << "\"";
-  }
-  return status;
-}
-
 template <typename Answer>
 grpc::ServerUnaryReactor* ControllerService::Unary(grpc::CallbackServerContext* context,
                                                    const char* method, Answer answer) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (absl::Status auth = Authenticate(context, method); !auth.ok()) {
+  if (absl::Status auth = AuthenticateCall(tokens_, context, method); !auth.ok()) {
     reactor->Finish(ToGrpcStatus(auth));
     return reactor;
   }
@@ -214,7 +201,7 @@ grpc::ServerUnaryReactor* ControllerService::ListAgents(grpc::CallbackServerCont
 
 grpc::ServerWriteReactor<v1::WatchJobResponse>* ControllerService::WatchJob(
     grpc::CallbackServerContext* context, const v1::WatchJobRequest* request) {
-  if (absl::Status auth = Authenticate(context, "controller.watch_job"); !auth.ok()) {
+  if (absl::Status auth = AuthenticateCall(tokens_, context, "controller.watch_job"); !auth.ok()) {
     class Refused : public grpc::ServerWriteReactor<v1::WatchJobResponse> {
      public:
       explicit Refused(const absl::Status& status) { Finish(ToGrpcStatus(status)); }
@@ -227,22 +214,11 @@ grpc::ServerWriteReactor<v1::WatchJobResponse>* ControllerService::WatchJob(
 
 // --- Schedules
 
-namespace {
-
-// Copies an answer into the response; its status finishes the call.
-template <typename Response>
-absl::Status Fill(Response* response, absl::StatusOr<Response> answer) {
-  if (answer.ok()) *response = *std::move(answer);
-  return answer.status();
-}
-
-}  // namespace
-
 grpc::ServerUnaryReactor* ControllerService::ListRequests(grpc::CallbackServerContext* context,
                                                           const v1::ListRequestsRequest* request,
                                                           v1::ListRequestsResponse* response) {
   return Unary(context, "controller.list_requests", [this, request, response] {
-    return Fill(response, manager_->ListRequests(*request));
+    return FillResponse(response, manager_->ListRequests(*request));
   });
 }
 
@@ -250,8 +226,8 @@ grpc::ServerUnaryReactor* ControllerService::CreateSchedule(
     grpc::CallbackServerContext* context, const v1::CreateScheduleRequest* request,
     v1::Schedule* response) {
   return Unary(context, "controller.create_schedule", [this, request, response] {
-    return Fill(response, request->replace() ? schedules_->Replace(request->spec())
-                                             : schedules_->Create(request->spec()));
+    return FillResponse(response, request->replace() ? schedules_->Replace(request->spec())
+                                                     : schedules_->Create(request->spec()));
   });
 }
 
@@ -259,7 +235,7 @@ grpc::ServerUnaryReactor* ControllerService::GetSchedule(grpc::CallbackServerCon
                                                          const v1::GetScheduleRequest* request,
                                                          v1::Schedule* response) {
   return Unary(context, "controller.get_schedule", [this, request, response] {
-    return Fill(response, schedules_->Get(request->name()));
+    return FillResponse(response, schedules_->Get(request->name()));
   });
 }
 
@@ -277,7 +253,7 @@ grpc::ServerUnaryReactor* ControllerService::SetSchedulePaused(
     grpc::CallbackServerContext* context, const v1::SetSchedulePausedRequest* request,
     v1::Schedule* response) {
   return Unary(context, "controller.set_schedule_paused", [this, request, response] {
-    return Fill(response, schedules_->SetPaused(request->name(), request->paused()));
+    return FillResponse(response, schedules_->SetPaused(request->name(), request->paused()));
   });
 }
 
@@ -292,7 +268,7 @@ grpc::ServerUnaryReactor* ControllerService::RunScheduleNow(
     grpc::CallbackServerContext* context, const v1::RunScheduleNowRequest* request,
     v1::ScheduleFire* response) {
   return Unary(context, "controller.run_schedule_now", [this, request, response] {
-    return Fill(response, schedules_->RunNow(request->name()));
+    return FillResponse(response, schedules_->RunNow(request->name()));
   });
 }
 
@@ -301,7 +277,7 @@ grpc::ServerUnaryReactor* ControllerService::SetBaseline(grpc::CallbackServerCon
                                                          v1::Baseline* response) {
   return Unary(context, "controller.set_baseline", [this, request, response]() -> absl::Status {
     if (regressions_ == nullptr) return absl::UnimplementedError("no regression analysis here");
-    return Fill(response, regressions_->SetBaseline(*request));
+    return FillResponse(response, regressions_->SetBaseline(*request));
   });
 }
 
@@ -310,7 +286,7 @@ grpc::ServerUnaryReactor* ControllerService::GetBaseline(grpc::CallbackServerCon
                                                          v1::Baseline* response) {
   return Unary(context, "controller.get_baseline", [this, request, response]() -> absl::Status {
     if (regressions_ == nullptr) return absl::UnimplementedError("no regression analysis here");
-    return Fill(response, regressions_->GetBaseline(*request));
+    return FillResponse(response, regressions_->GetBaseline(*request));
   });
 }
 
@@ -322,7 +298,7 @@ grpc::ServerUnaryReactor* ControllerService::ListChangePoints(
                  if (regressions_ == nullptr) {
                    return absl::UnimplementedError("no regression analysis here");
                  }
-                 return Fill(response, regressions_->ListChangePoints(*request));
+                 return FillResponse(response, regressions_->ListChangePoints(*request));
                });
 }
 
@@ -331,7 +307,7 @@ grpc::ServerUnaryReactor* ControllerService::ListAlerts(grpc::CallbackServerCont
                                                         v1::ListAlertsResponse* response) {
   return Unary(context, "controller.list_alerts", [this, request, response]() -> absl::Status {
     if (regressions_ == nullptr) return absl::UnimplementedError("no regression analysis here");
-    return Fill(response, regressions_->ListAlerts(*request));
+    return FillResponse(response, regressions_->ListAlerts(*request));
   });
 }
 
@@ -342,7 +318,7 @@ grpc::ServerUnaryReactor* ControllerService::RedeliverAlerts(
     if (regressions_ == nullptr) {
       return absl::UnimplementedError("no regression analysis here");
     }
-    return Fill(response, regressions_->RedeliverAlerts(*request));
+    return FillResponse(response, regressions_->RedeliverAlerts(*request));
   });
 }
 

@@ -83,8 +83,6 @@ class ControllerService final : public v1::Controller::CallbackService {
                                             v1::RedeliverAlertsResponse* response) override;
 
  private:
-  // OK, or UNAUTHENTICATED (logged once per refused call).
-  absl::Status Authenticate(grpc::CallbackServerContext* context, const char* method) const;
   // Runs `answer` on the loop (after authentication) and finishes the call with its status.
   template <typename Answer>
   grpc::ServerUnaryReactor* Unary(grpc::CallbackServerContext* context, const char* method,

@@ -12,12 +12,15 @@
 #include "common/status/status_macros.h"
 #include "controller/service/agent_link_service.h"
 #include "controller/service/controller_service.h"
+#include "controller/service/standby_agent_link_service.h"
+#include "controller/service/standby_controller_service.h"
+#include "controller/service/stored_views.h"
 
 namespace kvbench::controller {
 
 struct GrpcServerService::Impl {
-  std::unique_ptr<ControllerService> controller;
-  std::unique_ptr<AgentLinkService> agent_link;
+  std::unique_ptr<StoredViews> views;  // a standby's
+  std::vector<std::unique_ptr<grpc::Service>> services;
   std::unique_ptr<grpc::Server> server;
   bool stopped = false;
 };
@@ -27,24 +30,46 @@ GrpcServerService::GrpcServerService(std::unique_ptr<Impl> impl, std::string add
 
 GrpcServerService::~GrpcServerService() { Shutdown(absl::Seconds(1)); }
 
+namespace {
+
+// The bearer tokens a call must carry; nullopt in insecure mode.
+absl::StatusOr<std::optional<TokenVerifier>> Tokens(const v1::ControllerConfig& config) {
+  if (config.insecure()) return std::optional<TokenVerifier>();
+  KV_ASSIGN_OR_RETURN(TokenVerifier verifier, TokenVerifier::Create({config.token_sha256().begin(),
+                                                                     config.token_sha256().end()}));
+  return std::optional<TokenVerifier>(std::move(verifier));
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
     const v1::ControllerConfig& config, JobManager* manager, ScheduleFirer* schedules,
     Executor* executor, RegressionQueries* regressions) {
+  KV_ASSIGN_OR_RETURN(std::optional<TokenVerifier> tokens, Tokens(config));
+  auto impl = std::make_unique<Impl>();
+  impl->services.push_back(std::make_unique<ControllerService>(manager, schedules, executor,
+                                                               std::move(tokens), regressions));
+  impl->services.push_back(std::make_unique<AgentLinkService>(manager, executor,
+                                                              /*require_client_certificate=*/
+                                                              !config.insecure()));
+  return Serve(config, std::move(impl), /*serving=*/true);
+}
+
+absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::StartStandby(
+    const v1::ControllerConfig& config, Store* store, Clock* clock, const LeaderView* leader) {
+  KV_ASSIGN_OR_RETURN(std::optional<TokenVerifier> tokens, Tokens(config));
+  auto impl = std::make_unique<Impl>();
+  impl->views = std::make_unique<StoredViews>(store, clock);
+  impl->services.push_back(
+      std::make_unique<StandbyControllerService>(impl->views.get(), leader, std::move(tokens)));
+  impl->services.push_back(std::make_unique<StandbyAgentLinkService>(leader));
+  return Serve(config, std::move(impl), /*serving=*/false);
+}
+
+absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Serve(
+    const v1::ControllerConfig& config, std::unique_ptr<Impl> impl, bool serving) {
   KV_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
                       MakeServerCredentials(config.tls(), config.insecure()));
-  std::optional<TokenVerifier> tokens;
-  if (!config.insecure()) {
-    KV_ASSIGN_OR_RETURN(
-        TokenVerifier verifier,
-        TokenVerifier::Create({config.token_sha256().begin(), config.token_sha256().end()}));
-    tokens = std::move(verifier);
-  }
-  auto impl = std::make_unique<Impl>();
-  impl->controller = std::make_unique<ControllerService>(manager, schedules, executor,
-                                                         std::move(tokens), regressions);
-  impl->agent_link = std::make_unique<AgentLinkService>(manager, executor,
-                                                        /*require_client_certificate=*/
-                                                        !config.insecure());
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -53,8 +78,9 @@ absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
   // gRPC listens with SO_REUSEPORT by default: a second controller on the same port would start
   // and take half the calls into its own store. One listener per port.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  builder.RegisterService(impl->controller.get());
-  builder.RegisterService(impl->agent_link.get());
+  for (const std::unique_ptr<grpc::Service>& service : impl->services) {
+    builder.RegisterService(service.get());
+  }
   // Both ends ping an idle connection, so a half-open one (a peer gone without a FIN, a NAT
   // entry dropped) is noticed in seconds, not at TCP's retransmission timeout. Agents ping
   // every 20 s (agent/link); pings from them as often as every 10 s are welcome.
@@ -72,10 +98,12 @@ absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Start(
         "cannot listen on ", config.listen_address(),
         holder.empty() ? " (in use or not local)" : absl::StrCat(": in use by ", holder)));
   }
+  // A standby's services are NOT_SERVING: a load balancer's health check sends clients to the
+  // leader (the server itself, "", serves: a standby answers reads).
   grpc::HealthCheckServiceInterface* health = impl->server->GetHealthCheckService();
   if (health != nullptr) {
-    health->SetServingStatus("kvbench.v1.Controller", true);
-    health->SetServingStatus("kvbench.v1.AgentLink", true);
+    health->SetServingStatus("kvbench.v1.Controller", serving);
+    health->SetServingStatus("kvbench.v1.AgentLink", serving);
   }
   KV_ASSIGN_OR_RETURN(HostPort listen, ParseHostPort(config.listen_address()));
   listen.port = port;

@@ -5,9 +5,12 @@
 
 #include "absl/status/statusor.h"
 #include "common/loop/executor.h"
+#include "common/time/clock.h"
 #include "controller/analysis/regression_queries.h"
 #include "controller/core/job_manager.h"
+#include "controller/lease/leader_view.h"
 #include "controller/schedule/schedule_firer.h"
+#include "controller/store/store.h"
 #include "kvbench/v1/config.pb.h"
 
 namespace kvbench::controller {
@@ -22,6 +25,12 @@ class GrpcServerService {
   static absl::StatusOr<std::unique_ptr<GrpcServerService>> Start(
       const v1::ControllerConfig& config, JobManager* manager, ScheduleFirer* schedules,
       Executor* executor, RegressionQueries* regressions = nullptr);
+  // A standby's server (controllers sharing a store, one leading): reads answered from `store`,
+  // writes and agents' links refused naming the leader that `leader` tells
+  // (StandbyControllerService, StandbyAgentLinkService); the services' health NOT_SERVING.
+  // Borrowed: store, clock, leader.
+  static absl::StatusOr<std::unique_ptr<GrpcServerService>> StartStandby(
+      const v1::ControllerConfig& config, Store* store, Clock* clock, const LeaderView* leader);
   ~GrpcServerService();
 
   // host:port actually bound.
@@ -32,6 +41,9 @@ class GrpcServerService {
  private:
   struct Impl;
   explicit GrpcServerService(std::unique_ptr<Impl> impl, std::string address);
+  // Builds and starts the server of `impl`'s services on config.listen_address().
+  static absl::StatusOr<std::unique_ptr<GrpcServerService>> Serve(
+      const v1::ControllerConfig& config, std::unique_ptr<Impl> impl, bool serving);
 
   std::unique_ptr<Impl> impl_;
   const std::string address_;

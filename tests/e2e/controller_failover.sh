@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
-# Controllers that fail over, on one real PostgreSQL server: three kv-controllers share its
-# store, one leads (it alone listens) and two wait as standbys. The demo job runs on two agents;
-# mid-run the leader is killed with -9, a standby leads within the lease (5 s here) on the same
-# address, the agents reconnect and the job completes: every request row stored once (the count
-# the agents' requests.jsonl hold), each agent's events stored once with contiguous seqs. Then the
-# new leader is stopped (SIGSTOP) past its lease while a standby on another port takes over; on
-# SIGCONT it finds its term taken (the fence: nothing it writes lands), says so and exits 5.
+# Controllers that fail over, on one real PostgreSQL server. Three kv-controllers share its store,
+# each on its own port: one leads, two are standbys that answer reads from the store and refuse
+# everything else naming the leader. kvctl and two agents are given all three addresses.
+# - A write sent to a standby alone reaches the leader (the redirect is followed).
+# - A fan-out job runs on both agents with a schedule about to fire; the leader is killed (-9)
+#   two seconds before the fire time. A standby leads within the lease (5 s here), the agents
+#   find it and replay, the missed fire is fired once, and both jobs complete: every request row
+#   stored once and equal, field by field, to the agents' requests.jsonl; each agent's events
+#   stored once with contiguous seqs.
+# - The new leader paused (SIGSTOP) past its lease while the last standby takes over: on SIGCONT
+#   it finds its term taken (the fence: nothing it writes lands), says so and exits 5.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
 lease_s=5  # a loaded CI host has shown 1.8 s commits: a lease must outlast a slow one
 start_postgres
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-port="$(free_port)"
-address="127.0.0.1:$port"
 
-# start_ha_controller NAME LISTEN: a controller on the shared store, logging to $WORK/NAME.log;
-# sets pid_NAME.
+# start_ha_controller NAME: a controller on the shared store at its own port ($addr_NAME),
+# logging to $WORK/NAME.log; sets pid_NAME.
 start_ha_controller() {
+  local listen="127.0.0.1:$(free_port)"
+  printf -v "addr_$1" '%s' "$listen"
   cat > "$WORK/$1.json" <<JSON
-{"listen_address": "$2", "data_dir": "$WORK/$1", "insecure": true, "metrics_listen": "127.0.0.1:0",
+{"listen_address": "$listen", "data_dir": "$WORK/$1", "insecure": true, "metrics_listen": "127.0.0.1:0",
  "heartbeat_timeout_s": 15,
  "store": {"postgresql": {"dsn_file": "$WORK/pg.dsn", "lease_s": $lease_s}}}
 JSON
@@ -29,23 +33,49 @@ JSON
 leads() { grep -q "controller started listen=" "$WORK/$1.log"; }
 waits() { grep -q "standby: the leader is" "$WORK/$1.log"; }
 
-start_ha_controller a "$address"
+start_ha_controller a
 wait_until 20 leads a || fail "controller a did not lead: $(tail -5 "$WORK/a.log")"
 expect_contains "$(cat "$WORK/a.log")" "leading term=1"
-start_ha_controller b "$address"
-start_ha_controller c "$address"
+start_ha_controller b
+start_ha_controller c
 wait_until 20 waits b || fail "controller b is not a standby: $(tail -5 "$WORK/b.log")"
 wait_until 20 waits c || fail "controller c is not a standby: $(tail -5 "$WORK/c.log")"
 expect_contains "$(cat "$WORK/b.log")" "kv-controller pid $pid_a"
+expect_contains "$(cat "$WORK/b.log")" "standby serving reads listen=$addr_b"
+address="$addr_a,$addr_b,$addr_c"  # start_sim_agent's controller_address
 export KV_CONTROLLER="$address" KV_INSECURE=1
 start_sim_agent agent-1
 start_sim_agent agent-2
 
-# --- the leader dies mid-job
-job="$("$kvctl" submit "$KV_SOURCE/deploy/examples/demo-sim.json" | sed -n 's/^job \([^:]*\):.*/\1/p' | head -1)"
-[ -n "$job" ] || fail "no job submitted"
+# A standby refuses a write naming the leader; kvctl given only the standby follows it.
+python3 - "$KV_SOURCE/deploy/examples/demo-sim.json" "$WORK" <<'PY'
+import json, sys
+base, work = json.load(open(sys.argv[1])), sys.argv[2]
+def fan_out(name, scale=None, **fields):
+    spec = dict(base, name=name, tiers=["GPU", "CPU_RAM"], concurrency=[2], **fields)
+    # The fire waits for the agents to finish the job it was fired during.
+    spec["placement"] = {"fan_out": "FAN_OUT_EACH", "agent_wait_s": 120}
+    if scale:
+        spec["engine_overrides"] = dict(spec["engine_overrides"], sim_time_scale=scale)
+    json.dump(spec, open(f"{work}/{name}.json", "w"))
+fan_out("fanout")  # the demo's pace: a scenario runs for about 10 s
+fan_out("nightly", scale=0.02, sessions=4)  # quick: the sim at 50x
+PY
+
+# The schedule is made and the job starts 10 s before a minute's fire time; the leader dies 2 s
+# before it.
+boundary=$(( ($(date +%s) + 12) / 60 * 60 + 60 ))
+fire_time="$(date -u -d "@$boundary" +%Y-%m-%dT%H:%M:%SZ)"
+at() { [ "$(date +%s)" -ge "$1" ]; }
+wait_until 75 at $((boundary - 10)) || fail "the clock did not reach $((boundary - 10))"
+KV_CONTROLLER="$addr_b" "$kvctl" schedule create nightly --spec "$WORK/nightly.json" \
+  --cron "* * * * *" --overlap queue > "$WORK/created.txt" 2>&1 ||
+  fail "a schedule created through a standby: $(cat "$WORK/created.txt")"
+job="$(KV_CONTROLLER="$addr_c" "$kvctl" submit "$WORK/fanout.json" | sed -n 's/^job \([^:]*\):.*/\1/p' | head -1)"
+[ -n "$job" ] || fail "no job submitted through a standby"
 running() { grep -q "running" <<<"$("$kvctl" status "$job" 2>/dev/null)"; }
-wait_until 60 running || fail "job $job never ran: $("$kvctl" status "$job")"
+wait_until 8 running || fail "job $job never ran: $("$kvctl" status "$job")"
+wait_until 10 at $((boundary - 2)) || fail "the clock did not reach $((boundary - 2))"
 kill -KILL "$pid_a"
 killed_at=$SECONDS
 new_leader=""
@@ -60,35 +90,45 @@ echo "failover: controller $new_leader leads after ${took}s (lease ${lease_s}s)"
 expect_contains "$(cat "$WORK/$new_leader.log")" "leading term=2"
 new_pid_var="pid_$new_leader"
 new_pid="${!new_pid_var}"
+standby=b
+[ "$new_leader" = b ] && standby=c
 
-# --- the job completes under the new leader
+# --- the job completes under the new leader; the missed fire is fired once
 code=0
 out="$("$kvctl" watch "$job" 2>&1)" || code=$?
 exit_ok "$code" "$out" || { echo "$out" >&2; tail -20 "$WORK/$new_leader.log" >&2; fail "the job did not end well after the failover"; }
 expect_contains "$("$kvctl" status "$job")" "succeeded"
-rows_in_files="$(cat "$WORK"/agent-*/scenarios/"$job"/*/requests.jsonl | grep -c .)"
-rows_listed="$("$kvctl" results "$job" --requests --output jsonl | grep -c .)"
-[ "$rows_listed" = "$rows_in_files" ] ||
-  fail "kvctl results --requests lists $rows_listed rows, the agents' requests.jsonl hold $rows_in_files"
+fired="schedule fired schedule=nightly outcome=submitted fire_time=$fire_time"
+wait_until 20 grep -qF "$fired" "$WORK/$new_leader.log" ||
+  fail "the fire of $fire_time did not run under the new leader: $(grep -h "schedule fired" "$WORK"/[abc].log)"
+"$kvctl" schedule pause nightly > /dev/null
+fire_jobs() { "$kvctl" jobs --label kvbench.schedule=nightly --label "kvbench.fire_time=$fire_time" --output json; }
+[ "$(fire_jobs | jq '.jobs | length')" = 1 ] || fail "fire $fire_time has $(fire_jobs | jq '.jobs | length') jobs, not 1"
+fired_times="$(grep -hF "fire_time=$fire_time" "$WORK"/[abc].log | grep -c "schedule fired" || true)"
+[ "$fired_times" = 1 ] || fail "fire $fire_time was fired $fired_times times"
+scheduled="$(fire_jobs | jq -r '.jobs[0].job_id')"
+code=0
+out="$("$kvctl" watch "$scheduled" 2>&1)" || code=$?
+exit_ok "$code" "$out" || { echo "$out" >&2; fail "the scheduled job did not end well"; }
+
+# Every row stored once, equal to the agents' files; every event once. A standby reads as well.
+echo "rows: $(expect_rows_match_agents "$job") of $job, $(expect_rows_match_agents "$scheduled") of $scheduled"
+expect_contains "$(KV_CONTROLLER="$(eval echo "\$addr_$standby")" "$kvctl" status "$job")" "succeeded"
 psql_bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql"
 for agent in agent-1 agent-2; do
   seqs="$("$psql_bin" "$pg_dsn" -Atc "SELECT seq FROM events WHERE agent_id = '$agent' ORDER BY seq")"
   [ "$seqs" = "$(seq 1 "$(echo "$seqs" | grep -c .)")" ] || fail "$agent's events are not seqs 1..n once each"
 done
 
-# --- the new leader paused past its lease: a standby on another port leads; it wakes and steps down
-other="$(free_port)"
-for name in b c; do [ "$name" = "$new_leader" ] || kill -TERM "$(eval echo "\$pid_$name")"; done
-start_ha_controller d "127.0.0.1:$other"
-wait_until 20 waits d || fail "controller d is not a standby: $(tail -5 "$WORK/d.log")"
+# --- the new leader paused past its lease: the standby leads; the old one wakes and steps down
 kill -STOP "$new_pid"
-wait_until $((lease_s * 6)) leads d || fail "controller d did not take over: $(tail -5 "$WORK/d.log")"
-expect_contains "$(cat "$WORK/d.log")" "leading term=3"
+wait_until $((lease_s * 6)) leads "$standby" || fail "controller $standby did not take over: $(tail -5 "$WORK/$standby.log")"
+expect_contains "$(cat "$WORK/$standby.log")" "leading term=3"
 kill -CONT "$new_pid"
 code=0
 wait "$new_pid" || code=$?
 [ "$code" = 5 ] || fail "the woken leader exited $code, not 5: $(tail -5 "$WORK/$new_leader.log")"
 expect_contains "$(cat "$WORK/$new_leader.log")" "lost leadership"
 expect_contains "$(cat "$WORK/$new_leader.log")" "(term 3)"
-expect_contains "$(KV_CONTROLLER="127.0.0.1:$other" "$kvctl" status "$job")" "succeeded"
+expect_contains "$("$kvctl" status "$job")" "succeeded"
 echo "PASS"

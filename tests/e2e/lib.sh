@@ -1,5 +1,6 @@
 # Shared helpers of the e2e scripts. They run the real binaries from $KV_BIN (set by CTest) and
-# read fixtures from $KV_SOURCE; each test works in its own temp dir, removed on exit.
+# read fixtures from $KV_SOURCE; each test works in its own temp dir, removed on exit (kept, and
+# named, when KV_E2E_KEEP=1: the daemons' logs of a failing run).
 set -euo pipefail
 : "${KV_BIN:?KV_BIN must point at build/bin}"
 : "${KV_SOURCE:?KV_SOURCE must point at the source tree}"
@@ -7,7 +8,7 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/kvbench-e2e-XXXXXX")"
 PIDS=()
 cleanup() {
   for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
+  if [ "${KV_E2E_KEEP:-0}" = 1 ]; then echo "kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 
@@ -108,6 +109,7 @@ start_sim_agent() {
 {"agent_id": "$1", "controller_address": "$address", "insecure": true,
  "work_dir": "$WORK/$1", "profiles_dir": "${2:-$KV_SOURCE/deploy/profiles}",
  "dataset_cache_dir": "$WORK/$1-datasets", "dataset_mirror": "$KV_DEMO_DATASETS",
+ "nvme_cache_dir": "$WORK/$1-nvme",
  "metrics_listen": "127.0.0.1:0", "heartbeat_interval_s": 1}
 JSON
   "$KV_BIN/kv-agent" --config "$WORK/$1.json" 2>>"$WORK/$1.log" &
@@ -202,4 +204,31 @@ start_postgres() {
   pg_ready() { "$bin/pg_isready" -q -h "$WORK/pg" -p "$port"; }
   wait_until 30 pg_ready || fail "PostgreSQL not ready in 30 s: $(tail -5 "$WORK/pg/postgres.log")"
   (umask 077 && echo "$pg_dsn" > "$WORK/pg.dsn")
+}
+
+# expect_rows_match_agents JOB: every request row the controller holds for JOB (kvctl results
+# --requests, through $KV_CONTROLLER) equals, field by field and in order, the row its agent wrote
+# to $WORK/AGENT/scenarios/JOB/SCENARIO/requests.jsonl, and every such file is accounted for: no
+# row lost, none stored twice. Prints the row count.
+expect_rows_match_agents() {
+  "$KV_BIN/kvctl" results "$1" --requests > "$WORK/$1.requests.jsonl" ||
+    fail "kvctl results $1 --requests failed"
+  python3 - "$WORK" "$1" <<'PY' || fail "the controller's request rows of $1 differ from the agents' files"
+import glob, json, os, sys
+work, job = sys.argv[1], sys.argv[2]
+exported = [json.loads(line) for line in open(f"{work}/{job}.requests.jsonl")]
+by_file = {}
+for row in exported:
+    path = f"{work}/{row['agent_id']}/scenarios/{job}/{row['scenario_id']}/requests.jsonl"
+    by_file.setdefault(path, []).append(row)
+on_disk_files = set(glob.glob(f"{work}/*/scenarios/{job}/*/requests.jsonl"))
+assert set(by_file) == on_disk_files, (sorted(set(by_file) ^ on_disk_files))
+keys = ["user_id", "session_id", "round", "scheduled_s", "sent_s", "first_token_s", "end_s",
+        "ttft_s", "prompt_tokens", "output_tokens", "cached_tokens", "http_status", "error", "attempts"]
+for path, rows in by_file.items():
+    on_disk = [json.loads(line) for line in open(path) if line.strip()]
+    assert len(on_disk) == len(rows) > 0, (path, len(on_disk), len(rows))
+    assert [[r[k] for k in keys] for r in on_disk] == [[r[k] for k in keys] for r in rows], path
+print(len(exported))
+PY
 }

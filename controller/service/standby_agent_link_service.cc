@@ -1,0 +1,23 @@
+#include "controller/service/standby_agent_link_service.h"
+
+#include "common/grpc/grpc_status.h"
+#include "common/grpc/leader_hint.h"
+
+namespace kvbench::controller {
+namespace {
+
+class RefusedAttach : public grpc::ServerBidiReactor<v1::AgentMessage, v1::ControllerMessage> {
+ public:
+  explicit RefusedAttach(const absl::Status& status) { Finish(ToGrpcStatus(status)); }
+  void OnDone() override { delete this; }
+};
+
+}  // namespace
+
+grpc::ServerBidiReactor<v1::AgentMessage, v1::ControllerMessage>* StandbyAgentLinkService::Attach(
+    grpc::CallbackServerContext* context) {
+  AddLeaderHint(context, leader_->LeaderAddress());
+  return new RefusedAttach(leader_->Refusal("an agent's link"));
+}
+
+}  // namespace kvbench::controller
