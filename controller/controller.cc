@@ -171,7 +171,7 @@ absl::Status Controller::Start() {
   KV_RETURN_IF_ERROR(schedules_->Load());
   KV_ASSIGN_OR_RETURN(server_, GrpcServerService::Start(config_, manager_.get(), schedules_.get(),
                                                         executor_, &regression_queries_));
-  if (lease_ != nullptr) lease_->StartRenewing(executor_, server_->address(), on_lost_leadership_);
+  if (lease_ != nullptr) lease_->StartRenewing(executor_, clock_, server_->address(), on_lost_leadership_);
   // The config holds only token hashes, never tokens, so logging it whole is safe.
   KV_LOG(INFO) << "controller started listen=" << server_->address()
                << " data_dir=" << config_.data_dir() << " config=" << ProtoToJson(config_);

@@ -12,8 +12,9 @@ namespace kvbench {
 //
 // No gRPC here: `start_write` is the reactor's StartWrite (a fake in the tests). The message it is
 // given lives, untouched, in the queue until the next OnWriteDone, as grpcpp's StartWrite requires
-// (grpcpp/support/server_callback.h and client_callback.h, gRPC 1.51 in Debian 12). Not thread-safe: the owner serialises every
-// call (its mutex or its loop thread), including the one that reports OnWriteDone.
+// (grpcpp/support/server_callback.h and client_callback.h, gRPC 1.51 in Debian 12). Not
+// thread-safe: the owner serialises every call (its mutex or its loop thread), including the one
+// that reports OnWriteDone.
 template <typename Message>
 class StreamWriteQueue {
  public:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/grpc/grpc_credentials.h"
@@ -64,7 +65,9 @@ void GrpcControllerClient::Prepare(grpc::ClientContext* context, absl::Time dead
 }
 
 bool GrpcControllerClient::MoveOn(const absl::Status& failure, absl::Time give_up) {
-  if (!absl::IsUnavailable(failure)) return false;
+  // CANCELLED too: this client never cancels a unary call, so the controller's end did (a
+  // process that died with the call in flight).
+  if (!absl::IsUnavailable(failure) && !absl::IsCancelled(failure)) return false;
   // One controller and no leader named: nothing else to try (as before controllers shared a
   // store).
   if (addresses_.size() == 1 && LeaderHint(failure).empty()) return false;
@@ -82,6 +85,9 @@ absl::StatusOr<Response> GrpcControllerClient::Unary(Method method, const Reques
   // cannot be reached never saw the call, so trying the next is safe (SubmitJob also carries its
   // idempotency key).
   const absl::Time give_up = absl::Now() + connection_.deadline;
+  // What is said when giving up: the last failure that was not a standby's redirect (the leader's
+  // own answer, a store out of reach), else the last.
+  absl::Status cause;
   while (true) {
     grpc::ClientContext context;
     Prepare(&context, give_up);
@@ -92,13 +98,22 @@ absl::StatusOr<Response> GrpcControllerClient::Unary(Method method, const Reques
       return response;
     }
     absl::Status failed = WithLeaderHint(FromGrpcStatus(status), context);
-    if (!MoveOn(failed, give_up)) return failed;
+    if (LeaderHint(failed).empty()) cause = failed;
+    if (!MoveOn(failed, give_up)) return cause.ok() ? failed : cause;
   }
 }
 
 absl::StatusOr<v1::SubmitJobResponse> GrpcControllerClient::SubmitJob(
     const v1::SubmitJobRequest& request) {
-  return Unary<v1::SubmitJobResponse>(&v1::Controller::Stub::SubmitJob, request);
+  if (!request.request_id().empty()) {
+    return Unary<v1::SubmitJobResponse>(&v1::Controller::Stub::SubmitJob, request);
+  }
+  // A submit tried again (a controller gone mid-call may have stored it) must not make a second
+  // job: without the caller's idempotency key, this call's own.
+  v1::SubmitJobRequest keyed = request;
+  keyed.set_request_id(absl::StrCat("kvctl-", absl::Hex(absl::Uniform<uint64_t>(random_)),
+                                    absl::Hex(absl::Uniform<uint64_t>(random_))));
+  return Unary<v1::SubmitJobResponse>(&v1::Controller::Stub::SubmitJob, keyed);
 }
 
 absl::StatusOr<v1::Job> GrpcControllerClient::GetJob(const std::string& job_id) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/random/random.h"
 #include "common/grpc/controller_addresses.h"
 #include "controller/client/controller_client.h"
 #include "kvbench/v1/controller_service.grpc.pb.h"
@@ -70,6 +71,7 @@ class GrpcControllerClient : public ControllerClient {
   ControllerAddresses addresses_;
   const std::shared_ptr<grpc::ChannelCredentials> credentials_;
   std::map<std::string, std::unique_ptr<v1::Controller::Stub>> stubs_;  // by address
+  absl::BitGen random_;  // SubmitJob's idempotency keys
 };
 
 }  // namespace kvbench::client

@@ -1,5 +1,6 @@
 #include "controller/core/event_ingest.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -13,40 +14,67 @@ EventIngest::EventIngest(Store* store, Executor* executor,
 
 void EventIngest::Queue(AgentChannel* channel, const v1::Event& event) {
   pending_.emplace_back(channel, event);
-  if (flush_posted_) return;
-  flush_posted_ = true;
-  executor_->Post("controller.ingest", [this] { Flush(); });
+  PostCommit();
+}
+
+void EventIngest::PostCommit() {
+  if (commit_posted_ || pending_.empty()) return;
+  commit_posted_ = true;
+  executor_->Post("controller.ingest", [this] {
+    commit_posted_ = false;
+    CommitBatch();
+    PostCommit();  // what is left goes after what the loop holds now
+  });
 }
 
 void EventIngest::Flush() {
-  flush_posted_ = false;
-  if (pending_.empty()) return;
-  std::vector<std::pair<AgentChannel*, v1::Event>> batch;
-  batch.swap(pending_);
-  std::vector<v1::Event> events;
-  events.reserve(batch.size());
-  for (const auto& [channel, event] : batch) events.push_back(event);
+  while (!pending_.empty()) CommitBatch();
+}
+
+void EventIngest::Forget(AgentChannel* channel) {
+  pending_.erase(std::remove_if(pending_.begin(), pending_.end(),
+                                [channel](const auto& entry) { return entry.first == channel; }),
+                 pending_.end());
+}
+
+void EventIngest::CommitBatch() {
+  std::vector<AgentChannel*> channels;
+  std::vector<v1::Event> events;  // moved out of the queue: request chunks are large
+  int64_t rows = 0;
+  while (!pending_.empty() && events.size() < kMaxEventsPerCommit) {
+    const int64_t event_rows = pending_.front().second.requests().rows_size();
+    if (!events.empty() && rows + event_rows > kMaxRowsPerCommit) break;
+    rows += event_rows;
+    channels.push_back(pending_.front().first);
+    events.push_back(std::move(pending_.front().second));
+    pending_.pop_front();
+  }
+  if (events.empty()) return;
   absl::StatusOr<std::vector<bool>> stored = store_->Events().AppendEvents(events);
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot store events count=" << events.size() << " error=" << stored.status();
-    std::set<AgentChannel*> channels;
-    for (const auto& [channel, event] : batch) channels.insert(channel);
-    for (AgentChannel* channel : channels) {
+    const std::set<AgentChannel*> failed(channels.begin(), channels.end());
+    for (AgentChannel* channel : failed) {
       channel->Close(absl::UnavailableError("the controller could not store events; replay them"));
     }
+    // Their later events go too: the agents replay from the first one not acknowledged.
+    std::deque<std::pair<AgentChannel*, v1::Event>> rest;
+    for (auto& entry : pending_) {
+      if (failed.count(entry.first) == 0) rest.push_back(std::move(entry));
+    }
+    pending_.swap(rest);
     return;
   }
   ++counters_.commits;
   std::map<AgentChannel*, int64_t> acks;
-  for (size_t i = 0; i < batch.size(); ++i) {
-    const v1::Event& event = batch[i].second;
-    acks[batch[i].first] = event.seq();
+  for (size_t i = 0; i < events.size(); ++i) {
+    acks[channels[i]] = events[i].seq();
     if (!(*stored)[i]) {
       ++counters_.duplicate;
       continue;
     }
     ++counters_.stored;
-    apply_(event);
+    apply_(events[i]);
   }
   for (const auto& [channel, seq] : acks) {
     v1::ControllerMessage ack;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -17,8 +18,16 @@ namespace kvbench::controller {
 // covers the stream's batch: its events are in order) and handed to `apply` when new (a
 // duplicate is acknowledged again, never applied twice). A failed commit ends the streams of the
 // batch, and their agents replay the events later. On the loop thread; no locking.
+//
+// One commit takes at most kMaxEventsPerCommit events and kMaxRowsPerCommit request rows (one
+// event always); the rest waits for a task posted after the loop's other work, so a burst (a
+// thousand agents' request chunks at once: seconds of store time) never holds the loop, and its
+// lease renewal, that long.
 class EventIngest {
  public:
+  static constexpr size_t kMaxEventsPerCommit = 2000;
+  static constexpr int64_t kMaxRowsPerCommit = 100000;
+
   struct Counters {
     int64_t stored = 0;
     int64_t duplicate = 0;
@@ -29,19 +38,28 @@ class EventIngest {
   EventIngest(Store* store, Executor* executor, std::function<void(const v1::Event&)> apply);
 
   // Queues `event` from `channel` (kept alive by the service until its disconnect, which the
-  // loop runs after the flush) and posts a flush unless one is posted already.
+  // loop runs after the flush) and posts a commit unless one is posted already.
   void Queue(AgentChannel* channel, const v1::Event& event);
-  // Stores, acknowledges and applies everything queued, now.
+  // Stores, acknowledges and applies everything queued, now (in as many commits as it takes).
   void Flush();
+  // The stream of `channel` ended: its queued events are dropped (unacknowledged, so its agent
+  // replays them on its next stream), and nothing here points at the channel any more. A commit
+  // left for later may otherwise outlive the channel.
+  void Forget(AgentChannel* channel);
 
   const Counters& counters() const { return counters_; }
 
  private:
+  // Posts a commit of what is queued, unless one is posted or nothing is queued.
+  void PostCommit();
+  // Stores, acknowledges and applies the oldest queued events, up to the limits.
+  void CommitBatch();
+
   Store* const store_;
   Executor* const executor_;
   const std::function<void(const v1::Event&)> apply_;
-  std::vector<std::pair<AgentChannel*, v1::Event>> pending_;
-  bool flush_posted_ = false;
+  std::deque<std::pair<AgentChannel*, v1::Event>> pending_;
+  bool commit_posted_ = false;
   Counters counters_;
 };
 

@@ -157,6 +157,7 @@ absl::Status JobManager::OnEvent(AgentChannel* channel, const v1::Event& event) 
 }
 
 void JobManager::OnDisconnect(AgentChannel* channel) {
+  ingest_.Forget(channel);
   registered_channels_.erase(channel);
   agents_.OnDisconnect(channel);
 }

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "common/grpc/leader_hint.h"
 
 namespace kvbench::kvctl {
 
@@ -11,7 +12,11 @@ constexpr char kExampleControllerConfig[] = "deploy/examples/controller-local.js
 constexpr char kExampleControllerAddress[] = "127.0.0.1:7070";
 
 absl::Status WithUnreachableControllerHint(const absl::Status& status, const std::string& address) {
-  if (status.code() != absl::StatusCode::kUnavailable) return status;
+  // A controller that answered UNAVAILABLE itself (its store out of reach, a standby with no
+  // leader to name) is running: its message says what is wrong.
+  if (status.code() != absl::StatusCode::kUnavailable || AnsweredByController(status)) {
+    return status;
+  }
   return absl::UnavailableError(absl::StrCat(
       "cannot reach the controller at ", address, " (", status.message(),
       "): is kv-controller running there? Start one with `kv-controller --config ",

@@ -39,9 +39,11 @@ ControllerLease::~ControllerLease() {
   StepDown();
 }
 
-void ControllerLease::StartRenewing(Executor* executor, const std::string& address,
+void ControllerLease::StartRenewing(Executor* executor, Clock* clock, const std::string& address,
                                     std::function<void(const absl::Status&)> on_lost) {
   executor_ = executor;
+  clock_ = clock;
+  renewed_at_ = clock->Monotonic();  // Acquire took the lease just now
   if (!address.empty() && options_.address.empty()) options_.address = address;
   on_lost_ = std::move(on_lost);
   renew_task_ = executor->RunEvery("controller.lease", options_.lease / 3, [this] { Renew(); });
@@ -49,13 +51,24 @@ void ControllerLease::StartRenewing(Executor* executor, const std::string& addre
 }
 
 void ControllerLease::Renew() {
+  // The database's expiry is its clock at the renewal plus the lease, no earlier than this.
+  const absl::Duration started = clock_->Monotonic();
   absl::Status renewed = leadership_.Renew(options_.lease, options_.address);
-  if (renewed.ok()) return;
-  if (absl::IsUnavailable(renewed)) {
-    // The database is away: the lease may still be ours (the fence keeps any write safe); the
-    // next renewal tells.
-    KV_LOG(WARNING) << "lease not renewed: " << renewed.message();
+  if (renewed.ok()) {
+    renewed_at_ = started;
     return;
+  }
+  if (absl::IsUnavailable(renewed)) {
+    const absl::Duration unrenewed = clock_->Monotonic() - renewed_at_;
+    if (unrenewed < options_.lease) {
+      // The database is away: the lease may still be ours (the fence keeps any write safe); the
+      // next renewal tells.
+      KV_LOG(WARNING) << "lease not renewed: " << renewed.message();
+      return;
+    }
+    renewed = absl::UnavailableError(
+        absl::StrCat("the lease could not be renewed for ", absl::FormatDuration(unrenewed),
+                     " (lease ", absl::FormatDuration(options_.lease), "): ", renewed.message()));
   }
   KV_LOG(ERROR) << "lost leadership: " << renewed.message() << "; stepping down";
   StopRenewing();

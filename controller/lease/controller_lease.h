@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/loop/executor.h"
+#include "common/time/clock.h"
 #include "common/time/sleeper.h"
 #include "controller/lease/leader_view.h"
 #include "controller/store/leadership.h"
@@ -43,8 +44,10 @@ class ControllerLease {
 
   // Renews on `executor` every third of the lease, naming `address` (the bound one) as the
   // leader's; `on_lost` runs on the executor once, with the store's message, when the lease
-  // is gone.
-  void StartRenewing(Executor* executor, const std::string& address,
+  // is gone: another took it, or no renewal has succeeded for a whole lease (the database out
+  // of reach: a standby may lead by now, so this process stops acting on what it cannot prove,
+  // webhooks and agents' assignments included). `clock` times the renewals.
+  void StartRenewing(Executor* executor, Clock* clock, const std::string& address,
                      std::function<void(const absl::Status&)> on_lost);
   // Stops renewing. On the executor's thread.
   void StopRenewing();
@@ -60,6 +63,8 @@ class ControllerLease {
   Leadership& leadership_;
   ControllerLeaseOptions options_;
   Executor* executor_ = nullptr;
+  Clock* clock_ = nullptr;
+  absl::Duration renewed_at_;  // monotonic start of the last renewal that succeeded
   TaskId renew_task_;
   std::function<void(const absl::Status&)> on_lost_;
 };

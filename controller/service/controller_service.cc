@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "common/grpc/grpc_status.h"
+#include "common/grpc/leader_hint.h"
 #include "common/grpc/stream_write_queue.h"
 #include "common/log/logging.h"
 #include "controller/service/call_authentication.h"
@@ -143,8 +144,10 @@ grpc::ServerUnaryReactor* ControllerService::Unary(grpc::CallbackServerContext* 
     reactor->Finish(ToGrpcStatus(auth));
     return reactor;
   }
-  executor_->Post(method, [reactor, answer = std::move(answer)]() mutable {
-    reactor->Finish(ToGrpcStatus(answer()));
+  executor_->Post(method, [reactor, context, answer = std::move(answer)]() mutable {
+    const absl::Status status = answer();
+    MarkAnswered(context, status);
+    reactor->Finish(ToGrpcStatus(status));
   });
   return reactor;
 }

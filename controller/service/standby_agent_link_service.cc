@@ -16,8 +16,10 @@ class RefusedAttach : public grpc::ServerBidiReactor<v1::AgentMessage, v1::Contr
 
 grpc::ServerBidiReactor<v1::AgentMessage, v1::ControllerMessage>* StandbyAgentLinkService::Attach(
     grpc::CallbackServerContext* context) {
+  const absl::Status refusal = leader_->Refusal("an agent's link");
   AddLeaderHint(context, leader_->LeaderAddress());
-  return new RefusedAttach(leader_->Refusal("an agent's link"));
+  MarkAnswered(context, refusal);
+  return new RefusedAttach(refusal);
 }
 
 }  // namespace kvbench::controller

@@ -18,6 +18,7 @@ grpc::ServerUnaryReactor* StandbyControllerService::Read(grpc::CallbackServerCon
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   absl::Status status = AuthenticateCall(tokens_, context, method);
   if (status.ok()) status = answer();
+  MarkAnswered(context, status);
   reactor->Finish(ToGrpcStatus(status));
   return reactor;
 }
@@ -30,6 +31,7 @@ grpc::ServerUnaryReactor* StandbyControllerService::Refuse(grpc::CallbackServerC
     status = leader_->Refusal(method);
     AddLeaderHint(context, leader_->LeaderAddress());
   }
+  MarkAnswered(context, status);
   reactor->Finish(ToGrpcStatus(status));
   return reactor;
 }
@@ -120,6 +122,7 @@ grpc::ServerWriteReactor<v1::WatchJobResponse>* StandbyControllerService::WatchJ
     status = leader_->Refusal("WatchJob");
     AddLeaderHint(context, leader_->LeaderAddress());
   }
+  MarkAnswered(context, status);
   return new Refused(status);
 }
 

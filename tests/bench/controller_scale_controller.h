@@ -1,30 +1,23 @@
 #pragma once
 
-#include <cstdint>
+// The leader of the controller scale bench: a fresh kv-controller child per level.
+
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "tests/bench/controller_scale_process.h"
 #include "tests/support/sim_process.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::bench {
 
-// Memory of a process from /proc/PID/status, in KiB.
-struct ProcessMemory {
-  int64_t rss_kib = 0;  // VmRSS
-  int64_t hwm_kib = 0;  // VmHWM: the peak RSS so far
-};
-
 // A fresh kv-controller child for one benchmark level: its own data dir and config (insecure,
-// loopback, port 0), started and waited for by its "controller started listen=" log line.
+// loopback, port 0), started and waited for by its "controller started listen=" log line (which
+// a controller on a PostgreSQL store logs once it leads).
 class ScaleController {
  public:
-  // An agent silent this long is lost. The fleet sends no periodic heartbeats between phases, so
-  // it is far above the longest phase (the validator's maximum is 3600 s).
-  static constexpr double kHeartbeatTimeoutS = 1800;
-
   // Starts it, its store the SQLite file in its data dir, or with `postgres_dsn` the PostgreSQL
   // database it names (through a dsn_file of mode 0600); on failure the Status carries the tail
   // of its log.
@@ -44,12 +37,11 @@ class ScaleController {
   absl::StatusOr<absl::Duration> Stop(absl::Duration grace);
 
  private:
-  ScaleController(std::unique_ptr<testing::TempDir> dir, std::string data_dir,
+  ScaleController(std::unique_ptr<testing::TempDir> dir,
                   std::unique_ptr<testing::SimProcess> process);
 
   // Dependency order: the dir outlives the process that writes into it.
   std::unique_ptr<testing::TempDir> dir_;
-  std::string data_dir_;
   std::unique_ptr<testing::SimProcess> process_;
   std::string address_;
 };

@@ -5,143 +5,17 @@
 #include <cstdio>
 
 #include "absl/time/clock.h"
-#include "common/grpc/stream_write_queue.h"
 #include "kvbench/v1/agent_link.grpc.pb.h"
+#include "tests/bench/controller_scale_agent.h"
 
 namespace kvbench::bench {
 
 namespace {
 
-// What each simulated agent offers: enough for every SIM scenario (sim-vllm, sim-lmcache, NVMe).
-constexpr int64_t kCpuMemoryBytes = int64_t{256} << 30;
-constexpr int64_t kNvmeFreeBytes = int64_t{1} << 40;
 // How long the destructor waits for gRPC to finish the cancelled streams.
 constexpr absl::Duration kCancelWait = absl::Seconds(30);
 
-int64_t UnixMillis() { return absl::ToUnixMillis(absl::Now()); }
-
 }  // namespace
-
-// One simulated agent: one Attach stream, reads always outstanding, one write in flight.
-class ScaleAgent : public grpc::ClientBidiReactor<v1::AgentMessage, v1::ControllerMessage> {
- public:
-  ScaleAgent(ScaleFleet* fleet, std::string agent_id)
-      : fleet_(fleet),
-        agent_id_(agent_id),
-        outbox_([this](const v1::AgentMessage* message) { StartWrite(message); }) {}
-
-  void Start(v1::AgentLink::Stub* stub) {
-    v1::AgentMessage message;
-    v1::AgentCapabilities* capabilities = message.mutable_register_()->mutable_capabilities();
-    capabilities->set_agent_id(agent_id_);
-    capabilities->set_hostname(agent_id_);
-    capabilities->set_version("controller-scale-bench");
-    capabilities->add_profiles("sim-vllm");
-    capabilities->add_profiles("sim-lmcache");
-    capabilities->set_cpu_memory_bytes(kCpuMemoryBytes);
-    capabilities->set_cpu_cores(16);
-    capabilities->set_nvme_cache_path("/nvme");
-    capabilities->set_nvme_free_bytes(kNvmeFreeBytes);
-    stub->async()->Attach(&context_, this);
-    Write(std::move(message));
-    StartRead(&incoming_);
-    StartCall();
-  }
-
-  void Write(v1::AgentMessage message) {
-    std::lock_guard<std::mutex> lock(mu_);
-    outbox_.Write(std::move(message));  // dropped once the stream is broken or done
-  }
-
-  void SendHeartbeats(int count) {
-    for (int i = 0; i < count; ++i) {
-      v1::AgentMessage message;
-      message.mutable_heartbeat()->set_unix_ms(UnixMillis());
-      Write(std::move(message));
-    }
-  }
-
-  void SendProgress(int64_t seq, const std::string& fallback_job_id) {
-    v1::AgentMessage message;
-    v1::Event* event = message.mutable_event();
-    event->set_seq(seq);
-    event->set_agent_id(agent_id_);
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      event->set_job_id(job_id_.empty() ? fallback_job_id : job_id_);
-      event->set_scenario_id(scenario_id_);
-      event->set_attempt(attempt_);
-    }
-    event->set_unix_ms(UnixMillis());
-    v1::Progress* progress = event->mutable_progress();
-    progress->set_phase(v1::SCENARIO_PHASE_REPLAY);
-    progress->set_requests_done(seq);
-    Write(std::move(message));
-  }
-
-  void Cancel() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      cancelled_ = true;
-    }
-    context_.TryCancel();
-  }
-
-  void OnWriteDone(bool ok) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    outbox_.OnWriteDone(ok);  // a failed write: the stream is broken; OnDone brings the status
-  }
-
-  void OnReadDone(bool ok) override {
-    if (!ok) return;  // the controller finished its side; OnDone follows
-    switch (incoming_.message_case()) {
-      case v1::ControllerMessage::kRegistered:
-        fleet_->OnRegistered();
-        break;
-      case v1::ControllerMessage::kAck:
-        fleet_->OnAck(++acks_);
-        break;
-      case v1::ControllerMessage::kAssignment: {
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          job_id_ = incoming_.assignment().scenario().job_id();
-          scenario_id_ = incoming_.assignment().scenario().scenario_id();
-          attempt_ = incoming_.assignment().attempt();
-        }
-        fleet_->OnAssignment();
-        break;
-      }
-      default:
-        break;
-    }
-    incoming_.Clear();
-    StartRead(&incoming_);
-  }
-
-  void OnDone(const grpc::Status& status) override {
-    bool cancelled;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      outbox_.Close();
-      cancelled = cancelled_;
-    }
-    fleet_->OnDone(cancelled, agent_id_ + ": " + std::to_string(status.error_code()) + " " +
-                                  status.error_message());
-  }
-
- private:
-  ScaleFleet* const fleet_;
-  const std::string agent_id_;
-  grpc::ClientContext context_;
-  v1::ControllerMessage incoming_;  // touched only by the read chain
-  int64_t acks_ = 0;                // touched only by the read chain
-  std::mutex mu_;
-  StreamWriteQueue<v1::AgentMessage> outbox_;  // guarded by mu_
-  bool cancelled_ = false;                     // guarded by mu_
-  std::string job_id_;                         // guarded by mu_: the last assignment's
-  std::string scenario_id_;                    // guarded by mu_
-  int attempt_ = 0;                            // guarded by mu_
-};
 
 struct ScaleFleet::Stubs {
   std::vector<std::unique_ptr<v1::AgentLink::Stub>> stubs;
@@ -154,7 +28,7 @@ ScaleFleet::ScaleFleet(std::string address, int agents, int streams_per_channel)
   for (int i = 0; i < agents; ++i) {
     char id[32];
     std::snprintf(id, sizeof id, "scale-agent-%05d", i);
-    agents_.push_back(std::make_unique<ScaleAgent>(this, id));
+    agents_.push_back(std::make_unique<ScaleAgent>(this, i, id));
   }
 }
 
@@ -214,6 +88,22 @@ void ScaleFleet::SendEvents(int64_t first_seq, int count, const std::string& job
   // Round-robin, so no agent's whole batch is queued before another's first event.
   for (int i = 0; i < count; ++i) {
     for (auto& agent : agents_) agent->SendProgress(first_seq + i, job_id);
+  }
+}
+
+void ScaleFleet::PrepareRequests(int64_t first_seq, const std::string& job_id, int rows_per_agent,
+                                 int rows_per_event) {
+  for (auto& agent : agents_) {
+    agent->PrepareRequests(first_seq, job_id, rows_per_agent, rows_per_event);
+  }
+}
+
+void ScaleFleet::SendPrepared() {
+  // Round-robin, as SendEvents.
+  bool sent = true;
+  while (sent) {
+    sent = false;
+    for (auto& agent : agents_) sent = agent->SendNextPrepared() || sent;
   }
 }
 

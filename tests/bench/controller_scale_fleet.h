@@ -48,6 +48,12 @@ class ScaleFleet {
   void SendHeartbeatsThenEvent(int heartbeats, int64_t seq, const std::string& job_id);
   // Each agent queues `count` Progress events numbered first_seq, first_seq + 1, ...
   void SendEvents(int64_t first_seq, int count, const std::string& job_id);
+  // Each agent builds, without sending, ceil(rows_per_agent / rows_per_event) RequestRecords
+  // events numbered first_seq, first_seq + 1, ... of job `job_id`, a scenario of its own, and
+  // `rows_per_agent` rows in all. SendPrepared queues them (round-robin, as SendEvents).
+  void PrepareRequests(int64_t first_seq, const std::string& job_id, int rows_per_agent,
+                       int rows_per_event);
+  void SendPrepared();
   // Waits until every agent has the phase's Acks.
   bool WaitAcks(absl::Duration timeout);
 

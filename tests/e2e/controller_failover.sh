@@ -12,27 +12,8 @@
 #   it finds its term taken (the fence: nothing it writes lands), says so and exits 5.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
-lease_s=5  # a loaded CI host has shown 1.8 s commits: a lease must outlast a slow one
+lease_s=5  # start_ha_controller's; a loaded CI host has shown 1.8 s commits: a lease must outlast a slow one
 start_postgres
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
-# start_ha_controller NAME: a controller on the shared store at its own port ($addr_NAME),
-# logging to $WORK/NAME.log; sets pid_NAME.
-start_ha_controller() {
-  local listen="127.0.0.1:$(free_port)"
-  printf -v "addr_$1" '%s' "$listen"
-  cat > "$WORK/$1.json" <<JSON
-{"listen_address": "$listen", "data_dir": "$WORK/$1", "insecure": true, "metrics_listen": "127.0.0.1:0",
- "heartbeat_timeout_s": 15,
- "store": {"postgresql": {"dsn_file": "$WORK/pg.dsn", "lease_s": $lease_s}}}
-JSON
-  "$KV_BIN/kv-controller" --config "$WORK/$1.json" 2>"$WORK/$1.log" &
-  PIDS+=($!)
-  printf -v "pid_$1" '%s' "$!"
-}
-leads() { grep -q "controller started listen=" "$WORK/$1.log"; }
-waits() { grep -q "standby: the leader is" "$WORK/$1.log"; }
-
 start_ha_controller a
 wait_until 20 leads a || fail "controller a did not lead: $(tail -5 "$WORK/a.log")"
 expect_contains "$(cat "$WORK/a.log")" "leading term=1"
@@ -47,20 +28,8 @@ export KV_CONTROLLER="$address" KV_INSECURE=1
 start_sim_agent agent-1
 start_sim_agent agent-2
 
-# A standby refuses a write naming the leader; kvctl given only the standby follows it.
-python3 - "$KV_SOURCE/deploy/examples/demo-sim.json" "$WORK" <<'PY'
-import json, sys
-base, work = json.load(open(sys.argv[1])), sys.argv[2]
-def fan_out(name, scale=None, **fields):
-    spec = dict(base, name=name, tiers=["GPU", "CPU_RAM"], concurrency=[2], **fields)
-    # The fire waits for the agents to finish the job it was fired during.
-    spec["placement"] = {"fan_out": "FAN_OUT_EACH", "agent_wait_s": 120}
-    if scale:
-        spec["engine_overrides"] = dict(spec["engine_overrides"], sim_time_scale=scale)
-    json.dump(spec, open(f"{work}/{name}.json", "w"))
-fan_out("fanout")  # the demo's pace: a scenario runs for about 10 s
-fan_out("nightly", scale=0.02, sessions=4)  # quick: the sim at 50x
-PY
+write_fan_out_spec fanout             # the demo's pace: a scenario runs for about 10 s
+write_fan_out_spec nightly 0.02 4     # quick: the sim at 50x
 
 # The schedule is made and the job starts 10 s before a minute's fire time; the leader dies 2 s
 # before it.
@@ -68,6 +37,7 @@ boundary=$(( ($(date +%s) + 12) / 60 * 60 + 60 ))
 fire_time="$(date -u -d "@$boundary" +%Y-%m-%dT%H:%M:%SZ)"
 at() { [ "$(date +%s)" -ge "$1" ]; }
 wait_until 75 at $((boundary - 10)) || fail "the clock did not reach $((boundary - 10))"
+# A standby refuses a write naming the leader; kvctl given only the standby follows it.
 KV_CONTROLLER="$addr_b" "$kvctl" schedule create nightly --spec "$WORK/nightly.json" \
   --cron "* * * * *" --overlap queue > "$WORK/created.txt" 2>&1 ||
   fail "a schedule created through a standby: $(cat "$WORK/created.txt")"
@@ -114,11 +84,7 @@ exit_ok "$code" "$out" || { echo "$out" >&2; fail "the scheduled job did not end
 # Every row stored once, equal to the agents' files; every event once. A standby reads as well.
 echo "rows: $(expect_rows_match_agents "$job") of $job, $(expect_rows_match_agents "$scheduled") of $scheduled"
 expect_contains "$(KV_CONTROLLER="$(eval echo "\$addr_$standby")" "$kvctl" status "$job")" "succeeded"
-psql_bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql"
-for agent in agent-1 agent-2; do
-  seqs="$("$psql_bin" "$pg_dsn" -Atc "SELECT seq FROM events WHERE agent_id = '$agent' ORDER BY seq")"
-  [ "$seqs" = "$(seq 1 "$(echo "$seqs" | grep -c .)")" ] || fail "$agent's events are not seqs 1..n once each"
-done
+expect_pg_events_once agent-1 agent-2
 
 # --- the new leader paused past its lease: the standby leads; the old one wakes and steps down
 kill -STOP "$new_pid"

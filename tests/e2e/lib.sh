@@ -181,29 +181,42 @@ pooled_ttft_p95() {
 # setpriv --pdeathsig makes it quit with this script. Sets $pg_dsn, $pg_pid and writes the DSN to
 # $WORK/pg.dsn (mode 0600, as the controller demands of a file that may hold a password).
 start_postgres() {
-  local bin user port
-  bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
-  [ -x "$bin/initdb" ] || fail "no PostgreSQL server: install postgresql (deploy/setup.sh)"
-  local run_as=()
+  local user
+  pg_bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  [ -x "$pg_bin/initdb" ] || fail "no PostgreSQL server: install postgresql (deploy/setup.sh)"
+  pg_run_as=()
   if [ "$(id -u)" = 0 ]; then
     user=postgres; id "$user" >/dev/null 2>&1 || user=nobody
-    run_as=(setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --init-groups)
+    pg_run_as=(setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --init-groups)
   fi
   mkdir -p "$WORK/pg"
   # The server user passes through $WORK (mode 0700 from mktemp) to its own folder: traverse only.
   [ "$(id -u)" = 0 ] && chmod o+x "$WORK" && chown "$user" "$WORK/pg"
   chmod 0700 "$WORK/pg"
-  "${run_as[@]}" "$bin/initdb" -D "$WORK/pg/data" -U kvbench --auth=trust -E UTF8 --no-locale \
+  "${pg_run_as[@]}" "$pg_bin/initdb" -D "$WORK/pg/data" -U kvbench --auth=trust -E UTF8 --no-locale \
     >"$WORK/pg/initdb.log" 2>&1 || fail "initdb failed: $(tail -5 "$WORK/pg/initdb.log")"
-  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-  "${run_as[@]}" --pdeathsig SIGQUIT "$bin/postgres" -D "$WORK/pg/data" -k "$WORK/pg" \
-    -c listen_addresses= -p "$port" >"$WORK/pg/postgres.log" 2>&1 &
+  pg_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  pg_dsn="host=$WORK/pg port=$pg_port user=kvbench dbname=postgres"
+  resume_postgres
+  (umask 077 && echo "$pg_dsn" > "$WORK/pg.dsn")
+}
+
+# resume_postgres: start_postgres's server started (again) on its data and port; waits until it
+# accepts connections. Sets $pg_pid.
+resume_postgres() {
+  "${pg_run_as[@]}" --pdeathsig SIGQUIT "$pg_bin/postgres" -D "$WORK/pg/data" -k "$WORK/pg" \
+    -c listen_addresses= -p "$pg_port" >>"$WORK/pg/postgres.log" 2>&1 &
   pg_pid=$!
   PIDS+=("$pg_pid")
-  pg_dsn="host=$WORK/pg port=$port user=kvbench dbname=postgres"
-  pg_ready() { "$bin/pg_isready" -q -h "$WORK/pg" -p "$port"; }
+  pg_ready() { "$pg_bin/pg_isready" -q -h "$WORK/pg" -p "$pg_port"; }
   wait_until 30 pg_ready || fail "PostgreSQL not ready in 30 s: $(tail -5 "$WORK/pg/postgres.log")"
-  (umask 077 && echo "$pg_dsn" > "$WORK/pg.dsn")
+}
+
+# stop_postgres: start_postgres's server stopped (fast shutdown: open sessions are ended, what
+# was committed stays); returns once it has exited.
+stop_postgres() {
+  kill -INT "$pg_pid"
+  wait "$pg_pid" 2>/dev/null || true
 }
 
 # expect_rows_match_agents JOB: every request row the controller holds for JOB (kvctl results
@@ -230,5 +243,51 @@ for path, rows in by_file.items():
     assert len(on_disk) == len(rows) > 0, (path, len(on_disk), len(rows))
     assert [[r[k] for k in keys] for r in on_disk] == [[r[k] for k in keys] for r in rows], path
 print(len(exported))
+PY
+}
+
+# expect_pg_events_once AGENT...: each AGENT's events are in start_postgres's store once each,
+# seqs 1..n (the event stream neither lost nor duplicated one across the faults).
+expect_pg_events_once() {
+  local agent seqs
+  for agent in "$@"; do
+    seqs="$("$pg_bin/psql" "$pg_dsn" -Atc "SELECT seq FROM events WHERE agent_id = '$agent' ORDER BY seq")"
+    [ -n "$seqs" ] || fail "$agent has no events in the store"
+    [ "$seqs" = "$(seq 1 "$(grep -c . <<<"$seqs")")" ] || fail "$agent's events are not seqs 1..n once each"
+  done
+}
+
+# start_ha_controller NAME: a controller on start_postgres's store at its own free port
+# ($addr_NAME), lease $lease_s seconds, heartbeat timeout 15 s, logging to $WORK/NAME.log; sets
+# pid_NAME. `leads NAME` / `waits NAME`: its log says it leads / waits as a standby.
+start_ha_controller() {
+  local listen
+  listen="127.0.0.1:$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  printf -v "addr_$1" '%s' "$listen"
+  cat > "$WORK/$1.json" <<JSON
+{"listen_address": "$listen", "data_dir": "$WORK/$1", "insecure": true, "metrics_listen": "127.0.0.1:0",
+ "heartbeat_timeout_s": 15,
+ "store": {"postgresql": {"dsn_file": "$WORK/pg.dsn", "lease_s": ${lease_s:-5}}}}
+JSON
+  "$KV_BIN/kv-controller" --config "$WORK/$1.json" 2>"$WORK/$1.log" &
+  PIDS+=($!)
+  printf -v "pid_$1" '%s' "$!"
+}
+leads() { grep -q "controller started listen=" "$WORK/$1.log"; }
+waits() { grep -q "standby: the leader is" "$WORK/$1.log"; }
+
+# write_fan_out_spec NAME [SIM_TIME_SCALE [SESSIONS]]: $WORK/NAME.json, the demo's spec on tiers
+# GPU and CPU_RAM at concurrency 2, fanned out to every agent, waiting up to 120 s for a busy one.
+write_fan_out_spec() {
+  python3 - "$KV_SOURCE/deploy/examples/demo-sim.json" "$WORK/$1.json" "$1" "${2:-}" "${3:-}" <<'PY'
+import json, sys
+spec = json.load(open(sys.argv[1]))
+spec.update(name=sys.argv[3], tiers=["GPU", "CPU_RAM"], concurrency=[2])
+spec["placement"] = {"fan_out": "FAN_OUT_EACH", "agent_wait_s": 120}
+if sys.argv[4]:
+    spec["engine_overrides"] = dict(spec["engine_overrides"], sim_time_scale=float(sys.argv[4]))
+if sys.argv[5]:
+    spec["sessions"] = int(sys.argv[5])
+json.dump(spec, open(sys.argv[2], "w"))
 PY
 }
