@@ -58,7 +58,8 @@ ControllerLeaseOptions LeaseOptions(const v1::ControllerConfig& config) {
 constexpr absl::Duration kStandbyShutdownGrace = absl::Seconds(1);
 
 // A controller whose lease another took over stops at once: its writes are fenced already, and
-// what it holds in memory is the old term's. Exit 5 (FAILED_PRECONDITION): a supervisor restarts
+// what it holds in memory is the old term's. Exit 5 (FAILED_PRECONDITION), or 4 (UNAVAILABLE)
+// when the lease went unrenewed for a lease (the database out of reach): a supervisor restarts
 // it, as a standby.
 void ExitOnLostLeadership(const absl::Status& lost) {
   KV_LOG(ERROR) << "exiting: " << lost.message();
@@ -171,7 +172,8 @@ absl::Status Controller::Start() {
   KV_RETURN_IF_ERROR(schedules_->Load());
   KV_ASSIGN_OR_RETURN(server_, GrpcServerService::Start(config_, manager_.get(), schedules_.get(),
                                                         executor_, &regression_queries_));
-  if (lease_ != nullptr) lease_->StartRenewing(executor_, clock_, server_->address(), on_lost_leadership_);
+  if (lease_ != nullptr)
+    lease_->StartRenewing(executor_, clock_, server_->address(), on_lost_leadership_);
   // The config holds only token hashes, never tokens, so logging it whole is safe.
   KV_LOG(INFO) << "controller started listen=" << server_->address()
                << " data_dir=" << config_.data_dir() << " config=" << ProtoToJson(config_);

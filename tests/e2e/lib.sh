@@ -257,16 +257,18 @@ expect_pg_events_once() {
   done
 }
 
-# start_ha_controller NAME: a controller on start_postgres's store at its own free port
-# ($addr_NAME), lease $lease_s seconds, heartbeat timeout 15 s, logging to $WORK/NAME.log; sets
-# pid_NAME. `leads NAME` / `waits NAME`: its log says it leads / waits as a standby.
+# start_ha_controller NAME [EXTRA_JSON [LISTEN]]: a controller on start_postgres's store at LISTEN
+# or its own free port ($addr_NAME), lease $lease_s seconds, with EXTRA_JSON's fields (default:
+# a heartbeat timeout of 15 s), logging to $WORK/NAME.log; sets pid_NAME.
+# `leads NAME` / `waits NAME`: its log says it leads / waits as a standby.
 start_ha_controller() {
-  local listen
-  listen="127.0.0.1:$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  local listen="${3:-}"
+  [ -n "$listen" ] ||
+    listen="127.0.0.1:$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
   printf -v "addr_$1" '%s' "$listen"
   cat > "$WORK/$1.json" <<JSON
 {"listen_address": "$listen", "data_dir": "$WORK/$1", "insecure": true, "metrics_listen": "127.0.0.1:0",
- "heartbeat_timeout_s": 15,
+ ${2:-\"heartbeat_timeout_s\": 15},
  "store": {"postgresql": {"dsn_file": "$WORK/pg.dsn", "lease_s": ${lease_s:-5}}}}
 JSON
   "$KV_BIN/kv-controller" --config "$WORK/$1.json" 2>"$WORK/$1.log" &

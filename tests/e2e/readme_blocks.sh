@@ -9,8 +9,8 @@
 # anything) is not printed; a few blocks get checks of what their prose promises (promised
 # below). Failures name the block's file, line and section, and the failing command's line.
 #
-# What differs from a reader's machine, and only that: the fixed ports of the examples (7070,
-# 9464, 9465, 8000, 5555, 8080) are free ports picked here, and /tmp/ and /mnt/nvme/ are folders
+# What differs from a reader's machine, and only that: the fixed ports of the examples
+# (FIXED_PORTS) are free ports picked here, and /tmp/ and /mnt/nvme/ are folders
 # of this test, in the commands and in the copied deploy/examples configs alike.
 #
 # Blocks that start a daemon in the foreground (the page shows it alone; a reader stops it with
@@ -40,6 +40,7 @@ SLOW=(
   "Talking to a controller|build/bin/kv-controller --config deploy/examples/controller-local.json & controller=\$!|300"
   "Plan and run a job here|\$ build/bin/kvctl run deploy/examples/demo-sim.json|300"
   "From scratch on loopback|build/bin/kv-controller --config deploy/examples/controller-local.json &|240"
+  "Replicated: three controllers on PostgreSQL|PGBIN=\"\$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)\"|240"
 )
 source "$(dirname "$0")/lib.sh"
 for page in "$KV_SOURCE"/docs/*.md; do
@@ -94,14 +95,17 @@ count="$(find "$WORK/blocks" -name '*.meta' | wc -l)"
 [ "$count" -gt 5 ] || fail "found only $count \`\`\`sh blocks in ${PAGES[*]}"
 
 # --- Free ports for the examples' fixed ones, and a copy of the repository's root.
-read -r p7070 p9464 p9465 p8000 p5555 p8080 < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(6)]
+FIXED_PORTS=(7070 7071 7072 7073 9464 9465 8000 5555 8080)
+read -r -a free_ports < <(python3 -c '
+import socket, sys
+socks = [socket.socket() for _ in range(int(sys.argv[1]))]
 for s in socks: s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in socks])')
-machine=(-e "s/\b7070\b/$p7070/g" -e "s/\b9464\b/$p9464/g" -e "s/\b9465\b/$p9465/g"
-  -e "s/\b8000\b/$p8000/g" -e "s/\b5555\b/$p5555/g" -e "s/\b8080\b/$p8080/g"
-  -e "s|/tmp/|$WORK/tmp/|g" -e "s|/mnt/nvme/|$WORK/mnt/nvme/|g")
+print(*[s.getsockname()[1] for s in socks])' "${#FIXED_PORTS[@]}")
+machine=(-e "s|/tmp/|$WORK/tmp/|g" -e "s|/mnt/nvme/|$WORK/mnt/nvme/|g")
+for i in "${!FIXED_PORTS[@]}"; do machine+=(-e "s/\b${FIXED_PORTS[$i]}\b/${free_ports[$i]}/g"); done
+# A reader's /tmp is world-traversable: so is this test's, for the PostgreSQL server user of
+# "Replicated: three controllers on PostgreSQL" (the server refuses to run as root).
+chmod o+x "$WORK" "$WORK/tmp"
 repo="$WORK/repo"
 mkdir -p "$repo/build" "$repo/deploy/examples" "$repo/tests"
 ln -s "$KV_BIN" "$repo/build/bin"

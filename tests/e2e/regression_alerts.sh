@@ -16,7 +16,10 @@
 # receiver signed (Standard Webhooks), exactly once: the receiver is down (503) while the alerts
 # are raised, the controller is killed (-9) with them pending, the receiver comes back, the
 # controller restarts and, asked to (kvctl alerts redeliver), delivers each once at once; a second
-# restart sends nothing again. Then a real Prometheus scrapes the controller with
+# restart sends nothing again. With KV_E2E_STORE=postgresql (e2e.regression_alerts_failover) the
+# controllers are a leader and a standby on one PostgreSQL: the kill hands the pending alerts to
+# the standby, which delivers each once, and the graceful stop hands over to a third.
+# Then a real Prometheus scrapes the controller with
 # deploy/prometheus's rules, and every panel query of deploy/grafana's dashboard returns data.
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
@@ -33,8 +36,33 @@ controller_extra="\"heartbeat_timeout_s\": 30,
  \"webhooks\": [{\"name\": \"ops\", \"url\": \"http://127.0.0.1:$(cat "$WORK/hook/port")/hook\",
                  \"secret_file\": \"$WORK/secret\", \"timeout_s\": 5}],
  \"regression\": {\"resamples\": 1000}"
-start_controller "$controller_extra"
-controller_pid=${PIDS[-1]}
+# KV_E2E_STORE=postgresql: two controllers on one PostgreSQL (e2e.regression_alerts_failover),
+# where the kill below hands over to the standby instead of a restart.
+failover=0
+[ "${KV_E2E_STORE:-}" = postgresql ] && failover=1
+# controller_serving NAME: the controller NAME of the failover pair serves: $metrics_url and
+# $controller_log are its.
+controller_serving() {
+  wait_until 30 leads "$1" || fail "controller $1 did not lead: $(tail -5 "$WORK/$1.log")"
+  wait_until 10 grep -qs "metrics url=" "$WORK/$1.log" || fail "controller $1 has no metrics url"
+  metrics_url="$(sed -n 's/.*metrics url=\([^ ]*\).*/\1/p' "$WORK/$1.log")"
+  controller_log="$WORK/$1.log"
+}
+if [ "$failover" = 1 ]; then
+  lease_s=5
+  start_postgres
+  start_ha_controller a "$controller_extra"
+  controller_serving a
+  start_ha_controller b "$controller_extra"
+  wait_until 20 waits b || fail "controller b is not a standby: $(tail -5 "$WORK/b.log")"
+  address="$addr_a,$addr_b"
+  export KV_CONTROLLER="$address" KV_INSECURE=1
+  controller_pid=$pid_a
+else
+  start_controller "$controller_extra"
+  controller_pid=${PIDS[-1]}
+  controller_log="$WORK/controller.log"
+fi
 
 start_sim_agent sim-a
 
@@ -238,23 +266,37 @@ wait "$controller_pid" 2>/dev/null || true
 # the backoff to reach minutes, so the operator asks for the rest now (failed ones too, should
 # any have run out of attempts); an unknown webhook is refused by name.
 rm "$WORK/hook/unavailable"
-start_controller "$controller_extra"
+if [ "$failover" = 1 ]; then
+  controller_serving b  # the standby leads within the lease, with every alert still pending
+  expect_contains "$(cat "$WORK/b.log")" "leading term=2"
+else
+  start_controller "$controller_extra"
+  controller_log="$WORK/controller.log"
+fi
 set +e
 "$kvctl" alerts redeliver --webhook nope 2>"$WORK/redeliver.err"; rc=$?
 set -e
 [ "$rc" = 3 ] || fail "a redelivery to an unknown webhook: exit $rc, not 3 (NOT_FOUND): $(cat "$WORK/redeliver.err")"
 expect_contains "$(cat "$WORK/redeliver.err")" 'no webhook named "nope" in the controller'"'"'s config (it has ops)'
 expect_contains "$("$kvctl" alerts redeliver --include-failed)" " undelivered alert(s) of every webhook sent now (failed ones included)"
-expect_contains "$(cat "$WORK/controller.log")" "alerts redelivered on request webhook=* include_failed=true deliveries="
+expect_contains "$(cat "$controller_log")" "alerts redelivered on request webhook=* include_failed=true deliveries="
 accepted() { jq -s '[.[] | select(.answered == 200)] | length' "$WORK/hook/deliveries.jsonl"; }
 all_accepted() { [ "$(accepted)" -ge "$alert_count" ]; }
 wait_until 60 all_accepted || fail "only $(accepted) of $alert_count alerts delivered after the restart"
 delivered_all() { [ "$("$kvctl" alerts --output json --limit 1000 | jq '[.alerts[].deliveries[] | select(.state == "DELIVERY_DELIVERED")] | length')" = "$alert_count" ]; }
 wait_until 20 delivered_all || fail "the controller does not record every delivery: $("$kvctl" alerts)"
 # A second restart (graceful) sends nothing again: the gauges restored from the store show it ran.
-kill -TERM "${PIDS[-1]}"
-wait "${PIDS[-1]}" 2>/dev/null || true
-start_controller "$controller_extra"
+if [ "$failover" = 1 ]; then
+  # b hands its lease over as it stops; c, on a's old address, leads at once.
+  kill -TERM "$pid_b"
+  wait "$pid_b" 2>/dev/null || true
+  start_ha_controller c "$controller_extra" "$addr_a"
+  controller_serving c
+else
+  kill -TERM "${PIDS[-1]}"
+  wait "${PIDS[-1]}" 2>/dev/null || true
+  start_controller "$controller_extra"
+fi
 restored() { grep -q '^kvbench_schedule_result{' <<<"$(curl -sf "$metrics_url")"; }
 wait_until 20 restored || fail "the restarted controller shows no schedule result"
 python3 - "$WORK/hook/deliveries.jsonl" "$alert_count" <<'PY' || fail "deliveries are not exactly one signed notification per alert"
