@@ -48,6 +48,8 @@ expect_contains "$header" "AGENT  TIER     CONCURRENCY  #1"
 expect_contains "$header" "#10"
 "$kvctl" history hist --output csv > "$WORK/history.csv"
 "$kvctl" history hist --output json > "$WORK/history.json"
+"$kvctl" history hist --output otava-csv > "$WORK/otava.csv" 2> "$WORK/otava.err" ||
+  fail "otava-csv: $(cat "$WORK/otava.err")"
 "$kvctl" history hist --html "$WORK/history.html" > /dev/null
 # Two users, ten requests a tier: the comparison says its sample is small.
 first_job="$(jq -r '.runs[0].job_id' "$WORK/history.json")"
@@ -82,6 +84,28 @@ for row in rows:
     assert float(row["value"]) == scenario["result"]["simulated_latency"]["ttft_p50_s"], row
     assert scenario["result"]["simulated_latency"]["ttft_p50_s"] != scenario["result"]["latency"]["ttft_p50_s"]
 print("points", len(rows))
+PY
+# The Otava CSV read back as Otava's CSV importer reads a test (apache/otava otava/importer.py,
+# CsvImporter: csv.reader with its default options, the `time` column parsed as a date and time,
+# attributes as text, every metric cell through float()): the same ten runs and points as the JSON.
+python3 - "$WORK" <<'PY' || fail "the Otava CSV does not read back with the history's points"
+import csv, datetime, json, sys
+work = sys.argv[1]
+history = json.load(open(f"{work}/history.json"))
+with open(f"{work}/otava.csv", newline="") as f:
+    reader = csv.reader(f, delimiter=",", quotechar='"')
+    headers = next(reader)
+    rows = list(reader)
+columns = [f"{s['agent_id']}.{s['tier']}.c{s['concurrency']}" for s in history["series"]]
+assert headers == ["time", "job_id"] + columns, headers
+assert len(rows) == len(history["runs"]) == 10, len(rows)
+for i, (row, run) in enumerate(zip(rows, history["runs"])):
+    assert len(row) == len(headers), row
+    when = datetime.datetime.fromisoformat(row[0].replace("Z", "+00:00"))
+    assert when.tzinfo is not None and row[0] == run["fire_time"], (row[0], run)
+    assert row[1] == run["job_id"], (row[1], run)
+    assert [float(v) for v in row[2:]] == [s["values"][i] for s in history["series"]], (i, row)
+print("otava points", len(rows) * len(columns))
 PY
 
 timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \

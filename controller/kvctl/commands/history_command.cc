@@ -1,6 +1,6 @@
 // kvctl history [SCHEDULE] [--label k=v]... [--metric FIELD] [--last N] [--since TIME]
 //               [--until TIME] [--agent ID] [--tier T] [--concurrency N]
-//               [--output table|json|csv] [--html FILE]
+//               [--output table|json|csv|otava-csv] [--html FILE]
 // One result field of a schedule's runs (or of the jobs with some labels) over time, per
 // agent x tier x concurrency: a table with one column per run, JSON, long CSV, and an
 // HTML page with one chart per agent and concurrency, one line per tier.
@@ -22,6 +22,7 @@
 #include "controller/kvctl/connection_flags.h"
 #include "controller/kvctl/history_data.h"
 #include "controller/kvctl/kvctl_command.h"
+#include "controller/kvctl/print/otava_csv.h"
 #include "controller/kvctl/print/output_format.h"
 #include "controller/kvctl/print/table_printer.h"
 #include "controller/report/history_report.h"
@@ -283,6 +284,12 @@ absl::Status History(const HistoryFlags& flags, KvctlContext* context) {
     case OutputFormat::kCsv:
       PrintHistoryCsv(*history, *context->out);
       break;
+    case OutputFormat::kOtavaCsv:
+      for (const std::string& run : PrintOtavaCsv(*history, *context->out)) {
+        *context->err << "kvctl: run " << run
+                      << " left out of the Otava CSV: Otava reads every metric cell as a number\n";
+      }
+      break;
     default:
       PrintHistoryTable(*history, *context->out);
       break;
@@ -314,8 +321,9 @@ void AddHistoryCommand(CLI::App* app, KvctlContext* context) {
   command->add_option("--concurrency", flags->concurrency, "Only the lines at this concurrency")
       ->check(CLI::PositiveNumber);
   command->add_option("--html", flags->html, "Write the charts as one self-contained HTML file");
-  AddOutputOption(command, &flags->format,
-                  {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv});
+  AddOutputOption(
+      command, &flags->format,
+      {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kOtavaCsv});
   AddConnectionFlags(command, &flags->connection);
   command->callback([context, flags] {
     context->action = [context, flags] { return History(*flags, context); };

@@ -148,6 +148,7 @@ absl::Status ShowStatus(const StatusFlags& flags, KvctlContext* context) {
       break;
     case OutputFormat::kTable:
     case OutputFormat::kJsonl:  // not offered by this command
+    case OutputFormat::kOtavaCsv:
       PrintTable(*job, *context->out);
       break;
   }

@@ -17,6 +17,8 @@ std::string OutputFormatName(OutputFormat format) {
       return "csv";
     case OutputFormat::kJsonl:
       return "jsonl";
+    case OutputFormat::kOtavaCsv:
+      return "otava-csv";
   }
   return "table";
 }
