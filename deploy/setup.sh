@@ -45,6 +45,8 @@ TEST_PACKAGES=(
   chromium
   # systemd-analyze: e2e.installed_tree verifies the installed units and their hardening
   systemd
+  # the Python scheduler client's runtime (deploy/examples/python-client; e2e.python_client)
+  python3-grpcio python3-protobuf
   # a real PostgreSQL server the store tests and e2e.controller_cluster_postgresql start in a temp
   # folder (initdb + postgres as an unprivileged user; the package's own cluster is not used)
   postgresql
