@@ -146,7 +146,7 @@ void ControllerLink::Connect() {
                 [this, id, status = std::move(status)] { OnStreamDone(id, status); });
   };
   stream_address_ = transport_->address();
-  if (stream_address_.empty()) stream_address_ = stream_address_;
+  if (stream_address_.empty()) stream_address_ = options_.controller_address;
   stream_ = transport_->Open(std::move(callbacks));
   stream_->Write(MakeRegister());
   register_timeout_ = executor_->RunAfter("link.register_timeout", kRegisterTimeout,
