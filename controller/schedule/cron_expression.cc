@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "controller/schedule/iana_time_zone.h"
 
 namespace kvbench::controller {
 namespace {
@@ -159,12 +160,9 @@ absl::StatusOr<CronExpression> CronExpression::Parse(absl::string_view expressio
   cron.day_of_week_star_ = fields[4][0] == '*';
 
   cron.time_zone_name_ = std::string(time_zone.empty() ? "UTC" : time_zone);
-  if (!absl::LoadTimeZone(cron.time_zone_name_, &cron.zone_)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "time_zone: \"", cron.time_zone_name_,
-        "\" is not an IANA time zone known to this host (e.g. \"UTC\", \"Europe/Berlin\", "
-        "\"America/New_York\"; is tzdata installed?)"));
-  }
+  absl::StatusOr<absl::TimeZone> zone = LoadIanaTimeZone(cron.time_zone_name_);
+  if (!zone.ok()) return zone.status();
+  cron.zone_ = *zone;
   // Any matching civil minute at all, over a whole leap cycle of weekdays (28 years)?
   const absl::CivilMinute start(2000, 1, 1, 0, 0);
   if (!cron.NextMatch(

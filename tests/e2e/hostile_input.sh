@@ -109,6 +109,12 @@ expect_refused 2 "/dev/zero is not a regular file (a character device)" \
 mkfifo "$WORK/fifo"
 expect_refused 2 "is not a regular file (a FIFO)" \
   "$runner" inspect --dataset tau2-bench-v1 --dataset-path "$WORK/fifo"
+# A schedule's time zone is an IANA name, never a path: a FIFO named as the zone hung kvctl's local
+# check (and, sent past it, the controller's event loop) in the open of the "zone file".
+expect_refused 2 "time_zone: \"$WORK/fifo\" is not an IANA time zone name" \
+  "$kvctl" schedule create hostile --spec "$demo" --cron "0 2 * * *" --time-zone "$WORK/fifo"
+expect_refused 2 "is not an IANA time zone name" \
+  "$kvctl" schedule create hostile --spec "$demo" --cron "0 2 * * *" --time-zone "../../$WORK/fifo"
 mkdir "$WORK/folder"
 expect_refused 2 "folder is a directory" \
   "$runner" inspect --dataset tau2-bench-v1 --dataset-path "$WORK/folder"

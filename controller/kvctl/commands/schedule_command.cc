@@ -18,6 +18,7 @@
 #include "controller/kvctl/kvctl_command.h"
 #include "controller/kvctl/print/output_format.h"
 #include "controller/kvctl/print/table_printer.h"
+#include "controller/schedule/iana_time_zone.h"
 #include "controller/schedule/schedule_spec_validator.h"
 
 namespace kvbench::kvctl {
@@ -45,14 +46,14 @@ std::string Time(int64_t unix_ms) {
 
 // In the schedule's time zone, as its cron reads, then in UTC: "2026-12-07 02:00:00 CET
 // (01:00:00 UTC)" (a Berlin cron's fires in UTC alone read an hour or two off its cron).
+// The zone by its IANA name only, as the controller loads it: a name the controller sends is
+// never opened as a path here either.
 std::string ZonedTime(int64_t unix_ms, const std::string& time_zone) {
-  absl::TimeZone zone;
-  if (unix_ms <= 0 || time_zone.empty() || time_zone == "UTC" ||
-      !absl::LoadTimeZone(time_zone, &zone)) {
-    return Time(unix_ms);
-  }
+  if (unix_ms <= 0 || time_zone.empty() || time_zone == "UTC") return Time(unix_ms);
+  absl::StatusOr<absl::TimeZone> zone = controller::LoadIanaTimeZone(time_zone);
+  if (!zone.ok()) return Time(unix_ms);
   const absl::Time time = absl::FromUnixMillis(unix_ms);
-  return absl::StrCat(absl::FormatTime("%Y-%m-%d %H:%M:%S %Z", time, zone), " (",
+  return absl::StrCat(absl::FormatTime("%Y-%m-%d %H:%M:%S %Z", time, *zone), " (",
                       absl::FormatTime("%H:%M:%S UTC", time, absl::UTCTimeZone()), ")");
 }
 
