@@ -3,11 +3,13 @@
 # quiet: prints a line only when it installs something. Runs as root (or with sudo when available).
 #   deploy/setup.sh demo   what the build and the demo need (deploy/quickstart.sh)
 #   deploy/setup.sh        that and what the tests and benchmarks need (deploy/test.sh)
+#   deploy/setup.sh package  the build and what makes and checks the .deb packages
+#                            (deploy/package.sh, deploy/package-install-test.sh)
 set -euo pipefail
 purpose="${1:-test}"
 case "$purpose" in
-  demo | test) ;;
-  *) echo "setup: unknown purpose '$purpose' (demo or test)" >&2; exit 2 ;;
+  demo | test | package) ;;
+  *) echo "setup: unknown purpose '$purpose' (demo, test or package)" >&2; exit 2 ;;
 esac
 
 # The build and the demo: the toolchain, the libraries, Caddy.
@@ -32,6 +34,10 @@ DEMO_PACKAGES=(
   # the load balancer in front of 2+ replicas (agent/tiers)
   caddy
 )
+# The packages' build and checks (deploy/package.sh): dpkg-shlibdeps, lintian, and debootstrap for
+# a fresh Debian 12 root the packages install into, booted with its own systemd by systemd-nspawn
+# (systemd-container) (deploy/package-install-test.sh).
+PACKAGE_PACKAGES=(dpkg-dev lintian debootstrap systemd-container)
 # The tests and benchmarks, on top.
 TEST_PACKAGES=(
   # used by the end-to-end tests (jq: to recompute figures from result.json and requests.jsonl)
@@ -47,6 +53,11 @@ TEST_PACKAGES=(
   systemd
   # the Python scheduler client's runtime (deploy/examples/python-client; e2e.python_client)
   python3-grpcio python3-protobuf
+  # the llm-d Benchmark Report's published JSON Schema, checked by a real validator
+  # (e2e.llmd_export; tests/data/llmd-benchmark-report)
+  python3-jsonschema
+  # the .deb packages of e2e.debian_packages: dpkg-shlibdeps for their dependencies, lintian
+  dpkg-dev lintian
   # a real PostgreSQL server the store tests and e2e.controller_cluster_postgresql start in a temp
   # folder (initdb + postgres as an unprivileged user; the package's own cluster is not used)
   postgresql
@@ -56,6 +67,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 packages=("${DEMO_PACKAGES[@]}")
 [ "$purpose" = test ] && packages+=("${TEST_PACKAGES[@]}")
+[ "$purpose" = package ] && packages+=("${PACKAGE_PACKAGES[@]}")
 missing=()
 for package in "${packages[@]}"; do
   if [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" != "install ok installed" ]; then

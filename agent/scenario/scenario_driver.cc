@@ -348,6 +348,7 @@ absl::Status ScenarioDriver::RunReplay(const Plan& plan) {
     progress.LoadPlan();  // kv-runner wrote its plan before its gate
     Scrape("before", 0);
     replay_start = env_.clock->Monotonic();
+    replay_start_unix_ms_ = absl::ToUnixMillis(env_.clock->Now());  // t_s = 0 on the wall clock
     gate_open = true;
   };
   // Bounded hangs: the runner is stopped when the tier's cache server dies or when
@@ -443,6 +444,9 @@ absl::StatusOr<v1::ScenarioResult> ScenarioDriver::Collect(const Plan& plan) {
   AddWarnings(plan, &result);
   plan.releases->Record(ScenarioFile("logs"), static_cast<int>(plan.wiring.replicas.size()),
                         plan.engine->kv_connector_module_path(), dropped_cache_flags_, &result);
+  // All three in result.json itself, so a kvctl run folder's copy dates its series too.
+  result.set_start_unix_ms(start_unix_ms_);
+  result.set_replay_start_unix_ms(replay_start_unix_ms_);
   result.set_end_unix_ms(absl::ToUnixMillis(env_.clock->Now()));
   // Whole and durable: a reader (kvctl, the agent after a restart) never finds half a result.
   AtomicWriteOptions durable;
@@ -494,7 +498,7 @@ void ScenarioDriver::SendRequestRecords() {
 
 absl::StatusOr<v1::ScenarioResult> ScenarioDriver::Run() {
   started_ = env_.clock->Monotonic();
-  const int64_t start_unix_ms = absl::ToUnixMillis(env_.clock->Now());
+  start_unix_ms_ = absl::ToUnixMillis(env_.clock->Now());
   v1::Event running;
   running.mutable_state_change()->set_state(v1::SCENARIO_STATE_RUNNING);
   sink_(std::move(running));
@@ -521,7 +525,6 @@ absl::StatusOr<v1::ScenarioResult> ScenarioDriver::Run() {
 
   absl::Status outcome = result.status();
   if (result.ok()) {
-    result->set_start_unix_ms(start_unix_ms);
     SendRequestRecords();
     v1::Event result_event;
     *result_event.mutable_result() = *result;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -146,6 +147,9 @@ class ScenarioDriver {
   v1::ScenarioPhase phase_ = v1::SCENARIO_PHASE_UNSPECIFIED;
   v1::Progress replay_counts_;  // the replay's counts as last seen (Phase)
   absl::Duration started_;
+  int64_t start_unix_ms_ = 0;  // Run()'s start on the wall clock
+  // The warm-up gate's opening on the wall clock: t_s = 0 of the series and samples.jsonl.
+  int64_t replay_start_unix_ms_ = 0;
 };
 
 }  // namespace kvbench::agent

@@ -28,6 +28,7 @@ void AddAllCommands(CLI::App* app, KvctlContext* context) {
   AddBaselineCommand(app, context);
   AddAlertsCommand(app, context);
   AddReportCommand(app, context);
+  AddExportCommand(app, context);
   AddDatasetCommand(app, context);
 }
 

@@ -55,6 +55,8 @@ void AddDiffCommand(CLI::App* app, KvctlContext* context);
 void AddBaselineCommand(CLI::App* app, KvctlContext* context);
 void AddAlertsCommand(CLI::App* app, KvctlContext* context);
 void AddReportCommand(CLI::App* app, KvctlContext* context);
+// `kvctl export JOB|DIR --format llmd-br-0.2.1`.
+void AddExportCommand(CLI::App* app, KvctlContext* context);
 // Local: the dataset registry and cache (agent/datasets/registry).
 void AddDatasetCommand(CLI::App* app, KvctlContext* context);
 // `kvctl dataset cat` under the `dataset` command.

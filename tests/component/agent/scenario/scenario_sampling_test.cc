@@ -5,8 +5,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 
+#include "common/json/proto_json.h"
 #include "tests/component/agent/scenario/scenario_harness.h"
 
 namespace kvbench::testing {
@@ -87,6 +89,20 @@ TEST_CASE("Each tier's result carries its sampled metrics, and only its own", "[
     local_series = local_series || series.name() == "local_hit_rate";
   }
   CHECK(local_series);
+  // result.json dates its series: t_s = 0 (the warm-up gate) lies within the scenario's run,
+  // and the file a kvctl run folder keeps has all three times, as the result sent has.
+  std::ifstream result_file(harness.ScenarioDir(scenario) + "/result.json");
+  std::stringstream result_text;
+  result_text << result_file.rdbuf();
+  v1::ScenarioResult written;
+  REQUIRE(ParseJsonToProto(result_text.str(), &written).empty());
+  for (const v1::ScenarioResult* dated : {&*result, &written}) {
+    CHECK(dated->start_unix_ms() > 0);
+    CHECK(dated->replay_start_unix_ms() >= dated->start_unix_ms());
+    CHECK(dated->end_unix_ms() >= dated->replay_start_unix_ms());
+  }
+  CHECK(written.start_unix_ms() == result->start_unix_ms());
+  CHECK(written.replay_start_unix_ms() == result->replay_start_unix_ms());
 }
 
 TEST_CASE("Without vLLM's histograms, prefill and queue times are null, not zero", "[Scenario]") {
