@@ -20,9 +20,10 @@ void CheckAbsolutePath(FieldErrors* errors, const std::string& field, const std:
   if (path.front() != '/') errors->Add(field, absl::StrCat("\"", path, "\" must be absolute"));
 }
 
-void CheckOwnFolder(FieldErrors* errors, const std::string& field, const std::string& path) {
-  if (path.empty() || path.front() != '/') return;  // CheckAbsolutePath's to report
-  const std::string normal = std::filesystem::path(path).lexically_normal().string();
+namespace {
+
+// `path` (absolute, normalized) is "/" or a system folder, or lies in a system tree.
+bool IsSystemFolder(const std::string& normal) {
   const std::string folder =
       normal.size() > 1 && normal.back() == '/' ? normal.substr(0, normal.size() - 1) : normal;
   static const char* const kSystem[] = {
@@ -34,11 +35,29 @@ void CheckOwnFolder(FieldErrors* errors, const std::string& field, const std::st
   for (const char* tree : {"/proc/", "/sys/", "/dev/", "/boot/", "/etc/"}) {
     system |= folder.rfind(tree, 0) == 0;
   }
-  if (system) {
-    errors->Add(field, absl::StrCat("\"", path,
-                                    "\" is a system folder: give this daemon a folder of its own "
-                                    "(e.g. /var/lib/kvbench); it writes there and kills the "
-                                    "processes named by its run/*.pid files"));
+  return system;
+}
+
+constexpr char kOwnFolderAdvice[] =
+    ": give this daemon a folder of its own (e.g. /var/lib/kvbench); it writes there and kills "
+    "the processes named by its run/*.pid files";
+
+}  // namespace
+
+void CheckOwnFolder(FieldErrors* errors, const std::string& field, const std::string& path) {
+  if (path.empty() || path.front() != '/') return;  // CheckAbsolutePath's to report
+  const std::string normal = std::filesystem::path(path).lexically_normal().string();
+  if (IsSystemFolder(normal)) {
+    errors->Add(field, absl::StrCat("\"", path, "\" is a system folder", kOwnFolderAdvice));
+    return;
+  }
+  // The folder the daemon would really use: symlinks followed as far as the path exists (a
+  // link to /tmp passes any lexical check, and the agent would then make /tmp mode 0700).
+  std::error_code error;
+  const std::string resolved = std::filesystem::weakly_canonical(path, error).string();
+  if (!error && IsSystemFolder(resolved)) {
+    errors->Add(field, absl::StrCat("\"", path, "\" resolves to \"", resolved,
+                                    "\", a system folder", kOwnFolderAdvice));
   }
 }
 

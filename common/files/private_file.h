@@ -12,8 +12,9 @@
 namespace kvbench {
 
 // The text of `path` with surrounding whitespace removed. `field` names the setting in errors:
-// NOT_FOUND when the file cannot be read, FAILED_PRECONDITION (with its mode and the chmod that
-// fixes it) when group or others have any access, INVALID_ARGUMENT when it holds nothing.
+// NOT_FOUND when the file cannot be read, INVALID_ARGUMENT when it is not a regular file (never
+// opened then: a FIFO would block the reader), FAILED_PRECONDITION (with its mode and the chmod
+// that fixes it) when group or others have any access, INVALID_ARGUMENT when it holds nothing.
 absl::StatusOr<std::string> ReadOwnerOnlyFile(const std::string& path, absl::string_view field);
 
 }  // namespace kvbench

@@ -1,7 +1,9 @@
 #include "controller/alerts/webhook_sender.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -56,20 +58,39 @@ std::string OneLine(absl::string_view text) {
 }
 
 // The start of a response body for a detail, saying how long it was when cut.
-std::string BodyExcerpt(absl::string_view body) {
-  if (body.size() <= kWebhookDetailBodyBytes) return OneLine(body);
-  return absl::StrCat(OneLine(body.substr(0, kWebhookDetailBodyBytes)), "... (", body.size(),
-                      " bytes)");
+std::string BodyExcerpt(absl::string_view kept, uint64_t total_bytes) {
+  if (total_bytes <= kept.size()) return OneLine(kept);
+  return absl::StrCat(OneLine(kept), "... (", total_bytes, " bytes)");
 }
 
-std::string ResponseDetail(const HttpResponse& response, absl::string_view redacted_url) {
+// A receiver's response body, as much of it as a detail shows: the first kWebhookDetailBodyBytes
+// bytes are kept and the rest only counted, so a receiver answering with a body of gigabytes
+// costs the controller no memory (the attempt's timeout bounds how long it may send).
+struct CappedBody {
+  std::string kept;
+  uint64_t total_bytes = 0;
+
+  bool Add(absl::string_view chunk) {
+    total_bytes += chunk.size();
+    if (kept.size() < kWebhookDetailBodyBytes) {
+      const absl::string_view start = chunk.substr(0, kWebhookDetailBodyBytes - kept.size());
+      kept.append(start.data(), start.size());
+    }
+    return true;
+  }
+};
+
+std::string ResponseDetail(const HttpResponse& response, const CappedBody& body,
+                           absl::string_view redacted_url) {
   std::string detail = absl::StrCat("HTTP ", response.status, " from ", redacted_url);
   if (response.status >= 300 && response.status <= 399) {
     const std::optional<std::string> location = response.Header("Location");
     absl::StrAppend(&detail, " (redirects are not followed: point the webhook at ",
                     location.has_value() ? OneLine(RedactUrl(*location)) : "the new URL", ")");
   }
-  if (!response.body.empty()) absl::StrAppend(&detail, ": ", BodyExcerpt(response.body));
+  if (body.total_bytes > 0) {
+    absl::StrAppend(&detail, ": ", BodyExcerpt(body.kept, body.total_bytes));
+  }
   return detail;
 }
 
@@ -173,12 +194,14 @@ DeliveryAttempt WebhookSender::Send(const WebhookTarget& target, absl::string_vi
     request.connect_timeout = std::min(kDefaultHttpConnectTimeout, target.timeout);
   }
 
-  const absl::StatusOr<HttpResponse> response = http_client_->Send(request);
+  CappedBody body;
+  const absl::StatusOr<HttpResponse> response = http_client_->SendStreaming(
+      request, [&body](absl::string_view chunk) { return body.Add(chunk); });
   attempt.outcome = ClassifyWebhookResponse(response);
   attempt.retry_after = WebhookRetryAfter(response).value_or(absl::ZeroDuration());
   if (response.ok()) {
     attempt.http_status = response->status;
-    attempt.detail = ResponseDetail(*response, redacted_url);
+    attempt.detail = ResponseDetail(*response, body, redacted_url);
   } else {
     attempt.detail = FailureDetail(response.status(), target.url, redacted_url);
   }

@@ -199,6 +199,32 @@ void ScheduleFirer::Tick() {
   }
 }
 
+namespace {
+
+// The last fire time of `cron` before `end`, given one (`known`) before it: searched back from
+// `end` in doubling steps (the window that finds one holds few), so a record of missed fire times
+// ends at a fire time of the expression (not at the window's edge) in a few dozen NextAfter calls
+// however long the controller was down.
+absl::Time LastFireBefore(const CronExpression& cron, absl::Time end, absl::Time known) {
+  absl::Duration back = absl::Minutes(1);
+  while (true) {
+    // Never before `known`: the first probe that would be finds it.
+    const absl::Time probe = end - back > known ? end - back : known - absl::Seconds(1);
+    std::optional<absl::Time> at = cron.NextAfter(probe);
+    if (at && *at < end) {
+      // At most a few fire times lie between end - back and end: walk to the last.
+      for (std::optional<absl::Time> next = cron.NextAfter(*at); next && *next < end;
+           next = cron.NextAfter(*at)) {
+        at = next;
+      }
+      return *at;
+    }
+    back *= 2;
+  }
+}
+
+}  // namespace
+
 void ScheduleFirer::FireDue(Entry& entry, absl::Time now) {
   const CronExpression& cron = *entry.cron;
   const absl::Time window_start = now - absl::Seconds(GraceSeconds(entry.schedule.spec()));
@@ -215,7 +241,7 @@ void ScheduleFirer::FireDue(Entry& entry, absl::Time now) {
   }
   const bool more_missed = missed == kMaxMissedCounted && at && *at < window_start;
   if (more_missed) {
-    last_missed = window_start - absl::Milliseconds(1);
+    last_missed = LastFireBefore(cron, window_start, *at);
     at = cron.NextAfter(last_missed);
   }
   if (missed > 0) {

@@ -44,10 +44,16 @@ class RegressionStore {
   // Newest first, at most `limit`, filtered by schedule and job when not empty.
   virtual absl::StatusOr<std::vector<v1::AlertWithDeliveries>> ListAlerts(
       const std::string& schedule, const std::string& job_id, int limit) = 0;
-  // Pending deliveries due at `now`, soonest first, at most `limit`.
-  virtual absl::StatusOr<std::vector<DueDelivery>> DueDeliveries(absl::Time now, int limit) = 0;
-  // When the next pending delivery is due; nullopt when none is pending.
-  virtual absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime() = 0;
+  // Pending deliveries to `webhook` (to every webhook for "") due at `now`, soonest first, at
+  // most `limit`.
+  virtual absl::StatusOr<std::vector<DueDelivery>> DueDeliveries(absl::Time now, int limit,
+                                                                 const std::string& webhook) = 0;
+  // When the next pending delivery to `webhook` (to any for "") is due; nullopt when none is
+  // pending.
+  virtual absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime(
+      const std::string& webhook) = 0;
+  // The webhooks with a pending delivery, by name.
+  virtual absl::StatusOr<std::vector<std::string>> PendingWebhooks() = 0;
   // Stores a delivery's new state (keyed by alert and webhook).
   virtual absl::Status UpdateDelivery(const v1::AlertDelivery& delivery) = 0;
   // Makes the pending deliveries of `webhook` (every webhook's for "") due at `now`; with

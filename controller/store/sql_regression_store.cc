@@ -42,9 +42,13 @@ constexpr char kSelectDeliveriesOfAlert[] =
     "SELECT delivery FROM deliveries WHERE alert_id = ?1 ORDER BY webhook";
 constexpr char kSelectDueDeliveries[] =
     "SELECT d.delivery, a.alert FROM deliveries d JOIN alerts a ON a.alert_id = d.alert_id "
-    "WHERE d.state = ?1 AND d.next_attempt_unix_ms <= ?2 ORDER BY d.next_attempt_unix_ms LIMIT ?3";
+    "WHERE d.state = ?1 AND d.next_attempt_unix_ms <= ?2 AND (?4 = '' OR d.webhook = ?4) "
+    "ORDER BY d.next_attempt_unix_ms LIMIT ?3";
 constexpr char kSelectNextDelivery[] =
-    "SELECT MIN(next_attempt_unix_ms) FROM deliveries WHERE state = ?1";
+    "SELECT MIN(next_attempt_unix_ms) FROM deliveries WHERE state = ?1 AND (?2 = '' OR webhook = "
+    "?2)";
+constexpr char kSelectPendingWebhooks[] =
+    "SELECT DISTINCT webhook FROM deliveries WHERE state = ?1 ORDER BY webhook";
 constexpr char kSelectUndelivered[] =
     "SELECT delivery FROM deliveries WHERE (?1 = '' OR webhook = ?1) AND (state = ?2 OR state = "
     "?3)";
@@ -189,13 +193,14 @@ absl::StatusOr<std::vector<v1::AlertWithDeliveries>> SqlRegressionStore::ListAle
   return alerts;
 }
 
-absl::StatusOr<std::vector<DueDelivery>> SqlRegressionStore::DueDeliveries(absl::Time now,
-                                                                           int limit) {
+absl::StatusOr<std::vector<DueDelivery>> SqlRegressionStore::DueDeliveries(
+    absl::Time now, int limit, const std::string& webhook) {
   absl::MutexLock lock(&db_.mu());
   KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kSelectDueDeliveries));
   select->BindInt(1, v1::DELIVERY_PENDING);
   select->BindInt(2, absl::ToUnixMillis(now));
   select->BindInt(3, std::max(1, limit));
+  select->BindText(4, webhook);
   std::vector<DueDelivery> due;
   while (true) {
     KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
@@ -207,13 +212,29 @@ absl::StatusOr<std::vector<DueDelivery>> SqlRegressionStore::DueDeliveries(absl:
   return due;
 }
 
-absl::StatusOr<std::optional<absl::Time>> SqlRegressionStore::NextDeliveryTime() {
+absl::StatusOr<std::optional<absl::Time>> SqlRegressionStore::NextDeliveryTime(
+    const std::string& webhook) {
   absl::MutexLock lock(&db_.mu());
   KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select, db_.PrepareOnce(kSelectNextDelivery));
   select->BindInt(1, v1::DELIVERY_PENDING);
+  select->BindText(2, webhook);
   KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
   if (!has_row || select->ColumnIsNull(0)) return std::optional<absl::Time>();
   return std::optional<absl::Time>(absl::FromUnixMillis(select->ColumnInt(0)));
+}
+
+absl::StatusOr<std::vector<std::string>> SqlRegressionStore::PendingWebhooks() {
+  absl::MutexLock lock(&db_.mu());
+  KV_ASSIGN_OR_RETURN(std::unique_ptr<SqlStatement> select,
+                      db_.PrepareOnce(kSelectPendingWebhooks));
+  select->BindInt(1, v1::DELIVERY_PENDING);
+  std::vector<std::string> webhooks;
+  while (true) {
+    KV_ASSIGN_OR_RETURN(bool has_row, select->Step());
+    if (!has_row) break;
+    webhooks.push_back(select->ColumnText(0));
+  }
+  return webhooks;
 }
 
 absl::Status SqlRegressionStore::UpdateDelivery(const v1::AlertDelivery& delivery) {

@@ -30,8 +30,10 @@ class SqlRegressionStore : public RegressionStore {
   absl::StatusOr<std::vector<v1::AlertWithDeliveries>> ListAlerts(const std::string& schedule,
                                                                   const std::string& job_id,
                                                                   int limit) override;
-  absl::StatusOr<std::vector<DueDelivery>> DueDeliveries(absl::Time now, int limit) override;
-  absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime() override;
+  absl::StatusOr<std::vector<DueDelivery>> DueDeliveries(absl::Time now, int limit,
+                                                         const std::string& webhook) override;
+  absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime(const std::string& webhook) override;
+  absl::StatusOr<std::vector<std::string>> PendingWebhooks() override;
   absl::Status UpdateDelivery(const v1::AlertDelivery& delivery) override;
   absl::StatusOr<int> RedeliverNow(const std::string& webhook, bool include_failed,
                                    absl::Time now) override;

@@ -87,6 +87,22 @@ expect_refused 2 'work_dir: "/" is a system folder' \
   "$KV_BIN/kv-agent" --config "$WORK/agent-root.json" --validate_config
 grep -qF 'model_roots[0]: "/" would let a job load any file' "$WORK/err.txt" ||
   fail "model_roots / accepted: $(cat "$WORK/err.txt")"
+# Symlinks are followed: a work_dir linking to /tmp (or /) passed the lexical check, and the agent
+# then made /tmp mode 0700.
+ln -s /tmp "$WORK/link-to-tmp"
+ln -s / "$WORK/link-to-root"
+for link in link-to-tmp link-to-root; do
+  cat > "$WORK/agent-$link.json" <<JSON
+{"work_dir": "$WORK/$link", "profiles_dir": "/p"}
+JSON
+  expect_refused 2 "work_dir: \"$WORK/$link\" resolves to \"/" \
+    "$KV_BIN/kv-agent" --config "$WORK/agent-$link.json" --validate_config
+  grep -qF '", a system folder' "$WORK/err.txt" || fail "$link: $(cat "$WORK/err.txt")"
+  # and at start, before anything is made or chmod-ed there
+  expect_refused 2 "work_dir: \"$WORK/$link\" resolves to" \
+    "$KV_BIN/kv-agent" --config "$WORK/agent-$link.json"
+done
+[ "$(stat -c %a /tmp)" = 1777 ] || fail "/tmp's mode changed to $(stat -c %a /tmp)"
 cat > "$WORK/controller-etc.json" <<'JSON'
 {"listen_address": "127.0.0.1:0", "data_dir": "/etc", "insecure": true}
 JSON

@@ -18,7 +18,9 @@
 # controller restarts and, asked to (kvctl alerts redeliver), delivers each once at once; a second
 # restart sends nothing again. With KV_E2E_STORE=postgresql (e2e.regression_alerts_failover) the
 # controllers are a leader and a standby on one PostgreSQL: the kill hands the pending alerts to
-# the standby, which delivers each once, and the graceful stop hands over to a third.
+# the standby, which delivers each once, and the graceful stop hands over to a third. Two hostile
+# receivers ride along: one that hangs and one answering with a 1.5 GB body; ops gets its alerts
+# regardless, and the controller's memory stays bounded.
 # Then a real Prometheus scrapes the controller with
 # deploy/prometheus's rules, and every panel query of deploy/grafana's dashboard returns data.
 source "$(dirname "$0")/lib.sh"
@@ -32,10 +34,42 @@ touch "$WORK/hook/unavailable"
   2>"$WORK/receiver.log" &
 PIDS+=($!)
 wait_until 10 test -s "$WORK/hook/port" || fail "the receiver did not start: $(cat "$WORK/receiver.log")"
+# Two hostile receivers beside it: "stuck" holds every request unanswered (3 s timeout), "loud"
+# answers with a 1.5 GB error body once told to (DIR/loud). Neither may delay ops's alerts, and
+# the controller reads no more of a body than its detail shows.
+for receiver in stuck loud; do
+  mkdir -p "$WORK/hook-$receiver"
+  touch "$WORK/hook-$receiver/unavailable"  # loud: 503 until told to answer loud
+  mode=(--hang)
+  [ "$receiver" = loud ] && mode=(--loud-bytes 1500000000)
+  "$KV_BIN/kv-webhook-receiver" --secret-file "$WORK/secret" --dir "$WORK/hook-$receiver" \
+    "${mode[@]}" 2>"$WORK/receiver-$receiver.log" &
+  PIDS+=($!)
+  wait_until 10 test -s "$WORK/hook-$receiver/port" ||
+    fail "the $receiver receiver did not start: $(cat "$WORK/receiver-$receiver.log")"
+done
 controller_extra="\"heartbeat_timeout_s\": 30,
  \"webhooks\": [{\"name\": \"ops\", \"url\": \"http://127.0.0.1:$(cat "$WORK/hook/port")/hook\",
-                 \"secret_file\": \"$WORK/secret\", \"timeout_s\": 5}],
+                 \"secret_file\": \"$WORK/secret\", \"timeout_s\": 5},
+                {\"name\": \"stuck\", \"url\": \"http://127.0.0.1:$(cat "$WORK/hook-stuck/port")/hook\",
+                 \"secret_file\": \"$WORK/secret\", \"timeout_s\": 3},
+                {\"name\": \"loud\", \"url\": \"http://127.0.0.1:$(cat "$WORK/hook-loud/port")/hook\",
+                 \"secret_file\": \"$WORK/secret\", \"timeout_s\": 10}],
  \"regression\": {\"resamples\": 1000}"
+# A signing secret others can read is refused at start, as a TLS key is, naming the chmod.
+chmod 644 "$WORK/secret"
+cat > "$WORK/controller-open-secret.json" <<JSON
+{"listen_address": "127.0.0.1:0", "data_dir": "$WORK/controller-open-secret", "insecure": true,
+ "metrics_listen": "127.0.0.1:0",
+ $controller_extra}
+JSON
+code=0
+timeout 20 "$KV_BIN/kv-controller" --config "$WORK/controller-open-secret.json" \
+  2>"$WORK/open-secret.log" || code=$?
+[ "$code" != 0 ] && [ "$code" != 124 ] || fail "a 0644 webhook secret: kv-controller exited $code"
+grep -qF "webhooks[0].secret_file: $WORK/secret can be read by others (mode 0644)" \
+  "$WORK/open-secret.log" || fail "a 0644 webhook secret, not named: $(tail -3 "$WORK/open-secret.log")"
+chmod 600 "$WORK/secret"
 # KV_E2E_STORE=postgresql: two controllers on one PostgreSQL (e2e.regression_alerts_failover),
 # where the kill below hands over to the standby instead of a restart.
 failover=0
@@ -266,23 +300,48 @@ wait "$controller_pid" 2>/dev/null || true
 # the backoff to reach minutes, so the operator asks for the rest now (failed ones too, should
 # any have run out of attempts); an unknown webhook is refused by name.
 rm "$WORK/hook/unavailable"
+touch "$WORK/hook-loud/loud"
 if [ "$failover" = 1 ]; then
   controller_serving b  # the standby leads within the lease, with every alert still pending
   expect_contains "$(cat "$WORK/b.log")" "leading term=2"
+  controller_pid=$pid_b
 else
   start_controller "$controller_extra"
   controller_log="$WORK/controller.log"
+  controller_pid=${PIDS[-1]}
 fi
 set +e
 "$kvctl" alerts redeliver --webhook nope 2>"$WORK/redeliver.err"; rc=$?
 set -e
 [ "$rc" = 3 ] || fail "a redelivery to an unknown webhook: exit $rc, not 3 (NOT_FOUND): $(cat "$WORK/redeliver.err")"
-expect_contains "$(cat "$WORK/redeliver.err")" 'no webhook named "nope" in the controller'"'"'s config (it has ops)'
+expect_contains "$(cat "$WORK/redeliver.err")" 'no webhook named "nope" in the controller'"'"'s config (it has ops, stuck, loud)'
+redelivered_at=$SECONDS
 expect_contains "$("$kvctl" alerts redeliver --include-failed)" " undelivered alert(s) of every webhook sent now (failed ones included)"
 expect_contains "$(cat "$controller_log")" "alerts redelivered on request webhook=* include_failed=true deliveries="
 accepted() { jq -s '[.[] | select(.answered == 200)] | length' "$WORK/hook/deliveries.jsonl"; }
 all_accepted() { [ "$(accepted)" -ge "$alert_count" ]; }
 wait_until 60 all_accepted || fail "only $(accepted) of $alert_count alerts delivered after the restart"
+# One webhook's worker each: one at a time behind "stuck" (3 s an attempt) and "loud" this took
+# 3 s and more per alert.
+echo "ops had its $alert_count alerts $((SECONDS - redelivered_at)) s after the redelivery, beside a hung and a loud receiver"
+[ $((SECONDS - redelivered_at)) -le 20 ] ||
+  fail "ops waited $((SECONDS - redelivered_at)) s for $alert_count alerts behind the stuck and loud receivers"
+held() { [ "$(jq -s '[.[] | select(.answered == 0)] | length' "$WORK/hook-stuck/deliveries.jsonl")" -ge 1 ]; }
+wait_until 20 held || fail "the stuck receiver was not tried"
+# The loud receiver's 1.5 GB answer: the controller keeps its start, counts the rest, and its peak
+# memory stays far below the body's size.
+loud_detail() {
+  "$kvctl" alerts --output json --limit 1000 |
+    jq -r '[.alerts[].deliveries[] | select(.webhook == "loud") | .last_detail] | join("\n")'
+}
+loud_answered() { grep -qF "... (1500000000 bytes)" <<<"$(loud_detail)"; }
+wait_until 60 loud_answered || fail "no 1.5 GB answer recorded for loud: $(loud_detail | head -3)"
+rm "$WORK/hook-loud/loud"
+expect_contains "$(loud_detail)" "HTTP 500 from http://127.0.0.1:$(cat "$WORK/hook-loud/port")/hook: xxxx"
+peak_kb="$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$controller_pid/status")"
+[ -n "$peak_kb" ] || fail "no VmHWM in /proc/$controller_pid/status"
+echo "controller peak RSS $((peak_kb / 1024)) MiB after a 1.5 GB webhook answer"
+[ "$peak_kb" -lt $((200 * 1024)) ] || fail "controller peak RSS $((peak_kb / 1024)) MiB after a 1.5 GB answer"
 delivered_all() { [ "$("$kvctl" alerts --output json --limit 1000 | jq '[.alerts[].deliveries[] | select(.state == "DELIVERY_DELIVERED")] | length')" = "$alert_count" ]; }
 wait_until 20 delivered_all || fail "the controller does not record every delivery: $("$kvctl" alerts)"
 # A second restart (graceful) sends nothing again: the gauges restored from the store show it ran.

@@ -4,12 +4,18 @@
 // and appends one JSON line per request to DIR/deliveries.jsonl:
 //   {"id": webhook-id, "valid": signature ok, "type": body's type, "summary": ..., "body": ...}
 // While DIR/unavailable exists, requests are answered 503 (a receiver having a bad hour, which a
-// test switches on and off); otherwise 200. Runs until SIGTERM or SIGINT. Exit 2 on bad flags or
-// an unreadable secret.
+// test switches on and off); otherwise 200. Two hostile receivers for the controller's limits:
+//   --hang               answers nothing: every request is held until the receiver exits (a
+//                        receiver that hangs; "answered": 0);
+//   --loud-bytes BYTES   while DIR/loud exists, answers 500 with a body of BYTES bytes, streamed
+//                        in 1 MiB chunks (never held here).
+// Runs until SIGTERM or SIGINT. Exit 2 on bad flags or an unreadable secret.
 
 #include <signal.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -35,6 +41,13 @@ int main(int argc, char** argv) {
   CLI::App app("Receives kvbench's signed regression alerts (tests)");
   app.add_option("--secret-file", secret_file, "The webhook's secret")->required();
   app.add_option("--dir", dir, "Where port and deliveries.jsonl go")->required();
+  bool hang = false;
+  int64_t loud_bytes = 0;
+  CLI::Option* hang_flag = app.add_flag("--hang", hang, "Hold every request unanswered");
+  app.add_option("--loud-bytes", loud_bytes,
+                 "While DIR/loud exists, answer 500 with a body of this many bytes")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
+      ->excludes(hang_flag);
   CLI11_PARSE(app, argc, argv);
 
   std::ifstream secret_in(secret_file);
@@ -61,7 +74,8 @@ int main(int argc, char** argv) {
     std::cerr << server.status() << "\n";
     return 1;
   }
-  (*server)->Handle("POST", "/hook", [&](const TestHttpServer::Request& request) {
+  // One JSON line per request: who sent it, whether its signature verifies, how it was answered.
+  auto log_request = [&](const TestHttpServer::Request& request, int status) {
     const std::string id = request.Header("webhook-id").value_or("");
     int64_t timestamp = 0;
     const bool valid =
@@ -75,15 +89,36 @@ int main(int argc, char** argv) {
       line["summary"] = body.value("summary", "");
       line["body"] = body;
     }
-    const int status = std::ifstream(unavailable_path).good() ? 503 : 200;
     line["answered"] = status;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      std::ofstream out(log_path, std::ios::app);
-      out << line.dump() << "\n";
-    }
-    return TestHttpServer::Response{status, {}, ""};
-  });
+    std::lock_guard<std::mutex> lock(mu);
+    std::ofstream out(log_path, std::ios::app);
+    out << line.dump() << "\n";
+  };
+  TestHttpServer* http = server->get();
+  const std::string loud_path = dir + "/loud";
+  http->HandleStream(
+      "/hook", [&](const TestHttpServer::Request& request, TestHttpServer::StreamWriter& writer) {
+        if (hang) {
+          log_request(request, 0);
+          http->AwaitGate("never", absl::Hours(24));  // released as the receiver exits
+          writer.Abort();
+          return;
+        }
+        if (loud_bytes > 0 && std::ifstream(loud_path).good()) {
+          log_request(request, 500);
+          writer.SetHead(500, {});
+          const std::string chunk(size_t{1} << 20, 'x');
+          for (int64_t left = loud_bytes; left > 0;) {
+            const size_t piece = static_cast<size_t>(std::min<int64_t>(left, chunk.size()));
+            if (!writer.Write(absl::string_view(chunk.data(), piece))) return;  // the client left
+            left -= static_cast<int64_t>(piece);
+          }
+          return;
+        }
+        const int status = std::ifstream(unavailable_path).good() ? 503 : 200;
+        log_request(request, status);
+        writer.SetHead(status, {});
+      });
   if (const absl::Status written =
           kvbench::WriteFileAtomically(dir + "/port", std::to_string((*server)->port()) + "\n");
       !written.ok()) {

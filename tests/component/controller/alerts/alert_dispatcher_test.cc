@@ -3,12 +3,14 @@
 // 503 gets it again after the backoff; a dispatcher stopped with the delivery pending (a
 // controller killed) leaves it to the next one, which delivers it once; a webhook no longer in
 // the config fails the delivery, named; a delivery waiting out a long backoff is sent at once when
-// an operator asks for it again (RedeliverNow, then Wake: what kvctl alerts redeliver does).
+// an operator asks for it again (RedeliverNow, then Wake: what kvctl alerts redeliver does); a
+// receiver that hangs delays none of another's deliveries (one worker per webhook).
 
 #include "controller/alerts/alert_dispatcher.h"
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "common/http/curl_http_client.h"
 #include "common/time/clock.h"
 #include "controller/store/regression_store.h"
@@ -126,13 +129,17 @@ class PassCountingStore : public RegressionStore {
                                                                   int limit) override {
     return store_->ListAlerts(schedule, job_id, limit);
   }
-  absl::StatusOr<std::vector<DueDelivery>> DueDeliveries(absl::Time now, int limit) override {
-    return store_->DueDeliveries(now, limit);
+  absl::StatusOr<std::vector<DueDelivery>> DueDeliveries(absl::Time now, int limit,
+                                                         const std::string& webhook) override {
+    return store_->DueDeliveries(now, limit, webhook);
   }
-  absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime() override {
-    absl::StatusOr<std::optional<absl::Time>> next = store_->NextDeliveryTime();
+  absl::StatusOr<std::optional<absl::Time>> NextDeliveryTime(const std::string& webhook) override {
+    absl::StatusOr<std::optional<absl::Time>> next = store_->NextDeliveryTime(webhook);
     ++passes_;
     return next;
+  }
+  absl::StatusOr<std::vector<std::string>> PendingWebhooks() override {
+    return store_->PendingWebhooks();
   }
   absl::Status UpdateDelivery(const v1::AlertDelivery& delivery) override {
     return store_->UpdateDelivery(delivery);
@@ -265,7 +272,7 @@ TEST_CASE("A redelivery sends a delivery waiting out its backoff now and once", 
     const auto alerts = *f.store->Regressions().ListAlerts("", "", 10);
     return alerts[0].deliveries(0).attempts() == 1;
   }));
-  const absl::Time next = **f.store->Regressions().NextDeliveryTime();
+  const absl::Time next = **f.store->Regressions().NextDeliveryTime("ops");
   CHECK(next - f.clock.Now() > absl::Minutes(59));
 
   REQUIRE(*f.store->Regressions().RedeliverNow("ops", /*include_failed=*/false, f.clock.Now()) ==
@@ -277,6 +284,42 @@ TEST_CASE("A redelivery sends a delivery waiting out its backoff now and once", 
   CHECK((*f.store->Regressions().ListAlerts("", "", 10))[0].deliveries(0).attempts() == 2);
   // Nothing is left to redeliver.
   CHECK(*f.store->Regressions().RedeliverNow("", /*include_failed=*/true, f.clock.Now()) == 0);
+}
+
+TEST_CASE("A hung receiver delays none of another webhook's deliveries", "[alerts]") {
+  Fixture f;  // its receiver, "ops", answers at once
+  auto made = TestHttpServer::Create();
+  REQUIRE(made.ok());
+  std::unique_ptr<TestHttpServer> hung = *std::move(made);
+  std::atomic<int> hung_requests{0};
+  TestHttpServer* hung_server = hung.get();
+  hung->Handle("POST", "/hook", [hung_server, &hung_requests](const TestHttpServer::Request&) {
+    ++hung_requests;
+    hung_server->AwaitGate("never", absl::Minutes(5));  // released by Stop()
+    return TestHttpServer::Response{200, {}, ""};
+  });
+  constexpr int kAlerts = 80;
+  for (int i = 0; i < kAlerts; ++i) {
+    REQUIRE(*f.store->Regressions().RecordAnalysis(OneAlert(absl::StrCat("job-", i)),
+                                                   {"hung", "ops"}, f.clock.Now()));
+  }
+  std::vector<WebhookTarget> targets = f.Targets();
+  targets.push_back(WebhookTarget{"hung", hung->url("/hook"), f.key, absl::Seconds(3)});
+  const auto start = std::chrono::steady_clock::now();
+  AlertDispatcher dispatcher(std::move(targets), &f.store->Regressions(), f.http.get(), &f.clock,
+                             FastRetries());
+  // One at a time behind the hung receiver, this took 80 × 3 s; the bound is far from both.
+  REQUIRE(testing::WaitFor([&] { return f.Counts()[v1::DELIVERY_DELIVERED] == kAlerts; },
+                           absl::Seconds(60)));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  WARN("80 alerts reached the healthy receiver in " << seconds
+                                                    << " s beside a hung one (timeout 3 s)");
+  CHECK(f.received.count() == kAlerts);
+  CHECK(hung_requests.load() >= 1);
+  CHECK(f.Counts()[v1::DELIVERY_PENDING] == kAlerts);  // the hung receiver's, still pending
+  hung->Stop();
+  dispatcher.Stop();
 }
 
 }  // namespace

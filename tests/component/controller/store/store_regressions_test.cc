@@ -67,11 +67,19 @@ TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store
   CHECK(store->Regressions().ListAlerts("nightly", "job-2", 10)->empty());
 
   // Due now: all four; not before.
-  CHECK(store->Regressions().DueDeliveries(now - absl::Milliseconds(1), 10)->empty());
-  absl::StatusOr<std::vector<DueDelivery>> due = store->Regressions().DueDeliveries(now, 10);
+  CHECK(store->Regressions().DueDeliveries(now - absl::Milliseconds(1), 10, "")->empty());
+  absl::StatusOr<std::vector<DueDelivery>> due = store->Regressions().DueDeliveries(now, 10, "");
   REQUIRE(due->size() == 4);
   CHECK(due->front().alert.change() == 12.5);
-  CHECK(**store->Regressions().NextDeliveryTime() == now);
+  CHECK(**store->Regressions().NextDeliveryTime("") == now);
+  // One webhook's alone (each webhook's worker reads its own): two each, none for another name.
+  const std::vector<DueDelivery> chat = *store->Regressions().DueDeliveries(now, 10, "chat");
+  REQUIRE(chat.size() == 2);
+  for (const DueDelivery& entry : chat) CHECK(entry.delivery.webhook() == "chat");
+  CHECK(store->Regressions().DueDeliveries(now, 10, "nobody")->empty());
+  CHECK(**store->Regressions().NextDeliveryTime("ops") == now);
+  CHECK_FALSE(store->Regressions().NextDeliveryTime("nobody")->has_value());
+  CHECK(*store->Regressions().PendingWebhooks() == std::vector<std::string>{"chat", "ops"});
 
   v1::AlertDelivery delivered = (*due)[0].delivery;
   delivered.set_state(v1::DELIVERY_DELIVERED);
@@ -81,8 +89,8 @@ TEST_CASE("An analysis is recorded once with its alerts and deliveries", "[store
   later.set_attempts(1);
   later.set_next_attempt_unix_ms(9000);
   REQUIRE(store->Regressions().UpdateDelivery(later).ok());
-  CHECK(store->Regressions().DueDeliveries(now, 10)->size() == 2);
-  CHECK(store->Regressions().DueDeliveries(absl::FromUnixMillis(9000), 10)->size() == 3);
+  CHECK(store->Regressions().DueDeliveries(now, 10, "")->size() == 2);
+  CHECK(store->Regressions().DueDeliveries(absl::FromUnixMillis(9000), 10, "")->size() == 3);
   std::map<v1::DeliveryState, int64_t> counts = *store->Regressions().CountDeliveries();
   CHECK(counts[v1::DELIVERY_PENDING] == 3);
   CHECK(counts[v1::DELIVERY_DELIVERED] == 1);
@@ -95,7 +103,7 @@ TEST_CASE("Redelivery makes undelivered deliveries due now and never touches del
   const absl::Time raised = absl::FromUnixMillis(5000);
   REQUIRE(*store->Regressions().RecordAnalysis(AnalysisWithAlerts("job-1", 3), {"ops", "chat"},
                                                raised));
-  std::vector<DueDelivery> due = *store->Regressions().DueDeliveries(raised, 10);
+  std::vector<DueDelivery> due = *store->Regressions().DueDeliveries(raised, 10, "");
   REQUIRE(due.size() == 6);
   // ops: one delivered, one failed for good, one waiting out its backoff; chat: all waiting.
   std::map<std::string, v1::AlertDelivery> ops;
@@ -113,11 +121,11 @@ TEST_CASE("Redelivery makes undelivered deliveries due now and never touches del
     REQUIRE(store->Regressions().UpdateDelivery(delivery).ok());
   }
   const absl::Time asked = absl::FromUnixMillis(60000);
-  CHECK(store->Regressions().DueDeliveries(asked, 10)->empty());
+  CHECK(store->Regressions().DueDeliveries(asked, 10, "")->empty());
 
   // Only ops's pending one.
   CHECK(*store->Regressions().RedeliverNow("ops", /*include_failed=*/false, asked) == 1);
-  due = *store->Regressions().DueDeliveries(asked, 10);
+  due = *store->Regressions().DueDeliveries(asked, 10, "");
   REQUIRE(due.size() == 1);
   CHECK(due[0].delivery.webhook() == "ops");
   CHECK(due[0].delivery.attempts() == 7);  // the backoff goes on from where it was
@@ -125,7 +133,7 @@ TEST_CASE("Redelivery makes undelivered deliveries due now and never touches del
 
   // ops's failed one too: pending again, its attempts starting over.
   CHECK(*store->Regressions().RedeliverNow("ops", /*include_failed=*/true, asked) == 2);
-  due = *store->Regressions().DueDeliveries(asked, 10);
+  due = *store->Regressions().DueDeliveries(asked, 10, "");
   REQUIRE(due.size() == 2);
   int fresh = 0;
   for (const DueDelivery& each : due) {
@@ -140,7 +148,7 @@ TEST_CASE("Redelivery makes undelivered deliveries due now and never touches del
 
   // Every webhook: chat's three join; the delivered one never comes back.
   CHECK(*store->Regressions().RedeliverNow("", /*include_failed=*/true, asked) == 5);
-  CHECK(store->Regressions().DueDeliveries(asked, 10)->size() == 5);
+  CHECK(store->Regressions().DueDeliveries(asked, 10, "")->size() == 5);
   std::map<v1::DeliveryState, int64_t> counts = *store->Regressions().CountDeliveries();
   CHECK(counts[v1::DELIVERY_DELIVERED] == 1);
   CHECK(counts[v1::DELIVERY_FAILED] == 0);

@@ -1,5 +1,8 @@
 #include "agent/config/agent_config_validator.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -64,6 +67,28 @@ TEST_CASE("The agent's folders may not be / or system folders, nor a model root 
       R"({"work_dir": "/var/lib/kvbench/agent", "profiles_dir": "/p", "nvme_cache_dir": "/tmp/kv",
           "model_roots": ["/models"]})");
   CHECK(agent::ValidateAgentConfig(own).empty());
+}
+
+TEST_CASE("An agent folder that is a symlink to a system folder is refused, naming both") {
+  testing::TempDir dir;
+  REQUIRE(::symlink("/tmp", dir.File("tmp-link").c_str()) == 0);
+  REQUIRE(::symlink("/", dir.File("root-link").c_str()) == 0);
+  REQUIRE(::mkdir(dir.File("own").c_str(), 0700) == 0);
+  REQUIRE(::symlink(dir.File("own").c_str(), dir.File("own-link").c_str()) == 0);
+  const std::string json = absl::StrCat(R"({"work_dir": ")", dir.File("tmp-link"),
+                                        R"(", "profiles_dir": "/p", "nvme_cache_dir": ")",
+                                        dir.File("root-link/var/tmp"), R"("})");
+  const FieldErrors errors = agent::ValidateAgentConfig(Parse<v1::AgentConfig>(json.c_str()));
+  REQUIRE(Fields(errors) == "work_dir|nvme_cache_dir|");
+  CHECK_THAT(
+      errors.errors()[0].message,
+      Catch::Contains("\"" + dir.File("tmp-link") + "\" resolves to \"/tmp\", a system folder"));
+  CHECK_THAT(errors.errors()[1].message, Catch::Contains("resolves to \"/var/tmp\""));
+  // A link to a folder of its own, and a path not made yet under one, are fine.
+  const std::string own = absl::StrCat(R"({"work_dir": ")", dir.File("own-link"),
+                                       R"(", "profiles_dir": "/p", "nvme_cache_dir": ")",
+                                       dir.File("own-link/not/yet"), R"("})");
+  CHECK(agent::ValidateAgentConfig(Parse<v1::AgentConfig>(own.c_str())).empty());
 }
 
 TEST_CASE("An agent that talks to a controller needs mTLS unless explicitly insecure") {

@@ -1,6 +1,6 @@
 // ReadOwnerOnlyFile on real files: a secret its owner alone can read is returned trimmed; one
-// group or others could read, a missing file and an empty one are refused, each naming the
-// setting and the path.
+// group or others could read, a missing file, an empty one and a FIFO or folder are refused,
+// each naming the setting and the path.
 
 #include "common/files/private_file.h"
 
@@ -46,6 +46,19 @@ TEST_CASE("A missing or empty secret file is refused, naming it", "[files]") {
   const std::string empty = dir.WriteFile("empty", " \n");
   REQUIRE(::chmod(empty.c_str(), 0600) == 0);
   CHECK(absl::IsInvalidArgument(ReadOwnerOnlyFile(empty, "secret_file").status()));
+}
+
+TEST_CASE("A secret path that is not a regular file is refused, never opened", "[files]") {
+  testing::TempDir dir;
+  // Opening a FIFO for reading blocks until a writer comes: the check must come first.
+  REQUIRE(::mkfifo(dir.File("fifo").c_str(), 0600) == 0);
+  absl::StatusOr<std::string> fifo = ReadOwnerOnlyFile(dir.File("fifo"), "webhooks[0].secret_file");
+  CHECK(absl::IsInvalidArgument(fifo.status()));
+  CHECK_THAT(std::string(fifo.status().message()),
+             Catch::Contains("webhooks[0].secret_file: " + dir.File("fifo") +
+                             " is not a regular file (a FIFO)"));
+  CHECK_THAT(std::string(ReadOwnerOnlyFile(dir.path(), "secret_file").status().message()),
+             Catch::Contains("is not a regular file (a directory)"));
 }
 
 }  // namespace

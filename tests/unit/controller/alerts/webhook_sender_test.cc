@@ -166,6 +166,23 @@ TEST_CASE("a long or binary webhook error body is cut to one printable line",
                                        expected_excerpt, "... (", body.size(), " bytes)"));
 }
 
+TEST_CASE("a webhook error body is read in chunks and only its start is kept",
+          "[alerts][webhook_sender]") {
+  // A receiver may answer with gigabytes: what the detail shows is kept, the rest only counted.
+  Fixture f;
+  f.http.EnqueueResponse(std::string(kUrl), FakeHttpClient::MakeResponse(500, ""));
+  f.http.SetStreamChunks(std::string(kUrl),
+                         {std::string(150, 'a'), std::string(150, 'b'), std::string(1 << 20, 'c')});
+
+  const DeliveryAttempt attempt = f.sender.Send(Target(), "alert_0005", kBody);
+
+  CHECK(attempt.http_status == 500);
+  CHECK(attempt.detail ==
+        absl::StrCat("HTTP 500 from http://127.0.0.1:4321/hook: ", std::string(150, 'a'),
+                     std::string(kWebhookDetailBodyBytes - 150, 'b'), "... (", 300 + (1 << 20),
+                     " bytes)"));
+}
+
 TEST_CASE("webhook details hide credentials in the URL and never show the key",
           "[alerts][webhook_sender]") {
   const std::string url = "https://bot:hunter2@hooks.example:8443/v1/alerts?token=s3cr3t";

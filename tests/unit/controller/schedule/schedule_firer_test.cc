@@ -209,6 +209,24 @@ TEST_CASE("a controller down across fire times fires the latest once or records 
           "controller was down, beyond the grace of 300 s");
     CHECK_THAT(shown->recent_fires(0).detail(), Catch::Contains("stands for 4 earlier"));
   }
+  SECTION("back after more than 10,000 fire times: the record ends at a fire time") {
+    clock.SetNow(At("2026-12-10T12:00:30Z"));  // 8 days: 11,518 fire times before the grace
+    Controller after(dir.File("controller.db"), &jobs, &clock);
+    after.runner->Tick();
+    absl::StatusOr<v1::Schedule> shown = after.runner->Get("every-minute");
+    REQUIRE(shown.ok());
+    REQUIRE(shown->recent_fires_size() == 3);
+    const v1::ScheduleFire& missed = shown->recent_fires(1);
+    CHECK(missed.outcome() == v1::FIRE_MISSED);
+    // The last fire time before the grace window (from 11:55:30), not the window's edge.
+    CHECK(missed.fire_unix_ms() == absl::ToUnixMillis(At("2026-12-10T11:55:00Z")));
+    CHECK(missed.detail() ==
+          "more than 10000 fire time(s) from 2026-12-02T12:02:00Z to 2026-12-10T11:55:00Z passed "
+          "while the controller was down, beyond the grace of 300 s");
+    CHECK(FireTimes(jobs.submits) ==
+          std::vector<std::string>{"2026-12-02T12:01:00Z", "2026-12-10T12:00:00Z"});
+    CHECK_THAT(shown->recent_fires(0).detail(), Catch::Contains("stands for 4 earlier"));
+  }
   SECTION("a job submitted just before a crash is found, never submitted again") {
     // The previous controller submitted 12:02's job and died before recording the fire.
     v1::SubmitJobRequest orphan = jobs.submits[0];
