@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "agent/link/oversize_event.h"
 #include "common/checksum/crc32.h"
 #include "common/files/atomic_file.h"
 #include "common/log/logging.h"
@@ -26,7 +27,9 @@ constexpr char kEventRecord = 'E';
 constexpr char kAckRecord = 'A';
 constexpr char kHighWaterRecord = 'H';
 constexpr size_t kHeaderBytes = 8;
-// A record longer than this is corruption, not an event.
+// A record longer than this is corruption, not an event. Events are written no larger than
+// kMaxEventBytes (ReplaceOversizeEvent); a larger one an older agent spooled is read, then
+// replaced by its scenario's failure before it is sent.
 constexpr uint32_t kMaxRecordBytes = 64u << 20;
 // Seqs and acks beyond this are corruption (or a confused controller): one event per nanosecond
 // for a century is below 2^62, and next seqs must never overflow (found by the event_spool fuzz
@@ -177,6 +180,7 @@ absl::Status EventSpool::Load() {
   log_bytes_ = static_cast<int64_t>(offset);
   for (auto& [event, bytes] : events) {
     if (event.seq() <= acked_seq_) continue;
+    ReplaceOversizeEvent(&event);  // spooled by an older agent, before the limit
     unacked_bytes_ += bytes;
     unacked_.push_back(std::move(event));
   }
@@ -204,6 +208,8 @@ absl::StatusOr<int64_t> EventSpool::Append(v1::Event* event) {
                                                      last_seq_, ", the last it may write"));
   }
   event->set_seq(last_seq_ + 1);
+  // Nothing the controller would refuse for its size is spooled: it would be resent forever.
+  ReplaceOversizeEvent(event);
   const int64_t before = log_bytes_;
   KV_RETURN_IF_ERROR(WriteRecordLocked(kEventRecord, event->SerializeAsString()));
   last_seq_ = event->seq();

@@ -26,10 +26,25 @@ absl::StatusOr<std::vector<runner::RequestRecord>> ReadRequestRecords(const std:
   return records;
 }
 
+namespace {
+
+// `text` cut to kRequestRowTextMaxBytes, saying so and how long it was.
+std::string Bounded(const std::string& text) {
+  if (text.size() <= kRequestRowTextMaxBytes) return text;
+  std::string cut = text.substr(0, kRequestRowTextMaxBytes);
+  absl::StrAppend(&cut, "... (", text.size(), " bytes)");
+  return cut;
+}
+
+// The bytes a row adds to a chunk: the row and its field's tag and length.
+size_t RowBytes(const v1::RequestRow& row) { return row.ByteSizeLong() + 6; }
+
+}  // namespace
+
 v1::RequestRow ToRequestRow(const runner::RequestRecord& record) {
   v1::RequestRow row;
-  row.set_user_id(record.user_id);
-  row.set_session_id(record.session_id);
+  row.set_user_id(Bounded(record.user_id));
+  row.set_session_id(Bounded(record.session_id));
   row.set_round(record.round);
   row.set_scheduled_s(record.scheduled_s);
   row.set_sent_s(record.sent_s);
@@ -40,23 +55,37 @@ v1::RequestRow ToRequestRow(const runner::RequestRecord& record) {
   row.set_output_tokens(record.output_tokens);
   if (record.cached_tokens) row.set_cached_tokens(*record.cached_tokens);
   row.set_http_status(record.http_status);
-  if (record.error) row.set_error(*record.error);
+  if (record.error) row.set_error(Bounded(*record.error));
   row.set_attempts(record.attempts);
   return row;
 }
 
 std::vector<v1::RequestRecords> ChunkRequestRecords(
-    const std::vector<runner::RequestRecord>& records, int rows_per_chunk) {
+    const std::vector<runner::RequestRecord>& records, int rows_per_chunk, size_t max_bytes) {
   std::vector<v1::RequestRecords> chunks;
   const int total = static_cast<int>(records.size());
-  for (int first = 0; first < total || (first == 0 && chunks.empty()); first += rows_per_chunk) {
+  auto open_chunk = [&](int first) -> v1::RequestRecords& {
     v1::RequestRecords& chunk = chunks.emplace_back();
     chunk.set_first_index(first);
     chunk.set_total(total);
-    for (int i = first; i < std::min(total, first + rows_per_chunk); ++i) {
-      *chunk.add_rows() = ToRequestRow(records[static_cast<size_t>(i)]);
+    return chunk;
+  };
+  if (total == 0) {
+    open_chunk(0);
+    return chunks;
+  }
+  v1::RequestRecords* chunk = &open_chunk(0);
+  size_t chunk_bytes = chunk->ByteSizeLong();
+  for (int i = 0; i < total; ++i) {
+    v1::RequestRow row = ToRequestRow(records[static_cast<size_t>(i)]);
+    const size_t row_bytes = RowBytes(row);
+    if (chunk->rows_size() > 0 &&
+        (chunk->rows_size() >= rows_per_chunk || chunk_bytes + row_bytes > max_bytes)) {
+      chunk = &open_chunk(i);
+      chunk_bytes = chunk->ByteSizeLong();
     }
-    if (total == 0) break;
+    *chunk->add_rows() = std::move(row);
+    chunk_bytes += row_bytes;
   }
   return chunks;
 }

@@ -524,8 +524,12 @@ absl::StatusOr<v1::ScenarioResult> ScenarioDriver::Run() {
   if (cancelled_.load() && result.ok()) result = absl::CancelledError("cancelled");
 
   absl::Status outcome = result.status();
+  // Every request the runner wrote goes to the controller, before the result and the end, whatever
+  // the outcome: a failed or cancelled run's rows are the ones its debugging needs, and the
+  // agent's copy is pruned in time.
+  std::error_code no_file;
+  if (result.ok() || fs::exists(ScenarioFile("requests.jsonl"), no_file)) SendRequestRecords();
   if (result.ok()) {
-    SendRequestRecords();
     v1::Event result_event;
     *result_event.mutable_result() = *result;
     sink_(std::move(result_event));

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/grpc/grpc_credentials.h"
+#include "common/grpc/message_limits.h"
 #include "common/log/logging.h"
 #include "common/net/host_port.h"
 #include "common/net/port_holder.h"
@@ -78,6 +79,8 @@ absl::StatusOr<std::unique_ptr<GrpcServerService>> GrpcServerService::Serve(
   // gRPC listens with SO_REUSEPORT by default: a second controller on the same port would start
   // and take half the calls into its own store. One listener per port.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  // The agents' side of this number bounds what they spool and send (message_limits.h).
+  builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxAgentMessageBytes));
   for (const std::unique_ptr<grpc::Service>& service : impl->services) {
     builder.RegisterService(service.get());
   }

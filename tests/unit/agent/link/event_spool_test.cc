@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "absl/strings/str_cat.h"
 #include "common/checksum/crc32.h"
+#include "common/grpc/message_limits.h"
 #include "tests/support/temp_dir.h"
 
 namespace kvbench::agent {
@@ -268,6 +270,34 @@ TEST_CASE("EventSpool::Open fails clearly when its folder cannot be made", "[spo
   REQUIRE(!spool.ok());
   CHECK(spool.status().code() == absl::StatusCode::kFailedPrecondition);
   CHECK(std::string(spool.status().message()).find(file) != std::string::npos);
+}
+
+TEST_CASE("An event over the link's limit is spooled as its scenario's named failure") {
+  TempDir dir;
+  auto spool = OpenSpool(dir.path());
+  v1::Event small = ProgressEvent("s1", 1);
+  REQUIRE(spool->Append(&small).ok());
+  v1::Event huge = ProgressEvent("s2", 2, /*attempt=*/3);
+  huge.set_agent_id("agent-1");
+  huge.mutable_log()->set_text(std::string(kMaxEventBytes + 1, 'x'));
+  absl::StatusOr<int64_t> seq = spool->Append(&huge);
+  REQUIRE(seq.ok());
+  CHECK(*seq == 2);  // the seq is kept: the stream stays contiguous
+  CHECK(huge.has_state_change());
+  CHECK(huge.state_change().state() == v1::SCENARIO_STATE_FAILED);
+  CHECK_THAT(huge.state_change().reason(),
+             Catch::Contains("the agent could not send a log event of ") &&
+                 Catch::Contains(absl::StrCat("over the agent link's limit of ", kMaxEventBytes)));
+  CHECK(huge.scenario_id() == "s2");
+  CHECK(huge.attempt() == 3);
+  CHECK(huge.agent_id() == "agent-1");
+  // What a restarted agent sends is the failure too, and every record is within the limit.
+  spool.reset();
+  auto reopened = OpenSpool(dir.path());
+  const std::vector<v1::Event> unacked = reopened->Unacknowledged();
+  REQUIRE(unacked.size() == 2);
+  CHECK(unacked[1].has_state_change());
+  CHECK(std::filesystem::file_size(dir.File(EventSpool::kLogFileName)) < 64 * 1024);
 }
 
 }  // namespace
