@@ -26,7 +26,7 @@ spec() {
 # --- Long session ids
 spec long-ids '.dataset.path = "long-ids.json" | .concurrency = [16]'
 job="$("$kvctl" submit "$WORK/long-ids.json" --output json | jq -r .job_id)"
-"$kvctl" watch "$job" > "$WORK/long-ids.watch" 2>&1 || true
+timeout 120 "$kvctl" watch "$job" > "$WORK/long-ids.watch" 2>&1 || true  # never ended, before
 state="$("$kvctl" status "$job" --output json | jq -r .state)"
 [ "$state" = JOB_STATE_SUCCEEDED ] || fail "the long-id job ended $state: $(tail -5 "$WORK/long-ids.watch")"
 "$kvctl" results "$job" --requests > "$WORK/long-ids.rows.jsonl"
