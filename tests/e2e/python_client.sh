@@ -3,7 +3,8 @@
 # from proto/kvbench/v1/ with Debian's protoc and grpc_python_plugin, against the real controller
 # and a sim agent: a submit with a request_id; the controller killed (-9); the same submit again,
 # made while the controller is down, retried until it is back: the same job, one job in all; the
-# job watched to its end; its request rows read (as many as kvctl's); a second job cancelled.
+# job watched to its end; its request rows read (as many as kvctl's); a second job cancelled; a
+# schedule whose time zone is a FIFO, refused at once.
 source "$(dirname "$0")/lib.sh"
 client=(/usr/bin/python3 "$KV_SOURCE/deploy/examples/python-client/kvbench_client.py")
 "$KV_SOURCE/deploy/examples/python-client/gen_stubs.sh" "$WORK/stubs"
@@ -61,4 +62,29 @@ set +e
 "${client[@]}" status no-such-job 2> "$WORK/missing.err"; code=$?
 set -e
 [ "$code" = 1 ] && expect_contains "$(cat "$WORK/missing.err")" "NOT_FOUND: no job no-such-job"
+# A schedule whose time zone names a FIFO, sent straight to the controller (past kvctl's own
+# check): the zone loader once opened it as a file and the controller's event loop hung in the
+# open. Now the name is refused at once, and the loop answers the next call.
+mkfifo "$WORK/zone-fifo"
+timeout 30 /usr/bin/python3 - "$address" "$WORK/zone-fifo" "$first" <<'PY' ||
+import sys, time
+import grpc
+from kvbench.v1 import controller_service_pb2 as api
+from kvbench.v1 import controller_service_pb2_grpc as api_grpc
+from kvbench.v1 import schedule_pb2
+address, fifo, job_id = sys.argv[1:]
+stub = api_grpc.ControllerStub(grpc.insecure_channel(address))
+spec = schedule_pb2.ScheduleSpec(name="hostile-zone", cron="0 2 * * *", time_zone=fifo)
+started = time.monotonic()
+try:
+    stub.CreateSchedule(api.CreateScheduleRequest(spec=spec), timeout=10)
+    sys.exit("CreateSchedule with a FIFO as its time zone was accepted")
+except grpc.RpcError as error:
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, (error.code(), error.details())
+    assert f'time_zone: "{fifo}" is not an IANA time zone name' in error.details(), error.details()
+assert time.monotonic() - started < 5, time.monotonic() - started
+assert stub.GetJob(api.GetJobRequest(job_id=job_id), timeout=5).job_id == job_id
+print(f"a FIFO time zone refused in {time.monotonic() - started:.3f} s")
+PY
+  fail "a FIFO as a schedule's time zone was not refused at once"
 echo "PASS: one job for two submits of one request_id ($first), $rows request rows"
