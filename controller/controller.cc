@@ -109,6 +109,9 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(
       absl::Seconds(config.heartbeat_timeout_s() > 0 ? config.heartbeat_timeout_s()
                                                      : kDefaultHeartbeatTimeoutSeconds);
   options.heartbeat_interval = HeartbeatInterval(options.heartbeat_timeout);
+  options.assignment_timeout =
+      absl::Seconds(config.assignment_timeout_s() > 0 ? config.assignment_timeout_s()
+                                                      : kDefaultAssignmentTimeoutSeconds);
   options.max_scenario_attempts = config.max_scenario_attempts() > 0
                                       ? config.max_scenario_attempts()
                                       : kDefaultMaxScenarioAttempts;
@@ -139,7 +142,8 @@ Controller::Controller(v1::ControllerConfig config, Clock* clock, Executor* exec
       link_gauges_(prometheus::BuildGauge()
                        .Name("kvbench_controller_link")
                        .Help("Agent link counters: agents connected, heartbeats, events stored "
-                             "and duplicates, scheduling rounds")
+                             "and duplicates, agents' events refused by reason, assignments "
+                             "timed out, scheduling rounds")
                        .Register(*registry)),
       data_dir_lock_(std::move(data_dir_lock)),
       store_(std::move(store)),
@@ -271,6 +275,11 @@ void Controller::Housekeeping() {
   link_gauges_.Add({{"counter", "events_duplicate"}}).Set(stats.events_duplicate);
   link_gauges_.Add({{"counter", "events_stale"}}).Set(stats.events_stale);
   link_gauges_.Add({{"counter", "scheduling_rounds"}}).Set(stats.scheduling_rounds);
+  link_gauges_.Add({{"counter", "refused_unknown_job"}}).Set(stats.refused_unknown_job);
+  link_gauges_.Add({{"counter", "refused_not_owner"}}).Set(stats.refused_not_owner);
+  link_gauges_.Add({{"counter", "refused_controller_only"}}).Set(stats.refused_controller_only);
+  link_gauges_.Add({{"counter", "refused_bad_seq"}}).Set(stats.refused_bad_seq);
+  link_gauges_.Add({{"counter", "assignments_timed_out"}}).Set(stats.assignments_timed_out);
   // TLS handshakes gRPC refused before any service saw them, by cause.
   const std::array<int64_t, kTlsRefusalKinds> refused = TlsRefusalCounts();
   for (int i = 1; i < kTlsRefusalKinds; ++i) {

@@ -89,6 +89,9 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
   if (config.heartbeat_timeout_s() != 0) {
     CheckSeconds(&errors, "heartbeat_timeout_s", config.heartbeat_timeout_s(), 3600);
   }
+  if (config.assignment_timeout_s() != 0) {
+    CheckSeconds(&errors, "assignment_timeout_s", config.assignment_timeout_s(), 86400);
+  }
   if (config.max_scenario_attempts() < 0 || config.max_scenario_attempts() > kMaxScenarioAttempts) {
     errors.Add("max_scenario_attempts",
                absl::StrCat(config.max_scenario_attempts(),
@@ -109,6 +112,9 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
 void ApplyControllerConfigDefaults(v1::ControllerConfig* config) {
   if (config->heartbeat_timeout_s() == 0) {
     config->set_heartbeat_timeout_s(kDefaultHeartbeatTimeoutSeconds);
+  }
+  if (config->assignment_timeout_s() == 0) {
+    config->set_assignment_timeout_s(kDefaultAssignmentTimeoutSeconds);
   }
   if (config->max_scenario_attempts() == 0) {
     config->set_max_scenario_attempts(kDefaultMaxScenarioAttempts);

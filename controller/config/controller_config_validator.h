@@ -10,6 +10,8 @@ namespace kvbench::controller {
 
 // An agent silent for longer is lost and its scenario requeued.
 inline constexpr double kDefaultHeartbeatTimeoutSeconds = 30;
+// A scenario its agent has not started for longer after its assignment is lost and requeued.
+inline constexpr double kDefaultAssignmentTimeoutSeconds = 120;
 // Attempts per scenario (the first run plus requeues after lost agents) before it fails.
 inline constexpr int kDefaultMaxScenarioAttempts = 3;
 inline constexpr int kMaxScenarioAttempts = 100;

@@ -62,6 +62,10 @@ absl::Status AgentReconciler::OnRegister(AgentChannel* channel, const v1::Regist
   if (std::string problem = AgentIdProblem(agent_id); !problem.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("Register: agent_id ", problem));
   }
+  if (agent_id == kControllerEventSource) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Register: agent_id \"", agent_id, "\" is reserved for the controller's own events"));
+  }
   const absl::Time now = clock_->Now();
   KV_RETURN_IF_ERROR(store_->Agents().UpsertAgent(message.capabilities(), now));
   KV_ASSIGN_OR_RETURN(int64_t acked, store_->Events().MaxEventSeq(agent_id));
@@ -70,6 +74,9 @@ absl::Status AgentReconciler::OnRegister(AgentChannel* channel, const v1::Regist
   if (replaced != nullptr) {
     replaced->Close(absl::AbortedError("replaced by a newer stream of the same agent"));
   }
+  AgentEntry& entry = *agents_.Find(agent_id);
+  entry.stream_seq = acked;
+  entry.stream_has_event = false;
   KV_LOG(INFO) << "agent registered agent=" << agent_id
                << " gpus=" << message.capabilities().gpus_size()
                << " preflight_fail=" << PreflightFailures(message.capabilities())
@@ -162,6 +169,28 @@ absl::Status AgentReconciler::AcceptEvent(AgentChannel* channel, const v1::Event
                                                    event.agent_id(), "\" on the stream of ",
                                                    agent->capabilities.agent_id()));
   }
+  const int64_t seq = event.seq();
+  std::string problem;
+  if (seq <= 0 || seq > kMaxAgentEventSeq) {
+    problem = absl::StrCat("event seq ", seq, " is out of range (1 to ", kMaxAgentEventSeq, ")");
+  } else if (agent->stream_has_event && seq != agent->stream_seq + 1) {
+    problem = absl::StrCat("event seq ", seq, " follows seq ", agent->stream_seq,
+                           " on this stream: seqs must be contiguous (expected ",
+                           agent->stream_seq + 1, ")");
+  } else if (!agent->stream_has_event && seq <= agent->stream_seq) {
+    problem = absl::StrCat("event seq ", seq, " is at or below the acked_seq ", agent->stream_seq,
+                           " this stream was registered with: replay only what follows");
+  }
+  if (!problem.empty()) {
+    ++bad_seqs_;
+    KV_LOG_EVERY_N_SEC(WARNING, 10)
+        << "refused an agent's event for its seq; ending its stream agent="
+        << agent->capabilities.agent_id() << " problem=\"" << problem
+        << "\" refused_bad_seq=" << bad_seqs_;
+    return absl::InvalidArgumentError(problem);
+  }
+  agent->stream_seq = seq;
+  agent->stream_has_event = true;
   agent->last_contact = clock_->Monotonic();
   return absl::OkStatus();
 }

@@ -15,6 +15,10 @@
 
 namespace kvbench::controller {
 
+// The highest event seq an agent may send: the agent's spool refuses seqs and acks beyond it
+// (agent/link/event_spool.cc), so an ack past it would stop the agent's delivery for good.
+inline constexpr int64_t kMaxAgentEventSeq = int64_t{1} << 62;
+
 struct AgentTimeouts {
   absl::Duration heartbeat_interval;  // told to agents in Registered
   absl::Duration heartbeat_timeout;   // silent longer: lost
@@ -40,8 +44,15 @@ class AgentReconciler {
   absl::Status OnRegister(AgentChannel* channel, const v1::Register& message);
   void OnHeartbeat(AgentChannel* channel, const v1::Heartbeat& message);
   void OnDisconnect(AgentChannel* channel);
-  // FAILED_PRECONDITION for a stale stream, INVALID_ARGUMENT for an event naming another agent;
-  // else the agent's last contact is now.
+  // FAILED_PRECONDITION for a stale stream, INVALID_ARGUMENT for an event naming another agent or
+  // out of sequence (the transport ends the stream with it; nothing is stored or acknowledged);
+  // else the agent's last contact is now. Seqs on a stream: positive, at most kMaxAgentEventSeq,
+  // and each the previous one's + 1. The stream's first may skip past the acked_seq of its
+  // Registered: an agent's spool drops what was acknowledged, refused events included (never
+  // stored: EventIngest::QueueRefused), and a store restored from a backup forgot some; but never
+  // back to or below it (a well-behaved agent replays only what follows). A well-behaved agent
+  // never sees the error; a confused or rogue one gets its stream ended, naming the problem, and
+  // its seqs stay where they were (refused_bad_seq counts these).
   absl::Status AcceptEvent(AgentChannel* channel, const v1::Event& event);
   // Ends silent agents' streams and loses their scenarios.
   void CheckAgents();
@@ -57,6 +68,8 @@ class AgentReconciler {
   AgentRegistry& registry() { return agents_; }
   const AgentRegistry& registry() const { return agents_; }
   int64_t heartbeats() const { return heartbeats_; }
+  // Events refused by AcceptEvent for their seq, since start.
+  int64_t bad_seqs() const { return bad_seqs_; }
 
  private:
   void Reconcile(AgentChannel* channel, AgentEntry& agent, const v1::Register& message);
@@ -69,6 +82,7 @@ class AgentReconciler {
   const std::function<void()> request_schedule_;
   AgentRegistry agents_;
   int64_t heartbeats_ = 0;
+  int64_t bad_seqs_ = 0;
 };
 
 }  // namespace kvbench::controller

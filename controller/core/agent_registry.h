@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@ struct AgentEntry {
   absl::Time last_heartbeat;        // wall clock, for views
   std::string running_job_id;       // what it runs now; empty when idle
   std::string running_scenario_id;
+  // Its live stream's event numbering (AgentReconciler::AcceptEvent): the last seq taken on it,
+  // or the acked_seq its Registered said; and whether an event has come on it yet.
+  int64_t stream_seq = 0;
+  bool stream_has_event = false;
 };
 
 // The agents seen since start (and those the store remembers), keyed by agent id. Plain data

@@ -13,7 +13,14 @@ EventIngest::EventIngest(Store* store, Executor* executor,
     : store_(store), executor_(executor), apply_(std::move(apply)) {}
 
 void EventIngest::Queue(AgentChannel* channel, const v1::Event& event) {
-  pending_.emplace_back(channel, event);
+  pending_.push_back(Pending{channel, event, false});
+  PostCommit();
+}
+
+void EventIngest::QueueRefused(AgentChannel* channel, int64_t seq) {
+  Pending refused{channel, v1::Event(), true};
+  refused.event.set_seq(seq);
+  pending_.push_back(std::move(refused));
   PostCommit();
 }
 
@@ -32,43 +39,56 @@ void EventIngest::Flush() {
 }
 
 void EventIngest::Forget(AgentChannel* channel) {
-  pending_.erase(std::remove_if(pending_.begin(), pending_.end(),
-                                [channel](const auto& entry) { return entry.first == channel; }),
-                 pending_.end());
+  pending_.erase(
+      std::remove_if(pending_.begin(), pending_.end(),
+                     [channel](const Pending& entry) { return entry.channel == channel; }),
+      pending_.end());
 }
 
 void EventIngest::CommitBatch() {
   std::vector<AgentChannel*> channels;
   std::vector<v1::Event> events;  // moved out of the queue: request chunks are large
+  // Acknowledged after the commit, in queue order with the stored ones: (channel, seq).
+  std::vector<std::pair<AgentChannel*, int64_t>> refused;
   int64_t rows = 0;
-  while (!pending_.empty() && events.size() < kMaxEventsPerCommit) {
-    const int64_t event_rows = pending_.front().second.requests().rows_size();
+  while (!pending_.empty() && events.size() + refused.size() < kMaxEventsPerCommit) {
+    Pending& front = pending_.front();
+    const int64_t event_rows = front.event.requests().rows_size();
     if (!events.empty() && rows + event_rows > kMaxRowsPerCommit) break;
     rows += event_rows;
-    channels.push_back(pending_.front().first);
-    events.push_back(std::move(pending_.front().second));
+    if (front.refused) {
+      refused.emplace_back(front.channel, front.event.seq());
+    } else {
+      channels.push_back(front.channel);
+      events.push_back(std::move(front.event));
+    }
     pending_.pop_front();
   }
-  if (events.empty()) return;
-  absl::StatusOr<std::vector<bool>> stored = store_->Events().AppendEvents(events);
+  if (events.empty() && refused.empty()) return;
+  absl::StatusOr<std::vector<bool>> stored = std::vector<bool>();
+  if (!events.empty()) stored = store_->Events().AppendEvents(events);
   if (!stored.ok()) {
     KV_LOG(ERROR) << "cannot store events count=" << events.size() << " error=" << stored.status();
-    const std::set<AgentChannel*> failed(channels.begin(), channels.end());
+    std::set<AgentChannel*> failed(channels.begin(), channels.end());
+    for (const auto& entry : refused) failed.insert(entry.first);
     for (AgentChannel* channel : failed) {
       channel->Close(absl::UnavailableError("the controller could not store events; replay them"));
     }
     // Their later events go too: the agents replay from the first one not acknowledged.
-    std::deque<std::pair<AgentChannel*, v1::Event>> rest;
-    for (auto& entry : pending_) {
-      if (failed.count(entry.first) == 0) rest.push_back(std::move(entry));
+    std::deque<Pending> rest;
+    for (Pending& entry : pending_) {
+      if (failed.count(entry.channel) == 0) rest.push_back(std::move(entry));
     }
     pending_.swap(rest);
     return;
   }
-  ++counters_.commits;
+  if (!events.empty()) ++counters_.commits;
+  // A stream's events are in seq order (AgentReconciler::AcceptEvent), so its highest seq of the
+  // batch covers the batch.
   std::map<AgentChannel*, int64_t> acks;
+  for (const auto& [channel, seq] : refused) acks[channel] = std::max(acks[channel], seq);
   for (size_t i = 0; i < events.size(); ++i) {
-    acks[channels[i]] = events[i].seq();
+    acks[channels[i]] = std::max(acks[channels[i]], events[i].seq());
     if (!(*stored)[i]) {
       ++counters_.duplicate;
       continue;

@@ -40,6 +40,12 @@ class EventIngest {
   // Queues `event` from `channel` (kept alive by the service until its disconnect, which the
   // loop runs after the flush) and posts a commit unless one is posted already.
   void Queue(AgentChannel* channel, const v1::Event& event);
+  // Queues the acknowledgement of an event refused at ingest (EventAdmission): it is neither
+  // stored nor applied, but consumed: acknowledged in its turn with the stream's other events
+  // (never before an earlier one is durable), so the agent drops it from its spool instead of
+  // replaying it on every stream for ever. Its seq is not stored, so the agent's next stream
+  // starts past the controller's acked_seq (AgentReconciler::AcceptEvent allows that gap).
+  void QueueRefused(AgentChannel* channel, int64_t seq);
   // Stores, acknowledges and applies everything queued, now (in as many commits as it takes).
   void Flush();
   // The stream of `channel` ended: its queued events are dropped (unacknowledged, so its agent
@@ -58,7 +64,12 @@ class EventIngest {
   Store* const store_;
   Executor* const executor_;
   const std::function<void(const v1::Event&)> apply_;
-  std::deque<std::pair<AgentChannel*, v1::Event>> pending_;
+  struct Pending {
+    AgentChannel* channel;
+    v1::Event event;  // a refused one holds only its seq
+    bool refused;
+  };
+  std::deque<Pending> pending_;
   bool commit_posted_ = false;
   Counters counters_;
 };

@@ -1,6 +1,7 @@
 #include "controller/core/job_manager.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/log/logging.h"
 #include "common/status/status_macros.h"
 #include "controller/core/job_views.h"
 #include "controller/core/request_views.h"
@@ -44,6 +45,7 @@ JobManager::JobManager(Store* store, Clock* clock, Executor* executor, JobManage
       dispatcher_(&jobs_, &agents_.registry(), options.fail_unplaceable) {
   check_task_ = executor_->RunEvery("controller.check_agents", options_.heartbeat_interval, [this] {
     agents_.CheckAgents();
+    stats_.assignments_timed_out += jobs_.TimeOutAssignments(options_.assignment_timeout);
     jobs_.FailOverdueJobs();
     dispatcher_.FailOverdueAgentWaits(clock_->Now());
   });
@@ -152,7 +154,27 @@ absl::Status JobManager::OnRegister(AgentChannel* channel, const v1::Register& m
 
 absl::Status JobManager::OnEvent(AgentChannel* channel, const v1::Event& event) {
   KV_RETURN_IF_ERROR(agents_.AcceptEvent(channel, event));
-  ingest_.Queue(channel, event);
+  const EventAdmission::Verdict verdict = jobs_.AdmitAgentEvent(event);
+  if (verdict == EventAdmission::Verdict::kAdmitted) {
+    ingest_.Queue(channel, event);
+    return absl::OkStatus();
+  }
+  // Refused, yet acknowledged in its turn: the agent's spool would otherwise resend it on every
+  // stream for ever; a well-behaved agent sends none (a superseded attempt's late events are
+  // admitted), so what is refused is a rogue's or a confused agent's, and consuming it costs
+  // nothing. The stream stays up: ending it would only bring the same event back.
+  int64_t& counter = verdict == EventAdmission::Verdict::kUnknownJob ? stats_.refused_unknown_job
+                     : verdict == EventAdmission::Verdict::kNotOwner
+                         ? stats_.refused_not_owner
+                         : stats_.refused_controller_only;
+  ++counter;
+  KV_LOG_EVERY_N_SEC(WARNING, 10) << "refused an agent's event agent=" << event.agent_id()
+                                  << " reason=" << EventAdmission::CounterName(verdict)
+                                  << " job=" << event.job_id()
+                                  << " scenario=" << event.scenario_id()
+                                  << " attempt=" << event.attempt() << " seq=" << event.seq()
+                                  << " count=" << counter;
+  ingest_.QueueRefused(channel, event.seq());
   return absl::OkStatus();
 }
 
@@ -191,6 +213,7 @@ const JobManager::Stats& JobManager::stats() const {
   stats_.events_duplicate = ingest_.counters().duplicate;
   stats_.events_stale = jobs_.stale_events();
   stats_.event_commits = ingest_.counters().commits;
+  stats_.refused_bad_seq = agents_.bad_seqs();
   stats_.agents_connected = agents_.registry().connected_count();
   return stats_;
 }

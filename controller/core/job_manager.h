@@ -24,11 +24,15 @@ namespace kvbench::controller {
 
 // Defaults of JobManagerOptions, documented where the config fields are (config.proto).
 inline constexpr absl::Duration kDefaultHeartbeatInterval = absl::Seconds(5);
+inline constexpr absl::Duration kDefaultAssignmentTimeout = absl::Seconds(120);
 
 struct JobManagerOptions {
   absl::Duration heartbeat_interval = kDefaultHeartbeatInterval;
   absl::Duration heartbeat_timeout = absl::Seconds(30);
   int max_scenario_attempts = 3;
+  // An ASSIGNED scenario whose agent has not started it (its RUNNING) by then is lost
+  // (JobStateMachine::TimeOutAssignments).
+  absl::Duration assignment_timeout = kDefaultAssignmentTimeout;
   // A closed fleet: the agents connected now are all there will ever be (kvctl run's one
   // embedded agent). A scenario none of them can run then fails with the scheduler's reason when
   // its turn comes (ScenarioDispatcher) instead of waiting for an agent to join.
@@ -108,6 +112,15 @@ class JobManager {
     // Stored but not applied: about an attempt that is not the scenario's current one.
     int64_t events_stale = 0;
     int64_t event_commits = 0;
+    // Agents' events refused at ingest (acknowledged, never stored), by reason: no such job or
+    // scenario, from an agent the attempt is not assigned to, a controller-only payload; and
+    // events out of sequence (their stream ended instead, unacknowledged).
+    int64_t refused_unknown_job = 0;
+    int64_t refused_not_owner = 0;
+    int64_t refused_controller_only = 0;
+    int64_t refused_bad_seq = 0;
+    // Assignments lost for not being started within assignment_timeout.
+    int64_t assignments_timed_out = 0;
     int64_t scheduling_rounds = 0;
     absl::Duration last_scheduling_duration;
     // The scenarios the last round looked at: the pending ones, never finished jobs.

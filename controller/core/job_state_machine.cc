@@ -183,6 +183,9 @@ bool JobStateMachine::Assign(JobRecord& job, ScenarioRecord& scenario, const std
   scenario.reason.clear();
   scenario.attempt += 1;
   table_.Move(job, scenario, v1::SCENARIO_STATE_ASSIGNED, agent_id);
+  admission_.Assigned(job.job_id, scenario.scenario.scenario_id(), scenario.attempt, agent_id);
+  assigned_at_[absl::StrCat(job.job_id, "\n", scenario.scenario.scenario_id())] =
+      clock_->Monotonic();
   if (job.state == v1::JOB_STATE_QUEUED) {
     JobStatusUpdate update;
     update.state = v1::JOB_STATE_RUNNING;
@@ -217,6 +220,9 @@ absl::Status JobStateMachine::SetScenarioOn(JobRecord& job, ScenarioRecord& scen
                                                      state, reason, scenario.attempt, agent_id));
   scenario.reason = reason;
   table_.Move(job, scenario, state, agent_id);
+  if (state != v1::SCENARIO_STATE_ASSIGNED) {
+    assigned_at_.erase(absl::StrCat(job.job_id, "\n", scenario.scenario.scenario_id()));
+  }
   if (IsScenarioEnded(state)) FinishJobIfDone(job);
   return absl::OkStatus();
 }
@@ -294,6 +300,26 @@ void JobStateMachine::FailOverdueJobs() {
       }
     }
   }
+}
+
+int JobStateMachine::TimeOutAssignments(absl::Duration timeout) {
+  const absl::Duration now = clock_->Monotonic();
+  int timed_out = 0;
+  for (const auto& [agent_id, ref] : table_.AllActive()) {
+    JobRecord* job = table_.Find(ref.first);
+    ScenarioRecord* scenario = table_.Resolve(ref);
+    if (scenario == nullptr || scenario->state != v1::SCENARIO_STATE_ASSIGNED) continue;
+    const auto [at, fresh] = assigned_at_.try_emplace(
+        absl::StrCat(job->job_id, "\n", scenario->scenario.scenario_id()), now);
+    if (fresh || now - at->second <= timeout) continue;
+    const std::string reason =
+        absl::StrCat("agent ", agent_id, " did not start attempt ", scenario->attempt, " within ",
+                     absl::FormatDuration(timeout), " of its assignment (assignment_timeout_s)");
+    StopOnItsAgent(*job, *scenario, reason);
+    Lose(*job, *scenario, reason);
+    ++timed_out;
+  }
+  return timed_out;
 }
 
 void JobStateMachine::ApplyAgentEvent(const v1::Event& event) {

@@ -5,8 +5,10 @@
 #include <random>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "common/time/clock.h"
+#include "controller/core/event_admission.h"
 #include "controller/core/job_table.h"
 #include "controller/store/store.h"
 #include "kvbench/v1/agent_link.pb.h"
@@ -76,6 +78,15 @@ class JobStateMachine {
   void ApplyAgentEvent(const v1::Event& event);
   // Agent events about an attempt that was not the scenario's current one, since start.
   int64_t stale_events() const { return stale_events_; }
+  // Whether an agent's event may be stored at all (EventAdmission), before it is queued.
+  EventAdmission::Verdict AdmitAgentEvent(const v1::Event& event) const {
+    return admission_.Check(table_, event);
+  }
+  // Scenarios ASSIGNED for longer than `timeout` without a word from their agent about the
+  // attempt (its RUNNING moves it on): the agent is told to stop the attempt and the scenario is
+  // lost with that reason (requeued while attempts remain). An agent that heartbeats but never
+  // starts what it was given (a wedged link, a rogue) holds nothing for ever. Returns how many.
+  int TimeOutAssignments(absl::Duration timeout);
   // Stores `event` (its job_id, scenario_id and payload set) as the controller's own, numbered
   // after the controller's last, and wakes the job's watchers. False when it could not be stored
   // (logged).
@@ -116,6 +127,10 @@ class JobStateMachine {
   JobTable table_;
   int64_t controller_seq_ = 0;
   int64_t stale_events_ = 0;
+  EventAdmission admission_;
+  // When each ASSIGNED scenario ("job\nscenario") was assigned (monotonic); a recovered one is
+  // timed from the first check after the restart.
+  absl::flat_hash_map<std::string, absl::Duration> assigned_at_;
   std::mt19937_64 random_;
 };
 

@@ -9,7 +9,13 @@
 
 namespace kvbench::kvctl {
 
-RunProgress::RunProgress(std::ostream* out, bool terminal) : out_(out), terminal_(terminal) {}
+RunProgress::RunProgress(std::ostream* out, bool terminal, bool label_attempts)
+    : out_(out), terminal_(terminal), label_attempts_(label_attempts) {}
+
+std::string RunProgress::Label(const v1::Event& event) const {
+  if (!label_attempts_ || event.attempt() <= 0) return event.scenario_id();
+  return absl::StrCat(event.scenario_id(), " #", event.attempt());
+}
 
 void RunProgress::Begin(const std::string& job_id, const client::JobPlan& plan,
                         const std::string& out_dir) {
@@ -26,7 +32,7 @@ void RunProgress::Begin(const std::string& job_id, const client::JobPlan& plan,
 
 std::string RunProgress::Line(const std::string& scenario_id) const {
   const v1::Progress& progress = last_.at(scenario_id);
-  std::string line = absl::StrFormat("%-14s %-22s %6.1fs", scenario_id,
+  std::string line = absl::StrFormat("%-14s %-22s %6.1fs", labels_.at(scenario_id),
                                      ScenarioPhaseName(progress.phase()), progress.elapsed_s());
   if (progress.phase() == v1::SCENARIO_PHASE_REPLAY) {
     absl::StrAppend(&line, "  ", progress.requests_done());
@@ -43,6 +49,7 @@ void RunProgress::OnEvent(const v1::Event& event) {
   if (event.has_progress()) {
     const bool new_phase = last_.count(id) == 0 || last_[id].phase() != event.progress().phase();
     last_[id] = event.progress();
+    labels_[id] = Label(event);
     if (terminal_) {
       *out_ << "\r\033[K" << Line(id) << std::flush;
     } else if (new_phase) {
@@ -52,14 +59,14 @@ void RunProgress::OnEvent(const v1::Event& event) {
     const v1::StateChange& change = event.state_change();
     if (change.state() == v1::SCENARIO_STATE_RUNNING) return;
     if (terminal_) *out_ << "\r\033[K";
-    *out_ << absl::StrFormat("%-14s %s", id, ScenarioStateName(change.state()));
+    *out_ << absl::StrFormat("%-14s %s", Label(event), ScenarioStateName(change.state()));
     if (!change.reason().empty()) *out_ << ": " << change.reason();
     *out_ << "\n";
     for (const std::string& line : change.log_tail()) *out_ << "    " << line << "\n";
     out_->flush();
   } else if (event.has_log() && event.log().severity() >= v1::LogLine::WARNING) {
     if (terminal_) *out_ << "\r\033[K";
-    *out_ << absl::StrFormat("%-14s %s\n", id, event.log().text()) << std::flush;
+    *out_ << absl::StrFormat("%-14s %s\n", Label(event), event.log().text()) << std::flush;
   } else if (event.has_alert()) {  // the controller's judgement of a scheduled run
     if (terminal_) *out_ << "\r\033[K";
     *out_ << "REGRESSION " << controller::AlertSummary(event.alert()) << "\n" << std::flush;

@@ -16,7 +16,9 @@ namespace kvbench::kvctl {
 // tier comparison table (one row per scenario, grouped by concurrency) and where results went.
 class RunProgress {
  public:
-  RunProgress(std::ostream* out, bool terminal);
+  // `label_attempts`: each line names the attempt its event is about ("00-gpu-c2 #2"), for a
+  // watch of a controller whose scenarios may be requeued.
+  RunProgress(std::ostream* out, bool terminal, bool label_attempts = false);
 
   void Begin(const std::string& job_id, const client::JobPlan& plan, const std::string& out_dir);
   void OnEvent(const v1::Event& event);
@@ -25,12 +27,16 @@ class RunProgress {
 
  private:
   std::string Line(const std::string& scenario_id) const;
+  // The scenario id, with " #attempt" when labelling attempts (and the event names one).
+  std::string Label(const v1::Event& event) const;
 
   std::ostream* out_;
   bool terminal_;
+  bool label_attempts_;
   std::string results_dir_;
   int sessions_total_ = 0;
-  std::map<std::string, v1::Progress> last_;  // by scenario id
+  std::map<std::string, v1::Progress> last_;   // by scenario id
+  std::map<std::string, std::string> labels_;  // the label of its last progress, by scenario id
 };
 
 }  // namespace kvbench::kvctl

@@ -1,5 +1,7 @@
 #include "controller/kvctl/print/watch_progress.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "controller/kvctl/print/comparison_printer.h"
 #include "controller/kvctl/print/results_table.h"
@@ -7,7 +9,7 @@
 namespace kvbench::kvctl {
 
 WatchProgress::WatchProgress(std::ostream* out, std::ostream* err, bool terminal)
-    : out_(out), err_(err), terminal_(terminal), events_(out, terminal) {}
+    : out_(out), err_(err), terminal_(terminal), events_(out, terminal, /*label_attempts=*/true) {}
 
 void WatchProgress::Begin(const v1::Job& job) {
   const v1::JobSpec& spec = job.spec();
@@ -21,7 +23,30 @@ void WatchProgress::OnResponse(const v1::WatchJobResponse& response) {
   if (response.position() <= last_position_) return;
   last_position_ = response.position();
   if (response.job_state() != v1::JOB_STATE_UNSPECIFIED) job_state_ = response.job_state();
-  if (response.has_event()) events_.OnEvent(response.event());
+  if (response.has_event() && Applied(response.event())) events_.OnEvent(response.event());
+}
+
+bool WatchProgress::Applied(const v1::Event& event) {
+  // The controller's own events are what it did; the agent id it stores them under is
+  // controller::kControllerEventSource.
+  const bool controller = event.agent_id() == "controller";
+  if (event.has_alert()) return controller;
+  int& attempt = attempt_[event.scenario_id()];
+  if (controller && event.has_state_change() &&
+      event.state_change().state() == v1::SCENARIO_STATE_ASSIGNED) {
+    attempt = std::max(attempt, event.attempt());
+  }
+  if (event.attempt() < attempt) return false;  // superseded: moved nothing
+  attempt = std::max(attempt, event.attempt());
+  if (!event.has_state_change()) return true;
+  int& ended = ended_[event.scenario_id()];
+  if (ended > 0 && event.attempt() <= ended) return false;  // it had ended already
+  const v1::ScenarioState state = event.state_change().state();
+  if (state == v1::SCENARIO_STATE_SUCCEEDED || state == v1::SCENARIO_STATE_FAILED ||
+      state == v1::SCENARIO_STATE_CANCELLED) {
+    ended = event.attempt() > 0 ? event.attempt() : 1;
+  }
+  return true;
 }
 
 void WatchProgress::Resuming(const absl::Status& status, absl::Duration backoff) {

@@ -105,6 +105,56 @@ TEST_CASE("kvctl watch resumes a cut stream after the last position, printing no
   }
 }
 
+// From the controller's or an agent's side, about an attempt.
+v1::WatchJobResponse Sent(v1::WatchJobResponse response, const std::string& agent, int attempt) {
+  response.mutable_event()->set_agent_id(agent);
+  response.mutable_event()->set_attempt(attempt);
+  return response;
+}
+
+// Issue #36: what the state machine ignored is not shown, and every line names its attempt.
+TEST_CASE("kvctl watch shows what was applied, each line with its attempt") {
+  FakeController controller;
+  controller.SetJob(MakeJob(v1::JOB_STATE_RUNNING));
+  FakeController::WatchScript script;
+  const v1::JobState running = v1::JOB_STATE_RUNNING;
+  v1::WatchJobResponse late_log = Sent(At(6, running), "a", 1);
+  late_log.mutable_event()->mutable_log()->set_severity(v1::LogLine::ERROR);
+  late_log.mutable_event()->mutable_log()->set_text("attempt 1 teardown");
+  v1::WatchJobResponse forged_alert = Sent(At(9, v1::JOB_STATE_SUCCEEDED), "a", 2);
+  forged_alert.mutable_event()->mutable_alert()->set_job_id("job-1");
+  script.responses = {
+      Sent(StateAt(1, v1::SCENARIO_STATE_ASSIGNED, running, "assigned to a (attempt 1)"),
+           "controller", 1),
+      Sent(StateAt(2, v1::SCENARIO_STATE_RUNNING, running), "a", 1),
+      Sent(StateAt(3, v1::SCENARIO_STATE_LOST, running, "agent a silent; requeued"), "controller",
+           1),
+      Sent(StateAt(4, v1::SCENARIO_STATE_ASSIGNED, running, "assigned to a (attempt 2)"),
+           "controller", 2),
+      // Attempt 1's late end and log line: stored, never applied.
+      Sent(StateAt(5, v1::SCENARIO_STATE_FAILED, running, "late attempt 1 failure"), "a", 1),
+      late_log, Sent(StateAt(7, v1::SCENARIO_STATE_SUCCEEDED, v1::JOB_STATE_SUCCEEDED), "a", 2),
+      // After its end: a forged failure and an agent's alert.
+      Sent(StateAt(8, v1::SCENARIO_STATE_FAILED, v1::JOB_STATE_SUCCEEDED, "INJECTED FAILURE"), "a",
+           2),
+      forged_alert};
+  v1::Job done = MakeJob(v1::JOB_STATE_SUCCEEDED);
+  done.mutable_scenarios(0)->set_state(v1::SCENARIO_STATE_SUCCEEDED);
+  script.job_when_done = done;
+  controller.AddWatchScript(script);
+  KvctlRun run = RunKvctl({"watch", "job-1"}, EnvWithToken(controller));
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(Count(run.out, "00-gpu-c2 #1   assigned: assigned to a (attempt 1)") == 1);
+  CHECK(Count(run.out, "00-gpu-c2 #1   lost: agent a silent; requeued") == 1);
+  CHECK(Count(run.out, "00-gpu-c2 #2   assigned") == 1);
+  CHECK(Count(run.out, "00-gpu-c2 #2   succeeded") == 1);
+  CHECK(Count(run.out, "late attempt 1") == 0);
+  CHECK(Count(run.out, "attempt 1 teardown") == 0);
+  CHECK(Count(run.out, "INJECTED FAILURE") == 0);
+  CHECK(Count(run.out, "REGRESSION") == 0);
+}
+
 TEST_CASE("kvctl watch exits non-zero when the job fails or is cancelled") {
   FakeController controller;
   controller.SetJob(MakeJob(v1::JOB_STATE_RUNNING));

@@ -25,14 +25,15 @@ TEST_CASE("A secure controller config needs TLS and token hashes, never raw toke
   // The README's "kv-controller" defaults: heartbeat_timeout_s (30), max_scenario_attempts (3).
   CHECK(config.heartbeat_timeout_s() == 30);
   CHECK(config.max_scenario_attempts() == 3);
+  CHECK(config.assignment_timeout_s() == 120);
 }
 
 TEST_CASE("Controller config ranges") {
   auto config = Parse<v1::ControllerConfig>(R"({
       "insecure": true, "data_dir": "/d", "heartbeat_timeout_s": 7200,
-      "max_scenario_attempts": 101})");
+      "max_scenario_attempts": 101, "assignment_timeout_s": -1})");
   CHECK(Fields(controller::ValidateControllerConfig(config)) ==
-        "listen_address|heartbeat_timeout_s|max_scenario_attempts|");
+        "listen_address|heartbeat_timeout_s|assignment_timeout_s|max_scenario_attempts|");
 }
 
 TEST_CASE("A PostgreSQL store needs its connection string file, by absolute path") {

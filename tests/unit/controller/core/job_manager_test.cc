@@ -68,17 +68,22 @@ TEST_CASE("a scheduling round looks only at pending scenarios, not at finished j
   CHECK(channel.Assignments().size() == 7);
 }
 
-TEST_CASE("a resent event is acknowledged again and applied once", "[job_manager]") {
+TEST_CASE("an event sent twice on a stream ends the stream and is applied once", "[job_manager]") {
   Harness h;
   const std::string job = h.Submit(SimSpec({v1::GPU}, {4}));
   FakeAgentChannel channel;
   h.Register(&channel, Registration("a", false));
   const v1::Assignment assignment = channel.Assignments().at(0);
   h.Send(&channel, StateEvent("a", assignment, 1, v1::SCENARIO_STATE_RUNNING));
-  h.Send(&channel, StateEvent("a", assignment, 1, v1::SCENARIO_STATE_RUNNING));
+  v1::AgentMessage again_on_it;
+  *again_on_it.mutable_event() = StateEvent("a", assignment, 1, v1::SCENARIO_STATE_RUNNING);
+  const absl::Status refused = h.manager->OnAgentMessage(&channel, again_on_it);
+  CHECK(refused.code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(refused.message()), Catch::Contains("seqs must be contiguous"));
+  h.loop.RunUntilIdle();
   CHECK(channel.LastAck() == 1);
   CHECK(h.manager->stats().events_stored == 1);
-  CHECK(h.manager->stats().events_duplicate == 1);
+  CHECK(h.manager->stats().refused_bad_seq == 1);
 
   // The stream breaks and the agent comes back within the timeout, still running it: it keeps
   // the scenario and learns where to resume.
