@@ -94,8 +94,8 @@ case "$1" in caddy | caddy.service) exit 101 ;; esac
 exit 0
 SH
 chmod 0755 "$rootfs/usr/sbin/policy-rc.d"
-mkdir -p "$rootfs/root/debs" "$rootfs/root/demo"
-cp "${debs[@]}" "$rootfs/root/debs/"
+mkdir -p "$rootfs/srv/kvbench-test/debs" "$rootfs/srv/kvbench-test/demo"
+cp "${debs[@]}" "$rootfs/srv/kvbench-test/debs/"
 
 # --- Boot it with its own systemd.
 step "systemd-nspawn --boot (machine $machine)"
@@ -124,8 +124,8 @@ show 'cat /etc/debian_version; systemctl is-system-running; ps -p 1 -o comm='
 step "apt install ./kvbench-*.deb"
 in_root apt-get update -q >"$work/apt-update.log" 2>&1 ||
   { cat "$work/apt-update.log" >&2; fail "apt-get update failed in the root"; }
-printf '# %s\n' "cd /root/debs && apt-get install -y ./kvbench-*.deb"
-in_root bash -c 'cd /root/debs && apt-get install -y ./kvbench-*.deb' >"$work/apt-install.log" 2>&1 ||
+printf '# %s\n' "cd /srv/kvbench-test/debs && apt-get install -y ./kvbench-*.deb"
+in_root bash -c 'cd /srv/kvbench-test/debs && apt-get install -y ./kvbench-*.deb' >"$work/apt-install.log" 2>&1 ||
   { cat "$work/apt-install.log" >&2; fail "apt install ./kvbench-*.deb failed"; }
 grep -E '^([0-9]+ upgraded|Setting up (kvbench|caddy))' "$work/apt-install.log" |
   sed 's/^/  /'
@@ -148,11 +148,11 @@ show 'kvctl agents --controller 127.0.0.1:7070 --insecure'
 # --- The reduced demo: through the daemons, then kvctl run alone.
 in_root bash -c 'sed -e "s/\"concurrency\": \[2, 16\]/\"concurrency\": [2]/" \
   -e "s/\"tiers\": \[\"GPU\", \"CPU_RAM\", \"NVME\"\]/\"tiers\": [\"GPU\", \"NVME\"]/" \
-  /usr/share/kvbench/examples/demo-sim.json > /root/demo/small.json'
-in_root grep -q '"concurrency": \[2\]' /root/demo/small.json || fail "the demo spec changed shape"
+  /usr/share/kvbench/examples/demo-sim.json > /srv/kvbench-test/demo/small.json'
+in_root grep -q '"concurrency": \[2\]' /srv/kvbench-test/demo/small.json || fail "the demo spec changed shape"
 step "kvctl submit --watch: the reduced demo on the packaged agent and controller"
-printf '# %s\n' "kvctl submit /root/demo/small.json --watch --controller 127.0.0.1:7070 --insecure"
-in_root kvctl submit /root/demo/small.json --watch --controller 127.0.0.1:7070 --insecure \
+printf '# %s\n' "kvctl submit /srv/kvbench-test/demo/small.json --watch --controller 127.0.0.1:7070 --insecure"
+in_root kvctl submit /srv/kvbench-test/demo/small.json --watch --controller 127.0.0.1:7070 --insecure \
   >"$work/submit.out" 2>&1 || { cat "$work/submit.out"; show 'journalctl --no-pager -u kv-agent -n 40'; fail "kvctl submit --watch failed"; }
 cat "$work/submit.out"
 for tier in GPU NVME; do
@@ -161,8 +161,8 @@ done
 show 'ls /var/lib/kvbench; ls /var/lib/kvbench/agent/scenarios/*/ | head -4'
 
 step "kvctl run /usr/share/kvbench/examples (reduced): the demo alone, no daemon"
-printf '# %s\n' "cd /root/demo && kvctl run small.json --out results"
-in_root bash -c 'cd /root/demo && kvctl run small.json --out results' >"$work/run.out" 2>"$work/run.err" ||
+printf '# %s\n' "cd /srv/kvbench-test/demo && kvctl run small.json --out results"
+in_root bash -c 'cd /srv/kvbench-test/demo && kvctl run small.json --out results' >"$work/run.out" 2>"$work/run.err" ||
   { cat "$work/run.out" "$work/run.err"; fail "kvctl run failed"; }
 cat "$work/run.out"
 for tier in GPU NVME; do
@@ -172,7 +172,7 @@ done
 # --- apt remove, with a scenario running: no kvbench process is left (prerm stops the agent,
 # which stops the scenario's children; the unit's KillMode=mixed takes what would remain).
 step "apt remove, a scenario running"
-in_root kvctl submit /root/demo/small.json --controller 127.0.0.1:7070 --insecure >"$work/submit2.out" 2>&1 ||
+in_root kvctl submit /srv/kvbench-test/demo/small.json --controller 127.0.0.1:7070 --insecure >"$work/submit2.out" 2>&1 ||
   { cat "$work/submit2.out"; fail "kvctl submit failed"; }
 replicas_up() { in_root pgrep -u kvbench -x kvsim-vllm >/dev/null; }
 wait_until 60 replicas_up || fail "the second job's replicas did not start"

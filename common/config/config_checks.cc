@@ -35,6 +35,9 @@ bool IsSystemFolder(const std::string& normal) {
   for (const char* tree : {"/proc/", "/sys/", "/dev/", "/boot/", "/etc/"}) {
     system |= folder.rfind(tree, 0) == 0;
   }
+  // /dev/shm is a tmpfs for anyone's files, as /tmp is: a folder of one's own in it is fine
+  // (the preflight's "an NVMe cache on tmpfs" case), /dev/shm itself is not.
+  if (folder.rfind("/dev/shm/", 0) == 0) system = false;
   return system;
 }
 

@@ -22,8 +22,9 @@ void ResolveAgainstConfigFile(const std::string& config_path, std::string* path)
 // ResolveAgainstConfigFile of a TLS block's three paths.
 void ResolveTlsPaths(const std::string& config_path, v1::TlsConfig* tls);
 // A folder a daemon owns (work_dir, data_dir, cache dirs) may not be "/" or a system folder
-// ("/etc", "/tmp", "/var", anything under /proc, /sys, /dev, /boot, /etc): a work_dir
-// of "/" would make the agent kill the processes named by the system's /run/*.pid at start.
+// ("/etc", "/tmp", "/var", anything under /proc, /sys, /dev but /dev/shm, /boot, /etc), as
+// written or once its symlinks are resolved (as far as the path exists): a work_dir of "/" would
+// make the agent kill the processes named by the system's /run/*.pid at start.
 void CheckOwnFolder(FieldErrors* errors, const std::string& field, const std::string& path);
 
 // (0, max] seconds.

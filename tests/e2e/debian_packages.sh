@@ -69,30 +69,30 @@ done
 all="$(for package in agent controller cli sim; do contents "$package"; done | awk '$1 !~ /^d/ { print $2 }' | sort)"
 [ -z "$(uniq -d <<<"$all")" ] || fail "files in two packages: $(uniq -d <<<"$all")"
 # Stripped programs (cpack installs with --strip): no symbol table.
-mkdir -p "$WORK/root"
-for package in agent controller cli sim; do dpkg-deb -x "$(deb "$package")" "$WORK/root"; done
+mkdir -p "$WORK/unpacked"
+for package in agent controller cli sim; do dpkg-deb -x "$(deb "$package")" "$WORK/unpacked"; done
 for program in kv-agent kv-controller kvctl kv-runner kvsim-vllm kvsim-lmcache; do
-  readelf -S "$WORK/root/usr/bin/$program" >"$WORK/sections"
+  readelf -S "$WORK/unpacked/usr/bin/$program" >"$WORK/sections"
   ! grep -q '\.symtab' "$WORK/sections" || fail "$program is not stripped"
 done
 
 # --- The units name /usr/bin and the packaged configs; systemd accepts them.
 for unit in kv-agent kv-controller; do
   package="${unit#kv-}"
-  file="$WORK/root/lib/systemd/system/$unit.service"
+  file="$WORK/unpacked/lib/systemd/system/$unit.service"
   grep -qx "ExecStart=/usr/bin/$unit --config /etc/kvbench/$package.json" "$file" ||
     fail "$unit.service does not start /usr/bin/$unit with /etc/kvbench/$package.json: $(grep -n Exec "$file")"
   grep -qx 'User=kvbench' "$file" || fail "$unit.service does not run as kvbench"
   # The packaged config is valid as the unit's ExecStartPre checks it (with /usr/share/kvbench,
   # which must exist, read from the unpacked packages), its folders under /var/lib/kvbench (the
   # units' StateDirectory).
-  config="$WORK/root/etc/kvbench/$package.json"
+  config="$WORK/unpacked/etc/kvbench/$package.json"
   expect_contains "$(cat "$config")" '"/var/lib/kvbench/'
-  sed "s|\"/usr/share/kvbench/|\"$WORK/root/usr/share/kvbench/|" "$config" >"$WORK/$package.json"
+  sed "s|\"/usr/share/kvbench/|\"$WORK/unpacked/usr/share/kvbench/|" "$config" >"$WORK/$package.json"
   out="$("$KV_BIN/$unit" --config "$WORK/$package.json" --validate_config 2>&1)" ||
     fail "$unit --validate_config refuses the packaged $package.json: $out"
 done
-expect_contains "$(cat "$WORK/root/etc/kvbench/agent.json")" '"/usr/share/kvbench/profiles"'
+expect_contains "$(cat "$WORK/unpacked/etc/kvbench/agent.json")" '"/usr/share/kvbench/profiles"'
 for package in agent controller; do
   mkdir -p "$WORK/$package.control"
   dpkg-deb -e "$(deb "$package")" "$WORK/$package.control"

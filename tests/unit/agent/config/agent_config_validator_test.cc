@@ -53,7 +53,8 @@ TEST_CASE("Agent config problems are all reported, each naming its field") {
 
 TEST_CASE("The agent's folders may not be / or system folders, nor a model root /") {
   // work_dir "/" would make the agent kill what the system's /run/*.pid name at start.
-  for (const char* folder : {"/", "/etc", "/var/", "/tmp", "/proc/1", "/usr"}) {
+  for (const char* folder :
+       {"/", "/etc", "/var/", "/tmp", "/proc/1", "/usr", "/dev/shm", "/dev/sda"}) {
     INFO(folder);
     const std::string json =
         absl::StrCat(R"({"work_dir": ")", folder, R"(", "profiles_dir": "/p", "nvme_cache_dir": ")",
@@ -64,7 +65,7 @@ TEST_CASE("The agent's folders may not be / or system folders, nor a model root 
     CHECK_THAT(errors.errors()[0].message, Catch::Contains("is a system folder"));
   }
   auto own = Parse<v1::AgentConfig>(
-      R"({"work_dir": "/var/lib/kvbench/agent", "profiles_dir": "/p", "nvme_cache_dir": "/tmp/kv",
+      R"({"work_dir": "/var/lib/kvbench/agent", "profiles_dir": "/p", "nvme_cache_dir": "/dev/shm/kv",
           "model_roots": ["/models"]})");
   CHECK(agent::ValidateAgentConfig(own).empty());
 }
