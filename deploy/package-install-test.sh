@@ -10,7 +10,8 @@
 # registers with the controller; a reduced demo (GPU and NVME at 2 users) runs through the two
 # daemons (kvctl submit --watch: the agent's scenario runs as kvbench under the unit's hardening)
 # and alone from /usr/share/kvbench/examples (kvctl run); `apt remove`, in the middle of a
-# scenario, leaves no kvbench process, and `apt purge` no user, state or config. Prints a transcript; KV_KEEP=1 keeps the root.
+# scenario, leaves no kvbench process, and `apt purge` no user, state or config. Prints a
+# transcript; KV_KEEP=1 keeps the root.
 # Needs root, systemd-nspawn (systemd-container) and debootstrap (deploy/setup.sh package), and
 # ports 7070, 9464 and 9465 free on loopback (the packaged configs' ports, in this host's network).
 set -euo pipefail
