@@ -37,7 +37,7 @@ step() { printf '\n=== %s\n' "$*"; }
 packages="${KV_PACKAGE_DIR:-}"
 if [ -z "$packages" ]; then
   step "deploy/package.sh"
-  packages="$("$root/deploy/package.sh" | tee /dev/stderr | tail -1)"
+  packages="$("$root/deploy/package.sh" | tee >(cat >&2) | tail -1)"  # not /dev/stderr: a reopened log file
 fi
 debs=("$packages"/kvbench-*.deb)
 [ "${#debs[@]}" = 4 ] || fail "expected 4 packages in $packages, got: ${debs[*]}"
