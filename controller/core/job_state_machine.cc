@@ -184,8 +184,7 @@ bool JobStateMachine::Assign(JobRecord& job, ScenarioRecord& scenario, const std
   scenario.attempt += 1;
   table_.Move(job, scenario, v1::SCENARIO_STATE_ASSIGNED, agent_id);
   admission_.Assigned(job.job_id, scenario.scenario.scenario_id(), scenario.attempt, agent_id);
-  assigned_at_[absl::StrCat(job.job_id, "\n", scenario.scenario.scenario_id())] =
-      clock_->Monotonic();
+  assigned_at_[AssignmentKey(job, scenario)] = clock_->Monotonic();
   if (job.state == v1::JOB_STATE_QUEUED) {
     JobStatusUpdate update;
     update.state = v1::JOB_STATE_RUNNING;
@@ -221,7 +220,7 @@ absl::Status JobStateMachine::SetScenarioOn(JobRecord& job, ScenarioRecord& scen
   scenario.reason = reason;
   table_.Move(job, scenario, state, agent_id);
   if (state != v1::SCENARIO_STATE_ASSIGNED) {
-    assigned_at_.erase(absl::StrCat(job.job_id, "\n", scenario.scenario.scenario_id()));
+    assigned_at_.erase(AssignmentKey(job, scenario));
   }
   if (IsScenarioEnded(state)) FinishJobIfDone(job);
   return absl::OkStatus();
@@ -302,6 +301,10 @@ void JobStateMachine::FailOverdueJobs() {
   }
 }
 
+std::string JobStateMachine::AssignmentKey(const JobRecord& job, const ScenarioRecord& scenario) {
+  return absl::StrCat(job.job_id, "\n", scenario.scenario.scenario_id());
+}
+
 int JobStateMachine::TimeOutAssignments(absl::Duration timeout) {
   const absl::Duration now = clock_->Monotonic();
   int timed_out = 0;
@@ -309,8 +312,7 @@ int JobStateMachine::TimeOutAssignments(absl::Duration timeout) {
     JobRecord* job = table_.Find(ref.first);
     ScenarioRecord* scenario = table_.Resolve(ref);
     if (scenario == nullptr || scenario->state != v1::SCENARIO_STATE_ASSIGNED) continue;
-    const auto [at, fresh] = assigned_at_.try_emplace(
-        absl::StrCat(job->job_id, "\n", scenario->scenario.scenario_id()), now);
+    const auto [at, fresh] = assigned_at_.try_emplace(AssignmentKey(*job, *scenario), now);
     if (fresh || now - at->second <= timeout) continue;
     const std::string reason =
         absl::StrCat("agent ", agent_id, " did not start attempt ", scenario->attempt, " within ",

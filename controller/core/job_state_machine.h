@@ -128,8 +128,10 @@ class JobStateMachine {
   int64_t controller_seq_ = 0;
   int64_t stale_events_ = 0;
   EventAdmission admission_;
-  // When each ASSIGNED scenario ("job\nscenario") was assigned (monotonic); a recovered one is
-  // timed from the first check after the restart.
+  // assigned_at_'s key of a scenario: "job\nscenario".
+  static std::string AssignmentKey(const JobRecord& job, const ScenarioRecord& scenario);
+  // When each ASSIGNED scenario was assigned (monotonic); a recovered one is timed from the first
+  // check after the restart.
   absl::flat_hash_map<std::string, absl::Duration> assigned_at_;
   std::mt19937_64 random_;
 };
