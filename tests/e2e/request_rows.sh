@@ -61,6 +61,15 @@ cancelled() { [ "$("$kvctl" status "$job" --output json | jq -r .state)" = JOB_S
 wait_until 60 cancelled || fail "the job was not cancelled: $("$kvctl" status "$job")"
 ended() { [ "$("$kvctl" status "$job" --output json | jq -r '.scenarios[0].state')" = SCENARIO_STATE_CANCELLED ]; }
 wait_until 60 ended || fail "the scenario did not end cancelled: $("$kvctl" status "$job")"
+# The controller records CANCELLED at once; the agent then stops its engines and sends the rows
+# its runner wrote, so they arrive a moment later (before, never).
+all_rows_in() {
+  local on_agent at_controller
+  on_agent="$(cat "$WORK"/sim-a/scenarios/"$job"/*/requests.jsonl 2>/dev/null | grep -c .)"
+  at_controller="$("$kvctl" results "$job" --requests | grep -c .)"
+  [ "$on_agent" -gt 0 ] && [ "$at_controller" = "$on_agent" ]
+}
+wait_until 60 all_rows_in || fail "the cancelled scenario's rows did not all reach the controller"
 rows="$(expect_rows_match_agents "$job")"
 [ "$rows" -ge 10 ] || fail "only $rows rows of the cancelled scenario at the controller"
 echo "PASS: long session ids delivered cut; $rows rows of a cancelled scenario at the controller"
