@@ -112,6 +112,9 @@ absl::StatusOr<std::unique_ptr<Controller>> Controller::Create(
   options.assignment_timeout =
       absl::Seconds(config.assignment_timeout_s() > 0 ? config.assignment_timeout_s()
                                                       : kDefaultAssignmentTimeoutSeconds);
+  options.event_silence_timeout =
+      absl::Seconds(config.event_silence_timeout_s() > 0 ? config.event_silence_timeout_s()
+                                                         : kDefaultEventSilenceTimeoutSeconds);
   options.max_scenario_attempts = config.max_scenario_attempts() > 0
                                       ? config.max_scenario_attempts()
                                       : kDefaultMaxScenarioAttempts;
@@ -280,6 +283,7 @@ void Controller::Housekeeping() {
   link_gauges_.Add({{"counter", "refused_controller_only"}}).Set(stats.refused_controller_only);
   link_gauges_.Add({{"counter", "refused_bad_seq"}}).Set(stats.refused_bad_seq);
   link_gauges_.Add({{"counter", "assignments_timed_out"}}).Set(stats.assignments_timed_out);
+  link_gauges_.Add({{"counter", "attempts_silent"}}).Set(stats.attempts_silent);
   // TLS handshakes gRPC refused before any service saw them, by cause.
   const std::array<int64_t, kTlsRefusalKinds> refused = TlsRefusalCounts();
   for (int i = 1; i < kTlsRefusalKinds; ++i) {

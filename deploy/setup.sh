@@ -56,6 +56,8 @@ TEST_PACKAGES=(
   # the llm-d Benchmark Report's published JSON Schema, checked by a real validator
   # (e2e.llmd_export; tests/data/llmd-benchmark-report)
   python3-jsonschema
+  # libfaketime: e2e.schedule_missed_record runs a controller 8 days in the past, then today
+  faketime
   # the .deb packages of e2e.debian_packages: dpkg-shlibdeps for their dependencies, lintian
   dpkg-dev lintian
   # a real PostgreSQL server the store tests and e2e.controller_cluster_postgresql start in a temp

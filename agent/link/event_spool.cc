@@ -17,6 +17,7 @@
 #include "agent/link/oversize_event.h"
 #include "common/checksum/crc32.h"
 #include "common/files/atomic_file.h"
+#include "common/grpc/agent_link_limits.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
 
@@ -31,10 +32,10 @@ constexpr size_t kHeaderBytes = 8;
 // kMaxEventBytes (ReplaceOversizeEvent); a larger one an older agent spooled is read, then
 // replaced by its scenario's failure before it is sent.
 constexpr uint32_t kMaxRecordBytes = 64u << 20;
-// Seqs and acks beyond this are corruption (or a confused controller): one event per nanosecond
-// for a century is below 2^62, and next seqs must never overflow (found by the event_spool fuzz
-// target: a high-water record of 2^63-1 made the next Append wrap to -2^63).
-constexpr int64_t kMaxSeq = int64_t{1} << 62;
+// Seqs and acks beyond kMaxAgentEventSeq (common/grpc/agent_link_limits.h) are corruption (or a
+// confused controller): one event per nanosecond for a century is below 2^62, and next seqs must
+// never overflow (found by the event_spool fuzz target: a high-water record of 2^63-1 made the next
+// Append wrap to -2^63).
 
 void PutU32(std::string* out, uint32_t value) {
   for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
@@ -105,14 +106,14 @@ std::optional<ParsedRecord> ParseRecord(const std::string& data, size_t offset,
   const std::string body(payload + 1, size - 1);
   if (record.type == kEventRecord) {
     if (!record.event.ParseFromString(body) || record.event.seq() <= last_event_seq ||
-        record.event.seq() > kMaxSeq) {
+        record.event.seq() > kMaxAgentEventSeq) {
       return std::nullopt;
     }
     return record;
   }
   if ((record.type == kAckRecord || record.type == kHighWaterRecord) && body.size() == 8) {
     record.value = DecodeI64(body);
-    if (record.value < 0 || record.value > kMaxSeq) return std::nullopt;
+    if (record.value < 0 || record.value > kMaxAgentEventSeq) return std::nullopt;
     return record;
   }
   return std::nullopt;
@@ -203,7 +204,7 @@ absl::Status EventSpool::WriteRecordLocked(char type, const std::string& body) {
 
 absl::StatusOr<int64_t> EventSpool::Append(v1::Event* event) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (last_seq_ >= kMaxSeq) {
+  if (last_seq_ >= kMaxAgentEventSeq) {
     return absl::ResourceExhaustedError(absl::StrCat("event spool ", log_path_, " is at seq ",
                                                      last_seq_, ", the last it may write"));
   }
@@ -221,7 +222,7 @@ absl::StatusOr<int64_t> EventSpool::Append(v1::Event* event) {
 absl::Status EventSpool::Acknowledge(int64_t acked_seq) {
   std::lock_guard<std::mutex> lock(mu_);
   if (acked_seq <= acked_seq_) return absl::OkStatus();
-  if (acked_seq > kMaxSeq) {
+  if (acked_seq > kMaxAgentEventSeq) {
     return absl::InvalidArgumentError(
         absl::StrCat("acknowledged seq ", acked_seq, " is beyond any seq this spool can write"));
   }

@@ -28,6 +28,7 @@
 #include "agent/supervisor/pid_file.h"
 #include "agent/telemetry/launcher_command_runner.h"
 #include "common/files/atomic_file.h"
+#include "common/grpc/agent_link_limits.h"
 #include "common/json/proto_json.h"
 #include "common/log/logging.h"
 #include "common/status/status_macros.h"
@@ -121,7 +122,17 @@ void ScenarioDriver::Phase(v1::ScenarioPhase phase, const ReplayProgress* replay
                         static_cast<double>(progress->requests_done()));
   }
   progress->set_elapsed_s(absl::ToDoubleSeconds(env_.clock->Monotonic() - started_));
+  Send(std::move(event));
+}
+
+void ScenarioDriver::Send(v1::Event event) {
+  last_sent_ns_.store(absl::ToInt64Nanoseconds(env_.clock->Monotonic()));
   sink_(std::move(event));
+}
+
+void ScenarioDriver::Keepalive() {
+  const absl::Duration since = env_.clock->Monotonic() - absl::Nanoseconds(last_sent_ns_.load());
+  if (since >= kScenarioKeepalivePeriod) Phase(phase_);
 }
 
 void ScenarioDriver::Log(v1::LogLine::Severity severity, const std::string& process,
@@ -130,7 +141,7 @@ void ScenarioDriver::Log(v1::LogLine::Severity severity, const std::string& proc
   event.mutable_log()->set_severity(severity);
   event.mutable_log()->set_process(process);
   event.mutable_log()->set_text(text);
-  sink_(std::move(event));
+  Send(std::move(event));
 }
 
 absl::StatusOr<ScenarioDriver::Plan> ScenarioDriver::Resolve() {
@@ -162,7 +173,8 @@ absl::StatusOr<ScenarioDriver::Plan> ScenarioDriver::Resolve() {
   KV_ASSIGN_OR_RETURN(plan.releases, ScenarioReleases::Check(env_.releases, programs, job_));
   KV_ASSIGN_OR_RETURN(plan.runner_program, env_.programs->Resolve(kRunnerName));
   if (env_.dataset_provisioner != nullptr) {
-    KV_RETURN_IF_ERROR(env_.dataset_provisioner->Provision(job_.dataset()));
+    KV_RETURN_IF_ERROR(
+        env_.dataset_provisioner->Provision(job_.dataset(), [this] { Keepalive(); }));
   }
   KV_ASSIGN_OR_RETURN(plan.dataset_path, env_.datasets->Resolve(job_.dataset()));
 
@@ -266,7 +278,7 @@ std::unique_ptr<sampler::Sampler> ScenarioDriver::MakeSampler(const Plan& plan) 
                                             [this](const v1::Sample& sample) {
                                               v1::Event event;
                                               *event.mutable_sample() = sample;
-                                              sink_(std::move(event));
+                                              Send(std::move(event));
                                             });
 }
 
@@ -363,6 +375,7 @@ absl::Status ScenarioDriver::RunReplay(const Plan& plan) {
       std::min(kReplayPollPeriod, absl::Seconds(std::max(sampler_->period_s(), 0.01)));
   for (;;) {
     absl::StatusOr<ExitStatus> exit = runner->Wait(gate_open ? poll : kGatePollPeriod);
+    Keepalive();  // the warm-up, and a replay between responses
     for (const std::string& exited : ReportExitedChildren("during the replay")) {
       watchdog.ChildExited(exited);
     }
@@ -492,7 +505,7 @@ void ScenarioDriver::SendRequestRecords() {
   for (v1::RequestRecords& chunk : ChunkRequestRecords(*records)) {
     v1::Event event;
     *event.mutable_requests() = std::move(chunk);
-    sink_(std::move(event));
+    Send(std::move(event));
   }
 }
 
@@ -501,7 +514,7 @@ absl::StatusOr<v1::ScenarioResult> ScenarioDriver::Run() {
   start_unix_ms_ = absl::ToUnixMillis(env_.clock->Now());
   v1::Event running;
   running.mutable_state_change()->set_state(v1::SCENARIO_STATE_RUNNING);
-  sink_(std::move(running));
+  Send(std::move(running));
 
   std::error_code error;
   fs::create_directories(ScenarioFile("logs"), error);
@@ -509,6 +522,7 @@ absl::StatusOr<v1::ScenarioResult> ScenarioDriver::Run() {
   supervisor_ =
       std::make_unique<Supervisor>(env_.launcher, env_.http, env_.clock, ScenarioFile("logs"),
                                    env_.run_dir, env_.stop_grace, &cancelled_, env_.sleeper);
+  supervisor_->SetWaitHook([this] { Keepalive(); });
   absl::StatusOr<Plan> plan = Resolve();
   absl::StatusOr<v1::ScenarioResult> result = absl::UnknownError("not run");
   if (!plan.ok()) {
@@ -532,13 +546,13 @@ absl::StatusOr<v1::ScenarioResult> ScenarioDriver::Run() {
   if (result.ok()) {
     v1::Event result_event;
     *result_event.mutable_result() = *result;
-    sink_(std::move(result_event));
+    Send(std::move(result_event));
     // Sent all the same: its requests and counts show why.
     outcome = ReplayOutcome(*result);
     if (!outcome.ok()) Log(v1::LogLine::ERROR, "agent", std::string(outcome.message()));
   }
   v1::Event end = ScenarioEndEvent(outcome);
-  sink_(std::move(end));
+  Send(std::move(end));
   if (!outcome.ok()) return outcome;
   return result;
 }

@@ -119,6 +119,12 @@ class ScenarioDriver {
   void Phase(v1::ScenarioPhase phase, const ReplayProgress* replay = nullptr,
              std::optional<double> replay_elapsed_s = std::nullopt);
   void Log(v1::LogLine::Severity severity, const std::string& process, const std::string& text);
+  // Every event of the scenario goes through here (noting when it went).
+  void Send(v1::Event event);
+  // The phase again, as a progress event, when nothing was sent for kScenarioKeepalivePeriod:
+  // the controller times out a running attempt whose events stop (event_silence_timeout_s), and a
+  // replica loading its weights or a long warm-up sends nothing else. Called from every wait.
+  void Keepalive();
   // Logs and records the children that exited since the last call; returns them.
   std::vector<std::string> ReportExitedChildren(const char* when);
   // Every child of the scenario now, with kv-runner's `runner`.
@@ -134,6 +140,9 @@ class ScenarioDriver {
   v1::JobSpec job_;
   v1::Scenario scenario_;
   ScenarioEventSink sink_;
+  // When Send last sent (monotonic, ns): the sampler's callback sends from the driver's thread
+  // too, but an atomic costs nothing and keeps that an assumption of no one.
+  std::atomic<int64_t> last_sent_ns_{0};
   std::atomic<bool> cancelled_{false};  // raised by Cancel()
   std::unique_ptr<Supervisor> supervisor_;
   std::unique_ptr<sampler::Sampler> sampler_;             // during and after the replay

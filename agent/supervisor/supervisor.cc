@@ -226,6 +226,7 @@ absl::Status Supervisor::AwaitReady(const std::string& name, const ReadinessProb
           WithLogTail(name, absl::StrCat(name, " not ready after ", absl::FormatDuration(deadline),
                                          " (GET ", probe.url, ": ", outcome, ")")));
     }
+    if (wait_hook_) wait_hook_();
     // `cancelled` has no notification to wait on: it is checked again after one period.
     sleeper_->SleepFor(std::min(kProbePeriod, remaining));
   }
@@ -262,6 +263,7 @@ absl::Status Supervisor::StopAll() {
     children_.pop_back();
     absl::Status stopped = StopChild(child);
     if (first_error.ok()) first_error = stopped;
+    if (wait_hook_) wait_hook_();
   }
   return first_error;
 }

@@ -61,6 +61,11 @@ class Supervisor {
   // StopAll().
   ~Supervisor();
 
+  // Called on the waiting thread at each probe period of AwaitReady and after each child StopAll
+  // stops: a replica that loads its weights for minutes still lets its scenario say it is alive
+  // (ScenarioDriver's keepalive). Set before the first wait.
+  void SetWaitHook(std::function<void()> hook) { wait_hook_ = std::move(hook); }
+
   // Starts `argv` (env on top of the agent's, without the agent's `unset_env`) as `name`. NOT_FOUND
   // naming the program when it does not exist; ALREADY_EXISTS for a name in use (until Stop);
   // INVALID_ARGUMENT for a name that cannot be a file name; FAILED_PRECONDITION when log_dir or
@@ -136,6 +141,7 @@ class Supervisor {
   std::string run_dir_;
   absl::Duration stop_grace_;
   const std::atomic<bool>* cancelled_;
+  std::function<void()> wait_hook_;
 
   mutable std::mutex mu_;
   std::vector<Child> children_;  // guarded by mu_, in start order

@@ -6,6 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "common/config/config_checks.h"
 #include "common/json/validated_json.h"
 #include "common/status/status_macros.h"
@@ -92,6 +93,18 @@ FieldErrors ValidateControllerConfig(const v1::ControllerConfig& config) {
   if (config.assignment_timeout_s() != 0) {
     CheckSeconds(&errors, "assignment_timeout_s", config.assignment_timeout_s(), 86400);
   }
+  if (config.event_silence_timeout_s() != 0) {
+    const double seconds = config.event_silence_timeout_s();
+    if (std::isfinite(seconds) && seconds > 0 && seconds < kMinEventSilenceTimeoutSeconds) {
+      errors.Add(
+          "event_silence_timeout_s",
+          absl::StrCat(seconds, " is too short: a running scenario's agent sends an event every ",
+                       absl::FormatDuration(kScenarioKeepalivePeriod),
+                       " at the least, so it must be at least ", kMinEventSilenceTimeoutSeconds));
+    } else {
+      CheckSeconds(&errors, "event_silence_timeout_s", seconds, 86400);
+    }
+  }
   if (config.max_scenario_attempts() < 0 || config.max_scenario_attempts() > kMaxScenarioAttempts) {
     errors.Add("max_scenario_attempts",
                absl::StrCat(config.max_scenario_attempts(),
@@ -115,6 +128,9 @@ void ApplyControllerConfigDefaults(v1::ControllerConfig* config) {
   }
   if (config->assignment_timeout_s() == 0) {
     config->set_assignment_timeout_s(kDefaultAssignmentTimeoutSeconds);
+  }
+  if (config->event_silence_timeout_s() == 0) {
+    config->set_event_silence_timeout_s(kDefaultEventSilenceTimeoutSeconds);
   }
   if (config->max_scenario_attempts() == 0) {
     config->set_max_scenario_attempts(kDefaultMaxScenarioAttempts);

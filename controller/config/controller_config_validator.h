@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "common/grpc/agent_link_limits.h"
 #include "common/json/proto_json.h"
 #include "kvbench/v1/config.pb.h"
 
@@ -12,6 +13,11 @@ namespace kvbench::controller {
 inline constexpr double kDefaultHeartbeatTimeoutSeconds = 30;
 // A scenario its agent has not started for longer after its assignment is lost and requeued.
 inline constexpr double kDefaultAssignmentTimeoutSeconds = 120;
+// A RUNNING scenario with no event from its agent for longer is lost and requeued; the floor is
+// twice the keepalive a running scenario's events keep (kScenarioKeepalivePeriod).
+inline constexpr double kDefaultEventSilenceTimeoutSeconds = 600;
+inline constexpr double kMinEventSilenceTimeoutSeconds = 60;
+static_assert(kMinEventSilenceTimeoutSeconds >= 2 * kScenarioKeepaliveSeconds);
 // Attempts per scenario (the first run plus requeues after lost agents) before it fails.
 inline constexpr int kDefaultMaxScenarioAttempts = 3;
 inline constexpr int kMaxScenarioAttempts = 100;

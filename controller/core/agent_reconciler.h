@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "common/grpc/agent_link_limits.h"
 #include "common/time/clock.h"
 #include "controller/core/agent_channel.h"
 #include "controller/core/agent_registry.h"
@@ -14,10 +15,6 @@
 #include "kvbench/v1/agent_link.pb.h"
 
 namespace kvbench::controller {
-
-// The highest event seq an agent may send: the agent's spool refuses seqs and acks beyond it
-// (agent/link/event_spool.cc), so an ack past it would stop the agent's delivery for good.
-inline constexpr int64_t kMaxAgentEventSeq = int64_t{1} << 62;
 
 struct AgentTimeouts {
   absl::Duration heartbeat_interval;  // told to agents in Registered

@@ -46,6 +46,7 @@ JobManager::JobManager(Store* store, Clock* clock, Executor* executor, JobManage
   check_task_ = executor_->RunEvery("controller.check_agents", options_.heartbeat_interval, [this] {
     agents_.CheckAgents();
     stats_.assignments_timed_out += jobs_.TimeOutAssignments(options_.assignment_timeout);
+    stats_.attempts_silent += jobs_.TimeOutSilentAttempts(options_.event_silence_timeout);
     jobs_.FailOverdueJobs();
     dispatcher_.FailOverdueAgentWaits(clock_->Now());
   });

@@ -25,6 +25,7 @@ namespace kvbench::controller {
 // Defaults of JobManagerOptions, documented where the config fields are (config.proto).
 inline constexpr absl::Duration kDefaultHeartbeatInterval = absl::Seconds(5);
 inline constexpr absl::Duration kDefaultAssignmentTimeout = absl::Seconds(120);
+inline constexpr absl::Duration kDefaultEventSilenceTimeout = absl::Seconds(600);
 
 struct JobManagerOptions {
   absl::Duration heartbeat_interval = kDefaultHeartbeatInterval;
@@ -33,6 +34,9 @@ struct JobManagerOptions {
   // An ASSIGNED scenario whose agent has not started it (its RUNNING) by then is lost
   // (JobStateMachine::TimeOutAssignments).
   absl::Duration assignment_timeout = kDefaultAssignmentTimeout;
+  // A RUNNING scenario with no event from its agent about the attempt for longer is lost
+  // (JobStateMachine::TimeOutSilentAttempts).
+  absl::Duration event_silence_timeout = kDefaultEventSilenceTimeout;
   // A closed fleet: the agents connected now are all there will ever be (kvctl run's one
   // embedded agent). A scenario none of them can run then fails with the scheduler's reason when
   // its turn comes (ScenarioDispatcher) instead of waiting for an agent to join.
@@ -121,6 +125,8 @@ class JobManager {
     int64_t refused_bad_seq = 0;
     // Assignments lost for not being started within assignment_timeout.
     int64_t assignments_timed_out = 0;
+    // Running attempts lost for no event within event_silence_timeout.
+    int64_t attempts_silent = 0;
     int64_t scheduling_rounds = 0;
     absl::Duration last_scheduling_duration;
     // The scenarios the last round looked at: the pending ones, never finished jobs.

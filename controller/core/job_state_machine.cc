@@ -219,9 +219,8 @@ absl::Status JobStateMachine::SetScenarioOn(JobRecord& job, ScenarioRecord& scen
                                                      state, reason, scenario.attempt, agent_id));
   scenario.reason = reason;
   table_.Move(job, scenario, state, agent_id);
-  if (state != v1::SCENARIO_STATE_ASSIGNED) {
-    assigned_at_.erase(AssignmentKey(job, scenario));
-  }
+  if (state != v1::SCENARIO_STATE_ASSIGNED) assigned_at_.erase(AssignmentKey(job, scenario));
+  if (state != v1::SCENARIO_STATE_RUNNING) last_event_at_.erase(AssignmentKey(job, scenario));
   if (IsScenarioEnded(state)) FinishJobIfDone(job);
   return absl::OkStatus();
 }
@@ -306,17 +305,38 @@ std::string JobStateMachine::AssignmentKey(const JobRecord& job, const ScenarioR
 }
 
 int JobStateMachine::TimeOutAssignments(absl::Duration timeout) {
+  return TimeOut(v1::SCENARIO_STATE_ASSIGNED, &assigned_at_, timeout,
+                 [timeout](const std::string& agent_id, int attempt, absl::Duration) {
+                   return absl::StrCat("agent ", agent_id, " did not start attempt ", attempt,
+                                       " within ", absl::FormatDuration(timeout),
+                                       " of its assignment (assignment_timeout_s)");
+                 });
+}
+
+int JobStateMachine::TimeOutSilentAttempts(absl::Duration timeout) {
+  return TimeOut(v1::SCENARIO_STATE_RUNNING, &last_event_at_, timeout,
+                 [timeout](const std::string& agent_id, int attempt, absl::Duration silent) {
+                   return absl::StrCat("no event from agent ", agent_id, " about attempt ", attempt,
+                                       " for ", absl::FormatDuration(silent), ", over ",
+                                       absl::FormatDuration(timeout),
+                                       " (event_silence_timeout_s), while it heartbeats: its "
+                                       "events no longer arrive");
+                 });
+}
+
+int JobStateMachine::TimeOut(
+    v1::ScenarioState state, absl::flat_hash_map<std::string, absl::Duration>* since,
+    absl::Duration timeout,
+    const std::function<std::string(const std::string&, int, absl::Duration)>& reason_of) {
   const absl::Duration now = clock_->Monotonic();
   int timed_out = 0;
   for (const auto& [agent_id, ref] : table_.AllActive()) {
     JobRecord* job = table_.Find(ref.first);
     ScenarioRecord* scenario = table_.Resolve(ref);
-    if (scenario == nullptr || scenario->state != v1::SCENARIO_STATE_ASSIGNED) continue;
-    const auto [at, fresh] = assigned_at_.try_emplace(AssignmentKey(*job, *scenario), now);
+    if (scenario == nullptr || scenario->state != state) continue;
+    const auto [at, fresh] = since->try_emplace(AssignmentKey(*job, *scenario), now);
     if (fresh || now - at->second <= timeout) continue;
-    const std::string reason =
-        absl::StrCat("agent ", agent_id, " did not start attempt ", scenario->attempt, " within ",
-                     absl::FormatDuration(timeout), " of its assignment (assignment_timeout_s)");
+    const std::string reason = reason_of(agent_id, scenario->attempt, now - at->second);
     StopOnItsAgent(*job, *scenario, reason);
     Lose(*job, *scenario, reason);
     ++timed_out;
@@ -343,6 +363,7 @@ void JobStateMachine::ApplyAgentEvent(const v1::Event& event) {
   }
   // Only the agent the attempt is assigned to moves it, while it is active.
   if (scenario->agent_id != event.agent_id() || !IsActiveScenarioState(scenario->state)) return;
+  last_event_at_[AssignmentKey(*job, *scenario)] = clock_->Monotonic();
   switch (event.payload_case()) {
     case v1::Event::kProgress:
       table_.SetProgress(job->job_id, event.scenario_id(), event.progress());

@@ -87,6 +87,12 @@ class JobStateMachine {
   // lost with that reason (requeued while attempts remain). An agent that heartbeats but never
   // starts what it was given (a wedged link, a rogue) holds nothing for ever. Returns how many.
   int TimeOutAssignments(absl::Duration timeout);
+  // Scenarios RUNNING with no event applied from their attempt's agent for longer than `timeout`
+  // (a running scenario sends one at least every kScenarioKeepalivePeriod): the agent is told to
+  // stop the attempt and the scenario is lost with that reason. An agent that heartbeats while
+  // its events no longer arrive (a spool stuck behind one it cannot send, a wedged driver) holds
+  // the scenario for ever otherwise. Returns how many.
+  int TimeOutSilentAttempts(absl::Duration timeout);
   // Stores `event` (its job_id, scenario_id and payload set) as the controller's own, numbered
   // after the controller's last, and wakes the job's watchers. False when it could not be stored
   // (logged).
@@ -106,6 +112,11 @@ class JobStateMachine {
   // A capacity search whose round of probes all succeeded: its next probes are stored and
   // queued (true), or it is over (false). Moves `job.scenarios`.
   bool ContinueCapacitySearch(JobRecord& job);
+  // Loses every scenario in `state` whose time in `since` (set to now for one not there yet)
+  // is over `timeout`, its agent told to stop it, with reason_of(agent, attempt, how long).
+  int TimeOut(v1::ScenarioState state, absl::flat_hash_map<std::string, absl::Duration>* since,
+              absl::Duration timeout,
+              const std::function<std::string(const std::string&, int, absl::Duration)>& reason_of);
   // An active scenario's current attempt: its agent is told to stop it (a no-op otherwise).
   void StopOnItsAgent(const JobRecord& job, const ScenarioRecord& scenario,
                       const std::string& reason);
@@ -133,6 +144,9 @@ class JobStateMachine {
   // When each ASSIGNED scenario was assigned (monotonic); a recovered one is timed from the first
   // check after the restart.
   absl::flat_hash_map<std::string, absl::Duration> assigned_at_;
+  // When the last event of each RUNNING scenario's current attempt was applied (monotonic); a
+  // recovered one is timed from the first check after the restart. Same keys.
+  absl::flat_hash_map<std::string, absl::Duration> last_event_at_;
   std::mt19937_64 random_;
 };
 

@@ -9,7 +9,10 @@
 #    stays where it was (2^63-1 stored and acknowledged stopped an agent's delivery for good);
 #  - given a scenario, it heartbeats and never starts it: after assignment_timeout_s the scenario
 #    is lost with that reason and runs on the real agent as attempt 2, and `kvctl watch` names
-#    the attempt on each line.
+#    the attempt on each line;
+#  - given another, it sends RUNNING and then only heartbeats: after event_silence_timeout_s (60,
+#    its floor) the scenario is lost with that reason and runs on the real agent as attempt 2
+#    (before, it stayed running for as long as the rogue heartbeated).
 source "$(dirname "$0")/lib.sh"
 kvctl="$KV_BIN/kvctl"
 pki="$WORK/pki"
@@ -25,7 +28,8 @@ pki="$WORK/pki"
     -extfile rogue.ext -out rogue.pem 2>/dev/null) || fail "cannot sign the rogue's certificate"
 
 jq --arg dir "$WORK/controller" '.listen_address = "127.0.0.1:0" | .data_dir = $dir
-  | .metrics_listen = "127.0.0.1:0" | .assignment_timeout_s = 3' "$pki/controller.json" \
+  | .metrics_listen = "127.0.0.1:0" | .assignment_timeout_s = 3
+  | .event_silence_timeout_s = 60' "$pki/controller.json" \
   > "$WORK/controller.json"
 "$KV_BIN/kv-controller" --config "$WORK/controller.json" 2> "$WORK/controller.log" &
 PIDS+=($!)
@@ -122,7 +126,8 @@ expect_contains "$watch_after" "$scenario #1"
 
 # --- given a scenario, the rogue heartbeats as running it and never starts it
 "${rogue[@]}" --hold_s 40 > "$WORK/hold.out" 2>&1 &
-PIDS+=($!)
+hold_pid=$!
+PIDS+=($hold_pid)
 wait_until 20 grep -qs "^registered" "$WORK/hold.out" || fail "the rogue did not register: $(cat "$WORK/hold.out")"
 next="$(submit)"
 [ -n "$next" ] || fail "kvctl submit printed no job id"
@@ -139,4 +144,30 @@ expect_contains "$watched" "$scenario #1   lost: agent a-rogue did not start att
 expect_contains "$watched" "$scenario #2   succeeded"
 grep -Eq '^kvbench_controller_link\{counter="assignments_timed_out"\} 1$' <<<"$(curl -fsS "$metrics_url")" ||
   fail "the timed-out assignment is not counted"
+kill "$hold_pid" 2> /dev/null
+wait "$hold_pid" 2> /dev/null || true
+
+# --- given a scenario, the rogue starts it and then sends nothing more while it heartbeats
+"${rogue[@]}" --start --hold_s 120 > "$WORK/silent.out" 2>&1 &
+PIDS+=($!)
+wait_until 20 grep -qs "^registered" "$WORK/silent.out" || fail "the rogue did not register: $(cat "$WORK/silent.out")"
+silent="$(submit)"
+[ -n "$silent" ] || fail "kvctl submit printed no job id"
+wait_until 20 grep -q "^started seq=" "$WORK/silent.out" ||
+  fail "the rogue did not start the scenario: $(cat "$WORK/silent.out"; "$kvctl" status "$silent")"
+running() { [ "$("$kvctl" status "$silent" --output json | jq -r '.scenarios[0].state')" = SCENARIO_STATE_RUNNING ]; }
+wait_until 10 running || fail "the rogue's RUNNING was not applied: $("$kvctl" status "$silent")"
+wait_until 100 ended "$silent" || fail "job $silent did not end (its scenario stayed running?): $("$kvctl" status "$silent")"
+[ "$(job_state "$silent")" = JOB_STATE_SUCCEEDED ] || fail "job $silent did not succeed: $("$kvctl" status "$silent")"
+status="$("$kvctl" status "$silent" --output json)"
+[ "$(jq -r '.scenarios[0].attempt' <<<"$status")" = 2 ] || fail "not run as attempt 2: $status"
+[ "$(jq -r '.scenarios[0].agent_id' <<<"$status")" = local-agent ] || fail "not run by the real agent: $status"
+expect_contains "$(cat "$WORK/silent.out")" "reason=no event from agent a-rogue about attempt 1 for 1m"
+watched="$("$kvctl" watch "$silent" 2>&1)"
+silent_scenario="$(jq -r '.scenarios[0].scenario.scenario_id' <<<"$status")"
+expect_contains "$watched" "$silent_scenario #1   lost: no event from agent a-rogue about attempt 1 for 1m"
+expect_contains "$watched" "(event_silence_timeout_s), while it heartbeats"
+expect_contains "$watched" "$silent_scenario #2   succeeded"
+grep -Eq '^kvbench_controller_link\{counter="attempts_silent"\} 1$' <<<"$(curl -fsS "$metrics_url")" ||
+  fail "the silent attempt is not counted"
 echo "PASS"

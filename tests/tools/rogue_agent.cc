@@ -9,7 +9,8 @@
 // (proto JSON; agent_id filled in when empty), {"wait_ack": SEQ} waits (5 s at most) for an ack
 // of SEQ or the stream's end, {"reconnect": true} ends the stream and attaches again. After the
 // script, --hold_s keeps the stream that long, heartbeating each second as running the last
-// scenario assigned (and never starting it). Exit 0 when the script ran, 2 on bad flags or a
+// scenario assigned (and never starting it; with --start, it sends that attempt's RUNNING, then
+// nothing but heartbeats). Exit 0 when the script ran, 2 on bad flags or a
 // script it cannot read, 1 when the controller could not be reached.
 
 #include <grpcpp/grpcpp.h>
@@ -39,7 +40,8 @@ using kvbench::v1::ControllerMessage;
 // One Attach stream: a reader thread prints what comes and records acks and the end.
 class RogueStream {
  public:
-  RogueStream(AgentLink::Stub* stub, const AgentMessage& reg) {
+  RogueStream(AgentLink::Stub* stub, const AgentMessage& reg)
+      : agent_id_(reg.register_().capabilities().agent_id()) {
     stream_ = stub->Attach(&context_);
     reader_ = std::thread([this] { ReadAll(); });
     Write(reg);
@@ -49,7 +51,31 @@ class RogueStream {
     reader_.join();
   }
 
-  bool Write(const AgentMessage& message) { return stream_->Write(message); }
+  bool Write(const AgentMessage& message) {
+    if (message.has_event()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      last_seq_ = message.event().seq();
+    }
+    return stream_->Write(message);
+  }
+  // The RUNNING of the last assignment, once, numbered after the last event sent or acked.
+  void StartAssigned() {
+    AgentMessage message;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!assignment_.has_scenario() || started_ == assignment_.SerializeAsString()) return;
+      started_ = assignment_.SerializeAsString();
+      kvbench::v1::Event* event = message.mutable_event();
+      event->set_seq(std::max(last_seq_, acked_) + 1);
+      event->set_job_id(assignment_.scenario().job_id());
+      event->set_scenario_id(assignment_.scenario().scenario_id());
+      event->set_attempt(assignment_.attempt());
+      event->mutable_state_change()->set_state(kvbench::v1::SCENARIO_STATE_RUNNING);
+    }
+    message.mutable_event()->set_agent_id(agent_id_);
+    Write(message);
+    std::cout << "started seq=" << message.event().seq() << std::endl;
+  }
   // Until `seq` is acknowledged or the stream ends, at most 5 s.
   void WaitAck(int64_t seq) {
     std::unique_lock<std::mutex> lock(mu_);
@@ -82,6 +108,7 @@ class RogueStream {
         std::cout << "ack " << message.ack().acked_seq() << std::endl;
       } else if (message.has_assignment()) {
         running_ = message.assignment().scenario().scenario_id();
+        assignment_ = message.assignment();
         std::cout << "assignment job=" << message.assignment().scenario().job_id()
                   << " scenario=" << running_ << " attempt=" << message.assignment().attempt()
                   << std::endl;
@@ -108,7 +135,11 @@ class RogueStream {
   bool registered_ = false;
   bool done_ = false;
   int64_t acked_ = -1;
+  int64_t last_seq_ = 0;
   std::string running_;
+  kvbench::v1::Assignment assignment_;
+  std::string started_;  // the assignment StartAssigned started, serialized
+  const std::string agent_id_;
 };
 
 AgentMessage Registration(const std::string& agent_id, const std::vector<std::string>& labels) {
@@ -134,6 +165,7 @@ int main(int argc, char** argv) {
   kvbench::v1::TlsConfig tls;
   std::vector<std::string> labels;
   double hold_s = 0;
+  bool start = false;
   CLI::App app("An agent that sends forged events (tests)");
   app.add_option("--address", address, "The controller's host:port")->required();
   app.add_option("--agent_id", agent_id, "The id to register (a name of the certificate)")
@@ -145,6 +177,7 @@ int main(int argc, char** argv) {
   app.add_option("--label", labels, "KEY=VALUE labels to register with");
   app.add_option("--hold_s", hold_s, "Seconds to stay attached after the script")
       ->check(CLI::Range(0.0, 600.0));
+  app.add_flag("--start", start, "While holding, send each assignment's RUNNING, then go silent");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<nlohmann::json> steps;
@@ -202,6 +235,7 @@ int main(int argc, char** argv) {
   while (std::chrono::steady_clock::now() < until && !stream->done()) {
     AgentMessage beat;
     beat.mutable_heartbeat()->set_running_scenario_id(stream->running());
+    if (start) stream->StartAssigned();
     stream->Write(beat);
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }

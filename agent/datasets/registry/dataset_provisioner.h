@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -19,7 +20,10 @@ class DatasetProvisioner {
   // `cache_dir` empty: provisioning is off (nothing to fetch into).
   DatasetProvisioner(std::string cache_dir, std::string mirror);
 
-  absl::Status Provision(const v1::DatasetRef& ref) const;
+  // `working` (may be empty) is called as the transfer moves (each chunk written): a pull of
+  // gigabytes that takes minutes lets its scenario say it is alive (ScenarioDriver's keepalive).
+  absl::Status Provision(const v1::DatasetRef& ref,
+                         const std::function<void()>& working = nullptr) const;
 
  private:
   std::string cache_dir_;

@@ -97,5 +97,23 @@ TEST_CASE("AwaitReady ends when the cancel flag is raised", "[supervisor]") {
   CHECK(world.probes() == 2);
 }
 
+TEST_CASE("The wait hook runs at every probe period and after each child StopAll stops",
+          "[supervisor]") {
+  FakeWorld world;
+  std::vector<absl::Duration> calls;
+  world.supervisor->SetWaitHook([&] { calls.push_back(world.elapsed()); });
+  const absl::Status ready =
+      world.supervisor->AwaitReady("replica-0", {kHealth}, absl::Milliseconds(500));
+  CHECK(ready.code() == absl::StatusCode::kDeadlineExceeded);
+  // Before each of the 10 sleeps, none after the deadline's last probe.
+  REQUIRE(calls.size() == 10);
+  for (size_t i = 0; i < calls.size(); ++i) CHECK(calls[i] == Supervisor::kProbePeriod * i);
+
+  calls.clear();
+  REQUIRE(world.supervisor->Start("replica-1", {"vllm", "serve"}, {}).ok());
+  CHECK(world.supervisor->StopAll().ok());
+  CHECK(calls.size() == 2);
+}
+
 }  // namespace
 }  // namespace kvbench::agent::testing

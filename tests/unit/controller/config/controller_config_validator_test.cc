@@ -26,6 +26,7 @@ TEST_CASE("A secure controller config needs TLS and token hashes, never raw toke
   CHECK(config.heartbeat_timeout_s() == 30);
   CHECK(config.max_scenario_attempts() == 3);
   CHECK(config.assignment_timeout_s() == 120);
+  CHECK(config.event_silence_timeout_s() == 600);
 }
 
 TEST_CASE("Controller config ranges") {
@@ -34,6 +35,23 @@ TEST_CASE("Controller config ranges") {
       "max_scenario_attempts": 101, "assignment_timeout_s": -1})");
   CHECK(Fields(controller::ValidateControllerConfig(config)) ==
         "listen_address|heartbeat_timeout_s|assignment_timeout_s|max_scenario_attempts|");
+}
+
+TEST_CASE("The event silence timeout is at least twice a running scenario's keepalive") {
+  auto config = Parse<v1::ControllerConfig>(R"({
+      "listen_address": "127.0.0.1:7070", "insecure": true, "data_dir": "/d",
+      "event_silence_timeout_s": 30})");
+  const FieldErrors errors = controller::ValidateControllerConfig(config);
+  REQUIRE(Fields(errors) == "event_silence_timeout_s|");
+  CHECK_THAT(std::string(errors.ToStatus("config").message()), Catch::Contains("30 is too short") &&
+                                                                   Catch::Contains("every 30s") &&
+                                                                   Catch::Contains("at least 60"));
+  for (double bad : {-1.0, 86401.0}) {
+    config.set_event_silence_timeout_s(bad);
+    CHECK(Fields(controller::ValidateControllerConfig(config)) == "event_silence_timeout_s|");
+  }
+  config.set_event_silence_timeout_s(60);
+  CHECK(controller::ValidateControllerConfig(config).empty());
 }
 
 TEST_CASE("A PostgreSQL store needs its connection string file, by absolute path") {

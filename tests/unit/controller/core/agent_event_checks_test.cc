@@ -248,5 +248,54 @@ TEST_CASE("an assignment its heartbeating agent never starts times out with the 
   CHECK(h.manager->stats().assignments_timed_out == 1);
 }
 
+TEST_CASE("a running attempt whose events stop while its agent heartbeats times out",
+          "[job_manager][agent_events]") {
+  Harness h;
+  const std::string job = h.Submit(SimSpec({v1::GPU}, {4}));
+  FakeAgentChannel keeps_up;
+  h.Register(&keeps_up, Registration("a", false));
+  const v1::Assignment assignment = keeps_up.Assignments().at(0);
+  int64_t seq = 1;
+  h.Send(&keeps_up, StateEvent("a", assignment, seq++, v1::SCENARIO_STATE_RUNNING));
+  v1::Heartbeat beat;
+  beat.set_running_scenario_id(assignment.scenario().scenario_id());
+  // A replica loading its weights for 15 minutes: a keepalive progress every 30 s keeps it (the
+  // harness's agents heartbeat every second).
+  for (absl::Duration waited; waited < absl::Minutes(15); waited += absl::Seconds(1)) {
+    h.Heartbeat(&keeps_up, beat);
+    if (waited % kScenarioKeepalivePeriod == absl::ZeroDuration()) {
+      v1::Event keepalive = StateEvent("a", assignment, seq++, v1::SCENARIO_STATE_UNSPECIFIED);
+      keepalive.mutable_progress()->set_phase(v1::SCENARIO_PHASE_STARTING_REPLICAS);
+      h.Send(&keeps_up, keepalive);
+    }
+    h.loop.AdvanceTime(absl::Seconds(1));
+  }
+  CHECK(h.Job(job).scenarios(0).state() == v1::SCENARIO_STATE_RUNNING);
+  CHECK(h.manager->stats().attempts_silent == 0);
+
+  // Then only heartbeats: lost once the last event is over event_silence_timeout_s old.
+  absl::Duration silent = kScenarioKeepalivePeriod;  // the last keepalive went at 14m30s
+  while (h.Job(job).scenarios(0).state() == v1::SCENARIO_STATE_RUNNING &&
+         silent < kDefaultEventSilenceTimeout + absl::Minutes(1)) {
+    h.Heartbeat(&keeps_up, beat);
+    h.loop.AdvanceTime(absl::Seconds(1));
+    silent += absl::Seconds(1);
+  }
+  CHECK(silent > kDefaultEventSilenceTimeout);
+  CHECK(silent <= kDefaultEventSilenceTimeout + absl::Seconds(2));
+  CHECK(h.manager->stats().attempts_silent == 1);
+  std::vector<v1::CancelScenario> cancels;
+  for (const v1::ControllerMessage& message : keeps_up.sent) {
+    if (message.has_cancel()) cancels.push_back(message.cancel());
+  }
+  REQUIRE(cancels.size() == 1);
+  CHECK(cancels[0].attempt() == 1);
+  const v1::ScenarioStatus scenario = h.Job(job).scenarios(0);
+  CHECK(scenario.state() == v1::SCENARIO_STATE_PENDING);
+  CHECK_THAT(scenario.error(), Catch::Contains("no event from agent a about attempt 1 for 10m") &&
+                                   Catch::Contains("(event_silence_timeout_s)") &&
+                                   Catch::Contains("requeued"));
+}
+
 }  // namespace
 }  // namespace kvbench::controller

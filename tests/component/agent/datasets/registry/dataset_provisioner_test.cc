@@ -37,6 +37,18 @@ TEST_CASE("a registry dataset is pulled from the mirror into the cache and verif
   CHECK(provisioner.Provision(Tau2Ref()).ok());
 }
 
+TEST_CASE("a pull calls its working hook as it moves (its scenario's keepalive)") {
+  testing::TempDir dir;
+  int calls = 0;
+  DatasetProvisioner provisioner(dir.path() + "/cache", KV_DEMO_DATASETS);
+  REQUIRE(provisioner.Provision(Tau2Ref(), [&calls] { ++calls; }).ok());
+  CHECK(calls > 0);
+  // Cached: nothing moves.
+  calls = 0;
+  REQUIRE(provisioner.Provision(Tau2Ref(), [&calls] { ++calls; }).ok());
+  CHECK(calls == 0);
+}
+
 TEST_CASE("a corrupt dataset fails up front with the file and the checksum mismatch") {
   testing::TempDir dir;
   const std::string mirror = dir.path() + "/mirror";
