@@ -46,10 +46,7 @@ EventAdmission::Verdict EventAdmission::Check(const JobTable& table, const v1::E
   }
   const JobRecord* job = table.Find(event.job_id());
   if (job == nullptr) return Verdict::kUnknownJob;
-  const ScenarioRecord* scenario = nullptr;
-  for (const ScenarioRecord& candidate : job->scenarios) {
-    if (candidate.scenario.scenario_id() == event.scenario_id()) scenario = &candidate;
-  }
+  const ScenarioRecord* scenario = JobTable::FindScenario(*job, event.scenario_id());
   if (scenario == nullptr) return Verdict::kUnknownJob;
   if (event.attempt() < 1 || event.attempt() > scenario->attempt) return Verdict::kNotOwner;
   auto owner = owners_.find(Key(event.job_id(), event.scenario_id(), event.attempt()));

@@ -40,7 +40,11 @@ const JobRecord* JobTable::Find(const std::string& job_id) const {
 }
 
 ScenarioRecord* JobTable::FindScenario(JobRecord& job, const std::string& scenario_id) {
-  for (ScenarioRecord& scenario : job.scenarios) {
+  return const_cast<ScenarioRecord*>(FindScenario(static_cast<const JobRecord&>(job), scenario_id));
+}
+
+const ScenarioRecord* JobTable::FindScenario(const JobRecord& job, const std::string& scenario_id) {
+  for (const ScenarioRecord& scenario : job.scenarios) {
     if (scenario.scenario.scenario_id() == scenario_id) return &scenario;
   }
   return nullptr;

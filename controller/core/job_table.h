@@ -34,6 +34,7 @@ class JobTable {
   JobRecord* Find(const std::string& job_id);
   const JobRecord* Find(const std::string& job_id) const;
   static ScenarioRecord* FindScenario(JobRecord& job, const std::string& scenario_id);
+  static const ScenarioRecord* FindScenario(const JobRecord& job, const std::string& scenario_id);
   ScenarioRecord* Resolve(const ScenarioRef& ref);
 
   // The only way a scenario's state or agent changes (the indexes follow).
