@@ -124,6 +124,15 @@ for forged in "INJECTED" REGRESSION; do
 done
 expect_contains "$watch_after" "$scenario #1"
 
+# expect_rerun_on_real_agent JOB: JOB succeeded, its scenario run by the real agent as attempt 2
+# (sets $status to its status as JSON).
+expect_rerun_on_real_agent() {
+  [ "$(job_state "$1")" = JOB_STATE_SUCCEEDED ] || fail "job $1 did not succeed: $("$kvctl" status "$1")"
+  status="$("$kvctl" status "$1" --output json)"
+  [ "$(jq -r '.scenarios[0].attempt' <<<"$status")" = 2 ] || fail "not run as attempt 2: $status"
+  [ "$(jq -r '.scenarios[0].agent_id' <<<"$status")" = local-agent ] || fail "not run by the real agent: $status"
+}
+
 # --- given a scenario, the rogue heartbeats as running it and never starts it
 "${rogue[@]}" --hold_s 40 > "$WORK/hold.out" 2>&1 &
 hold_pid=$!
@@ -134,10 +143,7 @@ next="$(submit)"
 wait_until 20 grep -q "^assignment job=$next" "$WORK/hold.out" ||
   fail "the rogue was not given the scenario: $(cat "$WORK/hold.out"; "$kvctl" status "$next")"
 wait_until 60 ended "$next" || fail "job $next did not end (its scenario stayed assigned?): $("$kvctl" status "$next")"
-[ "$(job_state "$next")" = JOB_STATE_SUCCEEDED ] || fail "job $next did not succeed: $("$kvctl" status "$next")"
-status="$("$kvctl" status "$next" --output json)"
-[ "$(jq -r '.scenarios[0].attempt' <<<"$status")" = 2 ] || fail "not run as attempt 2: $status"
-[ "$(jq -r '.scenarios[0].agent_id' <<<"$status")" = local-agent ] || fail "not run by the real agent: $status"
+expect_rerun_on_real_agent "$next"
 expect_contains "$(cat "$WORK/hold.out")" "reason=agent a-rogue did not start attempt 1 within 3s of its assignment (assignment_timeout_s)"
 watched="$("$kvctl" watch "$next" 2>&1)"
 expect_contains "$watched" "$scenario #1   lost: agent a-rogue did not start attempt 1 within 3s"
@@ -158,10 +164,7 @@ wait_until 20 grep -q "^started seq=" "$WORK/silent.out" ||
 running() { [ "$("$kvctl" status "$silent" --output json | jq -r '.scenarios[0].state')" = SCENARIO_STATE_RUNNING ]; }
 wait_until 10 running || fail "the rogue's RUNNING was not applied: $("$kvctl" status "$silent")"
 wait_until 100 ended "$silent" || fail "job $silent did not end (its scenario stayed running?): $("$kvctl" status "$silent")"
-[ "$(job_state "$silent")" = JOB_STATE_SUCCEEDED ] || fail "job $silent did not succeed: $("$kvctl" status "$silent")"
-status="$("$kvctl" status "$silent" --output json)"
-[ "$(jq -r '.scenarios[0].attempt' <<<"$status")" = 2 ] || fail "not run as attempt 2: $status"
-[ "$(jq -r '.scenarios[0].agent_id' <<<"$status")" = local-agent ] || fail "not run by the real agent: $status"
+expect_rerun_on_real_agent "$silent"
 expect_contains "$(cat "$WORK/silent.out")" "reason=no event from agent a-rogue about attempt 1 for 1m"
 watched="$("$kvctl" watch "$silent" 2>&1)"
 silent_scenario="$(jq -r '.scenarios[0].scenario.scenario_id' <<<"$status")"

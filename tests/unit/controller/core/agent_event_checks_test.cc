@@ -223,10 +223,7 @@ TEST_CASE("an assignment its heartbeating agent never starts times out with the 
     h.loop.AdvanceTime(absl::Seconds(1));
   }
   CHECK(h.manager->stats().assignments_timed_out == 1);
-  std::vector<v1::CancelScenario> cancels;
-  for (const v1::ControllerMessage& message : silent.sent) {
-    if (message.has_cancel()) cancels.push_back(message.cancel());
-  }
+  const std::vector<v1::CancelScenario> cancels = silent.Cancels();
   REQUIRE(cancels.size() == 1);
   CHECK(cancels[0].attempt() == 1);
   CHECK_THAT(cancels[0].reason(), Catch::Contains("assignment_timeout_s"));
@@ -284,10 +281,7 @@ TEST_CASE("a running attempt whose events stop while its agent heartbeats times 
   CHECK(silent > kDefaultEventSilenceTimeout);
   CHECK(silent <= kDefaultEventSilenceTimeout + absl::Seconds(2));
   CHECK(h.manager->stats().attempts_silent == 1);
-  std::vector<v1::CancelScenario> cancels;
-  for (const v1::ControllerMessage& message : keeps_up.sent) {
-    if (message.has_cancel()) cancels.push_back(message.cancel());
-  }
+  const std::vector<v1::CancelScenario> cancels = keeps_up.Cancels();
   REQUIRE(cancels.size() == 1);
   CHECK(cancels[0].attempt() == 1);
   const v1::ScenarioStatus scenario = h.Job(job).scenarios(0);

@@ -20,6 +20,14 @@ class FakeAgentChannel : public controller::AgentChannel {
     }
     return assignments;
   }
+  // The cancels sent so far, in order.
+  std::vector<v1::CancelScenario> Cancels() const {
+    std::vector<v1::CancelScenario> cancels;
+    for (const auto& message : sent) {
+      if (message.has_cancel()) cancels.push_back(message.cancel());
+    }
+    return cancels;
+  }
   int64_t LastAck() const {
     int64_t acked = -1;
     for (const auto& message : sent) {

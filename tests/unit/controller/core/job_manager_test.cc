@@ -159,10 +159,7 @@ TEST_CASE("late events of a superseded attempt are stored, counted and never app
   *back.add_running() = Holding(attempt1);
   h.Register(&after, back);
   // The agent is told to stop attempt 1 (exactly that attempt) and given attempt 2.
-  std::vector<v1::CancelScenario> cancels;
-  for (const v1::ControllerMessage& message : after.sent) {
-    if (message.has_cancel()) cancels.push_back(message.cancel());
-  }
+  const std::vector<v1::CancelScenario> cancels = after.Cancels();
   REQUIRE(cancels.size() == 1);
   CHECK(cancels[0].job_id() == job);
   CHECK(cancels[0].scenario_id() == attempt1.scenario().scenario_id());
