@@ -1,6 +1,7 @@
 #include "agent/sampler/rate_math.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -16,6 +17,12 @@ constexpr double kExtrapolationThreshold = 1.1;
 
 // The final quarter of a replay starts three quarters of the way through it.
 constexpr double kFinalQuarterStart = 0.75;
+
+// A sample this close (relative to the times involved) to a window's edge is ON the edge. The
+// sampler's times are whole milliseconds, as Prometheus's are, and a step's edge t - W computed
+// in seconds misses such a sample by an ulp in ~15% of cases (12.062 - 4 != 8.062 as doubles
+// for some steps): without this, which of two ms-equal times counts as later would be float noise.
+constexpr double kEdgeRelativeTolerance = 1e-12;
 
 // The increase over `points`, adding back the value before every drop (a counter reset).
 // Requires a non-empty range.
@@ -34,14 +41,15 @@ std::optional<double> PromRate(const std::vector<Point>& points, double t_s, dou
                                WindowEdge edge) {
   if (!(window_s > 0)) return std::nullopt;
   const double range_start = t_s - window_s;
+  const double tolerance =
+      kEdgeRelativeTolerance * std::max({1.0, std::abs(t_s), std::abs(window_s)});
   // Right-closed; left-open (range_start, t_s] or left-closed [range_start, t_s].
-  const auto begin = edge == WindowEdge::kLeftOpen
-                         ? std::upper_bound(points.begin(), points.end(), range_start,
-                                            [](double t, const Point& p) { return t < p.t_s; })
-                         : std::lower_bound(points.begin(), points.end(), range_start,
-                                            [](const Point& p, double t) { return p.t_s < t; });
-  const auto end = std::upper_bound(begin, points.end(), t_s,
-                                    [](double t, const Point& p) { return t < p.t_s; });
+  const auto after = [](double t, const Point& p) { return t < p.t_s; };
+  const auto begin =
+      edge == WindowEdge::kLeftOpen
+          ? std::upper_bound(points.begin(), points.end(), range_start + tolerance, after)
+          : std::upper_bound(points.begin(), points.end(), range_start - tolerance, after);
+  const auto end = std::upper_bound(begin, points.end(), t_s + tolerance, after);
   const std::ptrdiff_t n = end - begin;
   if (n < 2) return std::nullopt;
   const Point& first = *begin;

@@ -40,6 +40,9 @@ enum class WindowEdge {
 // counters. nullopt with fewer than 2 points in the window.
 //
 // The semantics in full (Prometheus >= 3.0 for the window, >= 2.51 for the zero clamp):
+// - Edges: a sample within 1e-12 (relative to t_s and window_s) of t_s - window_s or t_s is ON
+//   that edge: the sampler's times are whole ms (sampler.h), and t_s - window_s in seconds misses
+//   a ms-exact sample by an ulp for ~15% of steps.
 // - Window: left-open, right-closed by default. A sample whose t equals t_s - window_s is NOT in
 //   the window (Prometheus 2.x included it, as kLeftClosed does; 3.0 made range selectors
 //   left-open, docs/migration.md). With 15 s samples aligned to the evaluation time, a 300 s

@@ -1,6 +1,7 @@
 #include "agent/sampler/sampler.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <utility>
@@ -16,6 +17,9 @@
 #include "common/prometheus/exposition.h"
 
 namespace kvbench::sampler {
+
+double ToScrapeResolution(double t_s) { return std::round(t_s * 1000) / 1000; }
+
 namespace {
 
 v1::TimeSeries ToSeries(const std::string& name, const std::vector<Point>& points) {
@@ -53,7 +57,8 @@ bool Sampler::Due(double t_s) const {
   return !last_periodic_s_ || t_s >= *last_periodic_s_ + options_.period_s;
 }
 
-void Sampler::Scrape(const std::string& kind, double t_s) {
+void Sampler::Scrape(const std::string& kind, double exact_t_s) {
+  const double t_s = ToScrapeResolution(exact_t_s);
   if (kind == "periodic" || kind == "before") last_periodic_s_ = t_s;
   Tick tick{kind, t_s, {}};
   std::ofstream out;
@@ -102,7 +107,8 @@ void Sampler::Scrape(const std::string& kind, double t_s) {
   ticks_.push_back(std::move(tick));
 }
 
-void Sampler::Record(const v1::Sample& sample) {
+void Sampler::Record(v1::Sample sample) {
+  sample.set_t_s(ToScrapeResolution(sample.t_s()));  // on the scrapes' clock, to the ms
   if (!options_.samples_path.empty()) {
     std::ofstream out(options_.samples_path, std::ios::app);
     out << ProtoToJson(sample) << "\n";

@@ -16,11 +16,20 @@
 
 namespace kvbench::sampler {
 
-// One /metrics endpoint a scenario samples: every vLLM replica directly (never through Caddy) and,
-// for CPU_RAM/NVME, the cache server.
 // The source name of the cache server's samples.
 inline constexpr char kCacheServerSource[] = "cache-server";
 
+// `t_s` to the nearest millisecond: a scrape's time as samples.jsonl records it and the rates use
+// it. Prometheus stores sample timestamps as whole milliseconds (model/timestamp), so the same
+// samples given to a real Prometheus (tests/e2e/prometheus_crosscheck.sh) select exactly the
+// windows ours do. The sampler's steps are aligned to its scrapes one period apart, so window
+// edges sit within a fraction of a ms of scrapes by design: at microseconds, which side of the
+// edge a scrape fell on differed from Prometheus's in one CI run (a final-quarter hit rate 0.6%
+// off PromQL's).
+double ToScrapeResolution(double t_s);
+
+// One /metrics endpoint a scenario samples: every vLLM replica directly (never through Caddy) and,
+// for CPU_RAM/NVME, the cache server.
 struct ScrapeTarget {
   std::string source;  // "replica-0", "cache-server"
   std::string url;     // http://host:port/metrics
@@ -54,11 +63,13 @@ class Sampler {
           std::function<void(const v1::Sample&)> on_sample);
 
   // Scrapes every target now. `kind` is "before", "periodic" or "after"; `t_s` is seconds since
-  // the replay started.
+  // the replay started, recorded to the millisecond (ToScrapeResolution).
   void Scrape(const std::string& kind, double t_s);
   // Appends a reading that is not a scrape (the host's CPU counters: host_cpu_sample.h) to
   // samples.jsonl and hands it to `on_sample`; the sampler's own math ignores it.
-  void Record(const v1::Sample& sample);
+  // Its time is recorded to the millisecond too, so the host's reading at a scrape keeps that
+  // scrape's time.
+  void Record(v1::Sample sample);
   // When the runner's last response was seen (seconds since the replay started, as Scrape's
   // `t_s`): periodic scrapes after it no longer count for the gauges (replay_window.h).
   void SetLastResponse(double t_s) { last_response_s_ = t_s; }

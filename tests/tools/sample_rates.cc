@@ -1,11 +1,11 @@
 // kv-sample-rates: the other half of tests/e2e/prometheus_crosscheck.sh. It reads a scenario's
 // samples.jsonl (one v1::Sample per line) and
 //   openmetrics  writes the replicas' prefix-cache counters (local and external) as OpenMetrics
-//                text, one series per source, timestamps = --epoch_s + t_s, for
+//                text, one series per source, timestamps = --epoch_s + --stretch x t_s, for
 //                `promtool tsdb create-blocks-from`;
-//   range        prints the first and last sample time as --epoch_s + t_s ("START END", seconds
-//                with ms); with --step_s, the start and end of the steps last - --offset_s -
-//                k x --step_s instead: the PromQL range queries' start and end;
+//   range        prints the first and last sample time as --epoch_s + --stretch x t_s ("START
+//                END", seconds with ms); with --step_s, the start and end of the steps last -
+//                --offset_s - k x --step_s instead: the PromQL range queries' start and end;
 //   compare      computes our sum(rate(hits)), sum(rate(queries)) and hit-rate series
 //                (agent/sampler/rate_math.h: rate per replica, then summed) at the steps
 //                last t - --offset_s - k x --step_s, aligned to the end as the sampler's are, and
@@ -13,6 +13,10 @@
 //                queries.json and hit_rate.json in --promql_dir): prints every pair, exits 1 when
 //                one differs by more than --tolerance (relative) or fewer than --min_points pairs
 //                were compared.
+// --stretch K (default 1) multiplies every time by K: a ratio of rates is the same in any time
+// unit, and a window W x K - 1 ms on stretched times then selects what (t - W, t] does with
+// extrapolation distances 1 ms / K shorter, where an unstretched W - 1 ms is a whole ms short
+// (enough to flip PromQL's 1.1 x interval extrapolation test at a step now and then).
 // Exit 2 on unreadable input or bad flags.
 //
 // Time is handled in integer milliseconds, as Prometheus stores it: sample times are rounded to
@@ -119,7 +123,7 @@ std::optional<std::pair<int64_t, int64_t>> Span(const std::vector<Sample>& sampl
   return std::make_pair(first, last);
 }
 
-void WriteOpenMetrics(const std::vector<Sample>& samples, int64_t epoch_s) {
+void WriteOpenMetrics(const std::vector<Sample>& samples, int64_t epoch_s, int64_t stretch) {
   for (const char* name : {kHits, kQueries, kExternalHits, kExternalQueries}) {
     const bool present = std::any_of(samples.begin(), samples.end(), [&](const Sample& sample) {
       return sample.values.count(name) > 0;
@@ -131,7 +135,7 @@ void WriteOpenMetrics(const std::vector<Sample>& samples, int64_t epoch_s) {
     for (const Sample& sample : samples) {
       auto value = sample.values.find(name);
       if (value == sample.values.end()) continue;
-      const int64_t t_ms = epoch_s * 1000 + sample.t_ms;
+      const int64_t t_ms = epoch_s * 1000 + stretch * sample.t_ms;
       std::printf("%s{source=\"%s\"} %.17g %lld.%03lld\n", name, sample.source.c_str(),
                   value->second, static_cast<long long>(t_ms / 1000),
                   static_cast<long long>(t_ms % 1000));
@@ -255,6 +259,10 @@ int main(int argc, char** argv) {
     command->add_option("--samples", samples_path, "samples.jsonl")->required();
     command->add_option("--epoch_s", epoch_s, "epoch seconds of t_s = 0")->required();
   }
+  int64_t stretch = 1;
+  for (CLI::App* command : {openmetrics, range}) {
+    command->add_option("--stretch", stretch, "times x this")->check(CLI::Range(1, 1000000));
+  }
   double step_s = 0, window_s = 0, offset_s = 0, tolerance = 0.01;
   double range_step_s = 0, range_offset_s = 0;
   range->add_option("--step_s", range_step_s, "print the steps' start and end at this step");
@@ -279,7 +287,7 @@ int main(int argc, char** argv) {
   const std::optional<std::vector<Sample>> samples = ReadReplicaSamples(samples_path);
   if (!samples) return kInputExitCode;
   if (openmetrics->parsed()) {
-    WriteOpenMetrics(*samples, epoch_s);
+    WriteOpenMetrics(*samples, epoch_s, stretch);
     return 0;
   }
   const auto span = Span(*samples);
@@ -294,8 +302,8 @@ int main(int argc, char** argv) {
       last -= ToMs(range_offset_s);
       first = last - (last - first) / step * step;
     }
-    auto print = [epoch_s](int64_t t_ms) {
-      const int64_t ms = epoch_s * 1000 + t_ms;
+    auto print = [epoch_s, stretch](int64_t t_ms) {
+      const int64_t ms = epoch_s * 1000 + stretch * t_ms;
       std::printf("%lld.%03lld", static_cast<long long>(ms / 1000),
                   static_cast<long long>(ms % 1000));
     };

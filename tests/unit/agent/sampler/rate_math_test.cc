@@ -116,6 +116,25 @@ TEST_CASE("PromRate with a left-closed window (Prometheus 2.x) keeps the sample 
   }
 }
 
+TEST_CASE("PromRate: a ms-exact sample on the window's edge is on it, whatever the float noise",
+          "[sampler]") {
+  // The sampler's times are whole ms (sampler.h ToScrapeResolution). As doubles, 4.001 - 4 is
+  // 0.001000000000000334 (above the sample at 0.001) and 4.002 - 4 is 0.0019999999999997797
+  // (below the one at 0.002): compared bare, left-closed would drop the first edge sample and
+  // left-open keep the second, unlike Prometheus on the same ms timestamps.
+  for (const double t0 : {0.001, 0.002}) {
+    INFO("samples from t0 = " << t0);
+    const std::vector<Point> points = {
+        {t0, 0}, {t0 + 1, 10}, {t0 + 2, 11}, {t0 + 3, 12}, {t0 + 4, 13}};
+    const double t = t0 + 4;
+    // [t - 4, t]: all five; inc 13, s 4, start 0, end 0. rate = 13 x 4 / 4 / 4 = 3.25.
+    CheckOptional(PromRate(points, t, 4, WindowEdge::kLeftClosed), 3.25);
+    // (t - 4, t]: the last four; inc 3, s 3, avg 1; start 1 (< 1.1; the zero clamp 3 x 10 / 3 is
+    // above it); end 0. rate = 3 x 4 / 3 / 4 = 1.
+    CheckOptional(PromRate(points, t, 4, WindowEdge::kLeftOpen), 1.0);
+  }
+}
+
 TEST_CASE("WindowedRate steps back from the last point and skips steps without a rate",
           "[sampler]") {
   // v = 2t at t = 0..60, step 15, window 30 (two samples per window):

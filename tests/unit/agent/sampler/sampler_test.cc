@@ -102,5 +102,27 @@ TEST_CASE("Sampler: no in-replay scrape and no connector leave the fields absent
   CHECK_FALSE(engine.has_external_hit_tokens());
 }
 
+TEST_CASE("Sampler records a scrape's time to the millisecond, as Prometheus stores it",
+          "[sampler]") {
+  FakeHttpClient http;
+  const ScrapeTarget target{"replica-0", "http://127.0.0.2:8000/metrics"};
+  const Replica idle{0.0, 0, 0, 0, 0};
+  for (int i = 0; i < 3; ++i) {
+    http.EnqueueResponse(target.url,
+                         FakeHttpClient::MakeResponse(200, VllmMetrics(idle, /*connector=*/false)));
+  }
+  Sampler::Options options;
+  options.period_s = 1;
+  std::vector<double> recorded;
+  Sampler sampler(&http, {target}, options,
+                  [&recorded](const v1::Sample& sample) { recorded.push_back(sample.t_s()); });
+  sampler.Scrape("before", 0);
+  sampler.Scrape("periodic", 1.0004);
+  sampler.Scrape("after", 2.0006);
+  CHECK(recorded == std::vector<double>{0.0, 1.0, 2.001});
+  // Due compares the recorded time: one period after 1.0 (not 1.0004).
+  CHECK(sampler.Due(2.0));
+}
+
 }  // namespace
 }  // namespace kvbench::sampler
