@@ -20,8 +20,8 @@ constexpr double kFinalQuarterStart = 0.75;
 
 // A sample this close (relative to the times involved) to a window's edge is ON the edge. The
 // sampler's times are whole milliseconds, as Prometheus's are, and a step's edge t - W computed
-// in seconds misses such a sample by an ulp in ~15% of cases (12.062 - 4 != 8.062 as doubles
-// for some steps): without this, which of two ms-equal times counts as later would be float noise.
+// in seconds misses such a sample by an ulp in ~15% of cases (4.001 - 4 > 0.001 and
+// 4.002 - 4 < 0.002 as doubles): without this, which of two ms-equal times is later is noise.
 constexpr double kEdgeRelativeTolerance = 1e-12;
 
 // The increase over `points`, adding back the value before every drop (a counter reset).
