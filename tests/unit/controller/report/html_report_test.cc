@@ -4,7 +4,6 @@
 #include "controller/report/html_report.h"
 
 #include <catch2/catch.hpp>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -33,12 +32,12 @@ struct Chart {
 // Every <svg class="chart" data-points="N">...</svg>, in document order.
 std::vector<Chart> Charts(const std::string& html) {
   std::vector<Chart> charts;
-  const std::regex open("<svg class=\"chart\" data-points=\"([0-9]+)\"");
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), open); it != std::sregex_iterator();
-       ++it) {
-    const size_t start = it->position();
+  const std::string open = "<svg class=\"chart\" data-points=\"";
+  for (size_t start = html.find(open); start != std::string::npos;
+       start = html.find(open, start + 1)) {
+    const size_t digits = start + open.size();
     const size_t end = html.find("</svg>", start);
-    charts.push_back({std::stoi((*it)[1]), html.substr(start, end - start)});
+    charts.push_back({std::stoi(html.substr(digits)), html.substr(start, end - start)});
   }
   return charts;
 }
@@ -97,12 +96,19 @@ TEST_CASE("axis labels carry their units") {
 
 TEST_CASE("each tier has one colour in every chart") {
   const std::string html = Render(SyntheticJob());
-  const std::regex entry(
-      "class=\"legend-entry\" data-series=\"([A-Z_]+)[^\"]*\" data-color=\"([^\"]+)\"");
+  // class="legend-entry" data-series="TIER..." data-color="COLOR"
+  const std::string entry = "class=\"legend-entry\" data-series=\"";
+  const std::string color_attribute = "\" data-color=\"";
   int entries = 0;
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), entry);
-       it != std::sregex_iterator(); ++it, ++entries) {
-    const std::string tier = (*it)[1], color = (*it)[2];
+  for (size_t at = html.find(entry); at != std::string::npos;
+       at = html.find(entry, at + 1), ++entries) {
+    const size_t series = at + entry.size();
+    const size_t series_end = html.find('"', series);
+    REQUIRE(html.compare(series_end, color_attribute.size(), color_attribute) == 0);
+    const std::string tier =
+        html.substr(series, html.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_", series) - series);
+    const size_t color_start = series_end + color_attribute.size();
+    const std::string color = html.substr(color_start, html.find('"', color_start) - color_start);
     if (tier == "GPU") CHECK(color == "#0072B2");
     if (tier == "CPU_RAM") CHECK(color == "#E69F00");
     if (tier == "NVME") CHECK(color == "#009E73");
